@@ -1,0 +1,22 @@
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QString>
+
+namespace kvl {
+
+// Reads a whole file; throws kvl::Error naming the file when it cannot.
+QByteArray readFileBytes(const QString& path);
+
+// Parses a JSON object from a file; a syntax error names the file and the offset.
+QJsonObject readJsonObject(const QString& path);
+
+// Writes bytes atomically (temporary file + rename), so a full disk or a crash never
+// leaves a half-written file behind. Throws kvl::Error naming the file.
+void writeFileAtomically(const QString& path, const QByteArray& bytes);
+
+// Compact one-line JSON, as the CLI prints it.
+QByteArray toJsonLine(const QJsonObject& object);
+
+} // namespace kvl

