@@ -19,11 +19,14 @@ public:
     ~SafetensorsFile();
 
     const QString& path() const;
-    QStringList names() const;
+    QStringList names() const; // in data-offset order
     bool contains(const QString& name) const;
     // Throws kvl::Error naming the file and tensor when absent.
     const TensorView& tensor(const QString& name) const;
     const QJsonObject& metadata() const; // "__metadata__", may be empty
+    // The 8-byte length and the JSON header as stored (for identity hashes).
+    QByteArray headerBytes() const;
+    qint64 fileSize() const;
 
 private:
     SafetensorsFile();

@@ -14,7 +14,12 @@ namespace kvl {
 class SafetensorsWriter
 {
 public:
+    // `bytes` are the raw little-endian elements; their size must match shape x dtype
+    // and names must be unique, else kvl::Error. (QByteArray::fromRawData avoids a
+    // copy when the caller keeps the buffer alive until write().)
     void add(const QString& name, DType dtype, const std::vector<int64_t>& shape, QByteArray bytes);
+    // Convenience: copies numel(shape) floats as an F32 tensor.
+    void addF32(const QString& name, const std::vector<int64_t>& shape, const float* values);
     void setMetadata(const QJsonObject& metadata); // string values only, per the format
     void write(const QString& path) const;         // throws kvl::Error naming the file
 

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "train/trainsequence.h"
+#include "train/trainspec.h"
+
+#include <vector>
+
+namespace kvl {
+
+// Dense associative recall sequences (TRAINING-NOTES.md, trial 3): the warm-up that
+// gets a small model through the plateau before content-matching attention appears.
+// Keys and values come from two disjoint id sets so that a value never looks like a
+// key; every value after a repeated key is supervised.
+class RecallSequences
+{
+public:
+    // Ids in [firstId, vocabSize) are split into keys and values by a seeded shuffle.
+    RecallSequences(int firstId, int vocabSize, int bosId, quint64 seed);
+
+    TrainSequence make(const RecallMix& mix, TrainRng& rng) const;
+
+    const std::vector<int>& keys() const { return m_keys; }
+    const std::vector<int>& values() const { return m_values; }
+
+private:
+    std::vector<int> m_keys;
+    std::vector<int> m_values;
+    int m_bosId;
+};
+
+} // namespace kvl

@@ -1,0 +1,267 @@
+#include "train/trainer.h"
+
+#include "common/error.h"
+#include "common/jsonio.h"
+#include "tokenizer/tokenizer.h"
+#include "train/adamw.h"
+#include "train/recallsequences.h"
+#include "train/trainablellama.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <cmath>
+#include <thread>
+#include <torch/torch.h>
+
+namespace kvl {
+
+namespace {
+
+const char* kStateFile = "trainer_state.json";
+const char* kOptimizerFile = "optimizer.safetensors";
+
+struct Batch
+{
+    torch::Tensor ids;     // int64 [B, T]
+    torch::Tensor targets; // int64 [B, T-1]
+    torch::Tensor weights; // float [B, T-1]
+    int64_t tokens = 0;
+};
+
+Batch assemble(const std::vector<TrainSequence>& sequences, int padId)
+{
+    size_t longest = 0;
+    for (const auto& s : sequences)
+        longest = std::max(longest, s.ids.size());
+    const int64_t B = int64_t(sequences.size()), T = int64_t(longest);
+    auto ids = torch::full({B, T}, padId, torch::kInt64);
+    auto weights = torch::zeros({B, T}, torch::kFloat32);
+    auto idsA = ids.accessor<int64_t, 2>();
+    auto wA = weights.accessor<float, 2>();
+    Batch batch;
+    for (int64_t b = 0; b < B; ++b) {
+        const auto& s = sequences[size_t(b)];
+        for (size_t t = 0; t < s.ids.size(); ++t) {
+            idsA[b][int64_t(t)] = s.ids[t];
+            wA[b][int64_t(t)] = s.supervised[t] ? 1.0f : 0.0f;
+        }
+        batch.tokens += int64_t(s.ids.size());
+    }
+    batch.targets = ids.narrow(1, 1, T - 1);
+    batch.weights = weights.narrow(1, 1, T - 1);
+    batch.ids = ids;
+    return batch;
+}
+
+// Weighted mean cross-entropy over supervised positions, and the number of them that
+// argmax predicts right.
+std::pair<torch::Tensor, int64_t> lossAndHits(const torch::Tensor& logits, const Batch& batch)
+{
+    const auto predicting = logits.narrow(1, 0, logits.size(1) - 1);
+    const auto flat = predicting.reshape({-1, predicting.size(-1)});
+    const auto nll = torch::nn::functional::cross_entropy(
+        flat, batch.targets.reshape({-1}),
+        torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone));
+    const auto w = batch.weights.reshape({-1});
+    const auto loss = (nll * w).sum() / w.sum().clamp_min(1.0);
+    const auto hits = ((flat.argmax(-1) == batch.targets.reshape({-1})).to(torch::kFloat32) * w)
+                          .sum()
+                          .item<double>();
+    return {loss, int64_t(hits)};
+}
+
+double learningRate(const TrainStage& stage, int stepInStage)
+{
+    if (stepInStage < stage.warmupSteps)
+        return stage.lr * double(stepInStage + 1) / double(stage.warmupSteps);
+    const double progress = double(stepInStage - stage.warmupSteps) /
+                            double(std::max(1, stage.steps - stage.warmupSteps));
+    return stage.lrMin + 0.5 * (stage.lr - stage.lrMin) * (1.0 + std::cos(M_PI * progress));
+}
+
+int coreCount()
+{
+    const unsigned n = std::thread::hardware_concurrency();
+    return n ? int(n) : 1;
+}
+
+} // namespace
+
+Trainer::Trainer(TrainSpec spec, QString outDir, QString tokenizerPath, TaskSequenceFn tasks)
+    : m_spec(std::move(spec)), m_outDir(std::move(outDir)), m_tokenizerPath(std::move(tokenizerPath)),
+      m_tasks(std::move(tasks))
+{
+}
+
+void Trainer::setProgressCallback(std::function<void(const QJsonObject&)> callback)
+{
+    m_progress = std::move(callback);
+}
+
+QString Trainer::checkpointDir() const
+{
+    return QDir(m_outDir).filePath(QStringLiteral("checkpoint"));
+}
+
+int Trainer::run(int maxSteps)
+{
+    at::set_num_threads(m_spec.threads > 0 ? m_spec.threads : coreCount());
+    const QDir out(m_outDir);
+    if (!QDir().mkpath(m_outDir))
+        throw Error(m_outDir, QStringLiteral("cannot create the output directory"));
+    const auto tokenizer = loadTokenizer(m_tokenizerPath);
+    const int vocab = tokenizer->vocabSize();
+    const int bos = tokenizer->bosId().value_or(0);
+    const std::vector<int> stops = tokenizer->stopIds();
+    const int pad = stops.empty() ? 0 : stops.front();
+    // Specials sit at the start of the vocabulary of the trainer's own BPE; recall keys
+    // and values are drawn above them.
+    int firstOrdinary = 0;
+    while (firstOrdinary < vocab && tokenizer->idToToken(firstOrdinary).startsWith(QLatin1String("<|")))
+        ++firstOrdinary;
+    const RecallSequences recall(firstOrdinary, vocab, bos, m_spec.seed);
+
+    const QString ckpt = checkpointDir();
+    const bool resuming = QFile::exists(QDir(ckpt).filePath(QLatin1String(kStateFile)));
+    ModelConfig config;
+    config.architecture = Architecture::Llama;
+    config.architectureName = QStringLiteral("LlamaForCausalLM");
+    config.vocabSize = vocab;
+    config.hiddenSize = m_spec.model.hidden;
+    config.intermediateSize = m_spec.model.intermediate;
+    config.numLayers = m_spec.model.layers;
+    config.numHeads = m_spec.model.heads;
+    config.numKvHeads = m_spec.model.kvHeads;
+    config.headDim = m_spec.model.hidden / m_spec.model.heads;
+    config.maxPositionEmbeddings = m_spec.model.maxPosition;
+    config.rmsNormEps = 1e-5;
+    config.ropeTheta = m_spec.model.ropeTheta;
+    config.tieWordEmbeddings = m_spec.model.tieEmbeddings;
+    config.bosTokenId = bos;
+    config.eosTokenIds = stops;
+    TrainableLlama model = resuming ? TrainableLlama::load(ckpt) : TrainableLlama(config, m_spec.seed);
+    std::map<QString, bool> decays;
+    for (const auto& [name, t] : model.named())
+        decays[name] = model.decays(name);
+    AdamW optimizer(model.named(), decays, {m_spec.beta1, m_spec.beta2, 1e-8, m_spec.weightDecay});
+    int step = 0;
+    if (resuming) {
+        optimizer.load(QDir(ckpt).filePath(QLatin1String(kOptimizerFile)));
+        step = readJsonObject(QDir(ckpt).filePath(QLatin1String(kStateFile)))
+                   .value(QStringLiteral("step"))
+                   .toInt();
+    }
+
+    auto sequencesFor = [&](const TrainStage& stage, TrainRng& rng) {
+        std::vector<TrainSequence> batch;
+        int64_t tokens = 0;
+        double suiteTotal = 0;
+        for (const auto& [name, share] : stage.suites)
+            suiteTotal += share;
+        while (true) {
+            TrainSequence seq;
+            if (stage.suites.empty() || !m_tasks || rng.uniform() < stage.recallShare) {
+                seq = recall.make(stage.recall, rng);
+            } else {
+                double pick = rng.uniform() * suiteTotal;
+                QString suite = stage.suites.back().first;
+                for (const auto& [name, share] : stage.suites) {
+                    if (pick < share) {
+                        suite = name;
+                        break;
+                    }
+                    pick -= share;
+                }
+                seq = m_tasks(suite, stage.minContextTokens, stage.maxContextTokens, rng);
+            }
+            tokens += int64_t(seq.ids.size());
+            batch.push_back(std::move(seq));
+            if (stage.batchSequences > 0 ? int(batch.size()) >= stage.batchSequences
+                                         : tokens >= stage.tokensPerBatch)
+                return batch;
+        }
+    };
+
+    auto saveCheckpoint = [&] {
+        const QString tmp = ckpt + QStringLiteral(".tmp");
+        QDir(tmp).removeRecursively();
+        model.save(tmp, m_tokenizerPath);
+        optimizer.save(QDir(tmp).filePath(QLatin1String(kOptimizerFile)));
+        writeFileAtomically(QDir(tmp).filePath(QLatin1String(kStateFile)),
+                            toJsonLine({{QStringLiteral("step"), step},
+                                        {QStringLiteral("spec"), m_spec.toJson()},
+                                        {QStringLiteral("saved"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}}));
+        const QString old = ckpt + QStringLiteral(".old");
+        QDir(old).removeRecursively();
+        if (QDir(ckpt).exists() && !QDir().rename(ckpt, old))
+            throw Error(ckpt, QStringLiteral("cannot replace the previous checkpoint"));
+        if (!QDir().rename(tmp, ckpt))
+            throw Error(ckpt, QStringLiteral("cannot move the new checkpoint into place"));
+        QDir(old).removeRecursively();
+    };
+
+    QFile log(out.filePath(QStringLiteral("train_log.jsonl")));
+    if (!log.open(QIODevice::Append | QIODevice::Text))
+        throw Error(log.fileName(), QStringLiteral("cannot open the training log"));
+    auto report = [&](const QJsonObject& o) {
+        log.write(toJsonLine(o) + '\n');
+        log.flush();
+        if (m_progress)
+            m_progress(o);
+    };
+
+    const int total = m_spec.totalSteps();
+    const int startStep = step;
+    QElapsedTimer clock;
+    clock.start();
+    int64_t tokensSeen = 0;
+    double lossSum = 0;
+    int64_t hitSum = 0, supervisedSum = 0;
+    int sinceReport = 0;
+    while (step < total && !m_stop && (maxSteps <= 0 || step - startStep < maxSteps)) {
+        const auto [stageIndex, inStage] = m_spec.locate(step);
+        const TrainStage& stage = m_spec.stages[size_t(stageIndex)];
+        TrainRng rng(m_spec.seed * 0x100000001B3ull + uint64_t(step));
+        const Batch batch = assemble(sequencesFor(stage, rng), pad);
+        const double lr = learningRate(stage, inStage);
+
+        optimizer.zeroGrad();
+        const auto [loss, hits] = lossAndHits(model.forward(batch.ids), batch);
+        loss.backward();
+        optimizer.clipGradNorm(m_spec.clipNorm);
+        optimizer.step(lr);
+        ++step;
+
+        tokensSeen += batch.tokens;
+        lossSum += loss.item<double>();
+        hitSum += hits;
+        supervisedSum += int64_t(batch.weights.sum().item<double>());
+        ++sinceReport;
+        const bool checkpointNow = step % m_spec.checkpointEvery == 0 || step == total || m_stop;
+        if (step % 10 == 0 || checkpointNow) {
+            const double seconds = clock.elapsed() / 1000.0;
+            const double perStep = seconds / double(step - startStep);
+            report({{QStringLiteral("kind"), QStringLiteral("train")},
+                    {QStringLiteral("step"), step},
+                    {QStringLiteral("total"), total},
+                    {QStringLiteral("stage"), stage.name},
+                    {QStringLiteral("loss"), lossSum / sinceReport},
+                    {QStringLiteral("answer_token_accuracy"),
+                     supervisedSum ? double(hitSum) / double(supervisedSum) : 0.0},
+                    {QStringLiteral("lr"), lr},
+                    {QStringLiteral("tokens_per_s"), double(tokensSeen) / std::max(seconds, 1e-9)},
+                    {QStringLiteral("elapsed_s"), seconds},
+                    {QStringLiteral("eta_s"), perStep * double(total - step)}});
+            lossSum = 0;
+            hitSum = supervisedSum = 0;
+            sinceReport = 0;
+        }
+        if (checkpointNow)
+            saveCheckpoint();
+    }
+    return step;
+}
+
+} // namespace kvl

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "train/trainsequence.h"
+#include "train/trainspec.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <atomic>
+#include <functional>
+
+namespace kvl {
+
+class Tokenizer;
+
+// Makes one training sequence of a task suite (context, question, supervised answer)
+// with a context length in [minTokens, maxTokens]. Supplied by the caller so that the
+// trainer does not depend on the task generators.
+using TaskSequenceFn =
+    std::function<TrainSequence(const QString& suite, int minTokens, int maxTokens, TrainRng& rng)>;
+
+// Trains the bundled model by the curriculum of a TrainSpec. Everything lives in one
+// output directory: a loadable Hugging Face checkpoint (checkpoint/), the optimizer
+// state next to it, and train_log.jsonl. Checkpoints are written to a temporary
+// directory and renamed, so an interruption at any moment leaves the last complete
+// one, and run() resumes from it. Batches are drawn from an RNG seeded by (seed,
+// step), so a resumed run sees the same data as an uninterrupted one.
+class Trainer
+{
+public:
+    Trainer(TrainSpec spec, QString outDir, QString tokenizerPath, TaskSequenceFn tasks);
+
+    // One JSON object per progress report (step, stage, loss, lr, tokens_per_s, eta_s)
+    // and per evaluation (kind "eval").
+    void setProgressCallback(std::function<void(const QJsonObject&)> callback);
+    // Stops after the current step, writing a checkpoint first.
+    void requestStop() { m_stop = true; }
+    // Runs until the end of the curriculum or until `maxSteps` more steps (0: no limit).
+    // Returns the global step reached.
+    int run(int maxSteps = 0);
+
+    QString checkpointDir() const;
+
+private:
+    TrainSpec m_spec;
+    QString m_outDir;
+    QString m_tokenizerPath;
+    TaskSequenceFn m_tasks;
+    std::function<void(const QJsonObject&)> m_progress;
+    std::atomic<bool> m_stop{false};
+};
+
+} // namespace kvl

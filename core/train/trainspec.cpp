@@ -1,0 +1,248 @@
+#include "train/trainspec.h"
+
+#include "common/error.h"
+
+#include <QJsonArray>
+
+namespace kvl {
+
+namespace {
+
+// Field readers that name the file and the field on a type error; absent fields keep
+// the default already in the struct.
+class Reader
+{
+public:
+    Reader(const QJsonObject& object, QString origin, QString prefix)
+        : m_object(object), m_origin(std::move(origin)), m_prefix(std::move(prefix))
+    {
+    }
+
+    void read(const char* key, int& out) const
+    {
+        const QJsonValue v = m_object.value(QLatin1String(key));
+        if (v.isUndefined())
+            return;
+        if (!v.isDouble() || v.toDouble() != double(qint64(v.toDouble())))
+            fail(key, QStringLiteral("an integer"));
+        out = int(v.toDouble());
+    }
+    void read(const char* key, quint64& out) const
+    {
+        int value = int(out);
+        read(key, value);
+        out = quint64(value);
+    }
+    void read(const char* key, double& out) const
+    {
+        const QJsonValue v = m_object.value(QLatin1String(key));
+        if (v.isUndefined())
+            return;
+        if (!v.isDouble())
+            fail(key, QStringLiteral("a number"));
+        out = v.toDouble();
+    }
+    void read(const char* key, bool& out) const
+    {
+        const QJsonValue v = m_object.value(QLatin1String(key));
+        if (v.isUndefined())
+            return;
+        if (!v.isBool())
+            fail(key, QStringLiteral("true or false"));
+        out = v.toBool();
+    }
+    void read(const char* key, QString& out) const
+    {
+        const QJsonValue v = m_object.value(QLatin1String(key));
+        if (v.isUndefined())
+            return;
+        if (!v.isString())
+            fail(key, QStringLiteral("a string"));
+        out = v.toString();
+    }
+    // [min, max] pair of integers.
+    void readRange(const char* key, int& lo, int& hi) const
+    {
+        const QJsonValue v = m_object.value(QLatin1String(key));
+        if (v.isUndefined())
+            return;
+        const QJsonArray a = v.toArray();
+        if (!v.isArray() || a.size() != 2 || !a[0].isDouble() || !a[1].isDouble() ||
+            a[0].toInt() > a[1].toInt() || a[0].toInt() < 0)
+            fail(key, QStringLiteral("[min, max] with 0 <= min <= max"));
+        lo = a[0].toInt();
+        hi = a[1].toInt();
+    }
+    QJsonObject object(const char* key) const
+    {
+        const QJsonValue v = m_object.value(QLatin1String(key));
+        if (!v.isUndefined() && !v.isObject())
+            fail(key, QStringLiteral("an object"));
+        return v.toObject();
+    }
+    [[noreturn]] void fail(const char* key, const QString& expected) const
+    {
+        throw Error(m_origin, QStringLiteral("field %1%2 must be %3")
+                                  .arg(m_prefix, QLatin1String(key), expected));
+    }
+
+private:
+    QJsonObject m_object;
+    QString m_origin;
+    QString m_prefix;
+};
+
+QJsonArray range(int lo, int hi) { return QJsonArray{lo, hi}; }
+
+} // namespace
+
+int TrainSpec::totalSteps() const
+{
+    int total = 0;
+    for (const TrainStage& s : stages)
+        total += s.steps;
+    return total;
+}
+
+std::pair<int, int> TrainSpec::locate(int step) const
+{
+    for (int i = 0; i < int(stages.size()); ++i) {
+        if (step < stages[i].steps)
+            return {i, step};
+        step -= stages[i].steps;
+    }
+    return {int(stages.size()), 0};
+}
+
+TrainSpec TrainSpec::fromJson(const QJsonObject& json, const QString& origin)
+{
+    TrainSpec spec;
+    const Reader top(json, origin, QString());
+    const Reader model(top.object("model"), origin, QStringLiteral("model."));
+    model.read("hidden", spec.model.hidden);
+    model.read("layers", spec.model.layers);
+    model.read("heads", spec.model.heads);
+    model.read("kv_heads", spec.model.kvHeads);
+    model.read("intermediate", spec.model.intermediate);
+    model.read("rope_theta", spec.model.ropeTheta);
+    model.read("max_position", spec.model.maxPosition);
+    model.read("tie_embeddings", spec.model.tieEmbeddings);
+    if (spec.model.heads <= 0 || spec.model.kvHeads <= 0 || spec.model.heads % spec.model.kvHeads)
+        model.fail("kv_heads", QStringLiteral("a positive divisor of heads"));
+    if (spec.model.hidden % spec.model.heads)
+        model.fail("hidden", QStringLiteral("a multiple of heads"));
+    if (spec.model.layers <= 0)
+        model.fail("layers", QStringLiteral("positive"));
+
+    const Reader tok(top.object("tokenizer"), origin, QStringLiteral("tokenizer."));
+    tok.read("vocab_size", spec.vocabSize);
+    tok.read("path", spec.tokenizerPath);
+    tok.read("corpus_samples", spec.tokenizerCorpusSamples);
+
+    const Reader opt(top.object("optimizer"), origin, QStringLiteral("optimizer."));
+    opt.read("weight_decay", spec.weightDecay);
+    opt.read("beta1", spec.beta1);
+    opt.read("beta2", spec.beta2);
+    opt.read("clip", spec.clipNorm);
+
+    top.read("seed", spec.seed);
+    top.read("checkpoint_every", spec.checkpointEvery);
+    top.read("eval_every", spec.evalEvery);
+    top.read("eval_samples", spec.evalSamples);
+    top.read("threads", spec.threads);
+
+    const QJsonValue stages = json.value(QStringLiteral("stages"));
+    if (!stages.isArray() || stages.toArray().isEmpty())
+        top.fail("stages", QStringLiteral("a non-empty array of stages"));
+    int index = 0;
+    for (const QJsonValue& value : stages.toArray()) {
+        const QString prefix = QStringLiteral("stages[%1].").arg(index++);
+        if (!value.isObject())
+            throw Error(origin, QStringLiteral("%1 must be an object").arg(prefix.chopped(1)));
+        const QJsonObject object = value.toObject();
+        const Reader r(object, origin, prefix);
+        TrainStage stage;
+        r.read("name", stage.name);
+        r.read("steps", stage.steps);
+        r.read("lr", stage.lr);
+        stage.lrMin = stage.lr / 10;
+        r.read("lr_min", stage.lrMin);
+        r.read("warmup_steps", stage.warmupSteps);
+        r.read("batch_sequences", stage.batchSequences);
+        r.read("tokens_per_batch", stage.tokensPerBatch);
+        r.read("recall_share", stage.recallShare);
+        r.readRange("context_tokens", stage.minContextTokens, stage.maxContextTokens);
+        const Reader recall(r.object("recall"), origin, prefix + QStringLiteral("recall."));
+        recall.readRange("pairs", stage.recall.minPairs, stage.recall.maxPairs);
+        recall.readRange("filler", stage.recall.minFiller, stage.recall.maxFiller);
+        const QJsonObject suites = r.object("suites");
+        for (auto it = suites.begin(); it != suites.end(); ++it) {
+            if (!it.value().isDouble() || it.value().toDouble() < 0)
+                r.fail("suites", QStringLiteral("an object of non-negative shares"));
+            stage.suites.emplace_back(it.key(), it.value().toDouble());
+        }
+        if (stage.steps <= 0)
+            r.fail("steps", QStringLiteral("positive"));
+        if ((stage.batchSequences <= 0) == (stage.tokensPerBatch <= 0))
+            r.fail("batch_sequences", QStringLiteral("given, or tokens_per_batch instead (one of the two)"));
+        if (stage.recallShare < 1.0 && stage.suites.empty())
+            r.fail("suites", QStringLiteral("given when recall_share < 1"));
+        spec.stages.push_back(stage);
+    }
+    return spec;
+}
+
+QJsonObject TrainSpec::toJson() const
+{
+    QJsonArray stageArray;
+    for (const TrainStage& s : stages) {
+        QJsonObject suiteObject;
+        for (const auto& [name, share] : s.suites)
+            suiteObject.insert(name, share);
+        QJsonObject o{{QStringLiteral("name"), s.name},
+                      {QStringLiteral("steps"), s.steps},
+                      {QStringLiteral("lr"), s.lr},
+                      {QStringLiteral("lr_min"), s.lrMin},
+                      {QStringLiteral("warmup_steps"), s.warmupSteps},
+                      {QStringLiteral("recall_share"), s.recallShare},
+                      {QStringLiteral("context_tokens"), range(s.minContextTokens, s.maxContextTokens)},
+                      {QStringLiteral("recall"),
+                       QJsonObject{{QStringLiteral("pairs"), range(s.recall.minPairs, s.recall.maxPairs)},
+                                   {QStringLiteral("filler"),
+                                    range(s.recall.minFiller, s.recall.maxFiller)}}},
+                      {QStringLiteral("suites"), suiteObject}};
+        if (s.batchSequences > 0)
+            o.insert(QStringLiteral("batch_sequences"), s.batchSequences);
+        else
+            o.insert(QStringLiteral("tokens_per_batch"), s.tokensPerBatch);
+        stageArray.append(o);
+    }
+    return {
+        {QStringLiteral("model"),
+         QJsonObject{{QStringLiteral("hidden"), model.hidden},
+                     {QStringLiteral("layers"), model.layers},
+                     {QStringLiteral("heads"), model.heads},
+                     {QStringLiteral("kv_heads"), model.kvHeads},
+                     {QStringLiteral("intermediate"), model.intermediate},
+                     {QStringLiteral("rope_theta"), model.ropeTheta},
+                     {QStringLiteral("max_position"), model.maxPosition},
+                     {QStringLiteral("tie_embeddings"), model.tieEmbeddings}}},
+        {QStringLiteral("tokenizer"),
+         QJsonObject{{QStringLiteral("vocab_size"), vocabSize},
+                     {QStringLiteral("path"), tokenizerPath},
+                     {QStringLiteral("corpus_samples"), tokenizerCorpusSamples}}},
+        {QStringLiteral("optimizer"),
+         QJsonObject{{QStringLiteral("weight_decay"), weightDecay},
+                     {QStringLiteral("beta1"), beta1},
+                     {QStringLiteral("beta2"), beta2},
+                     {QStringLiteral("clip"), clipNorm}}},
+        {QStringLiteral("stages"), stageArray},
+        {QStringLiteral("seed"), qint64(seed)},
+        {QStringLiteral("checkpoint_every"), checkpointEvery},
+        {QStringLiteral("eval_every"), evalEvery},
+        {QStringLiteral("eval_samples"), evalSamples},
+        {QStringLiteral("threads"), threads},
+    };
+}
+
+} // namespace kvl

@@ -1,0 +1,78 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+#include <vector>
+
+namespace kvl {
+
+// Shape of the model the trainer builds (a Llama layout; written as config.json).
+struct TrainModelShape
+{
+    int hidden = 256;
+    int layers = 4;
+    int heads = 8;
+    int kvHeads = 4;
+    int intermediate = 768;
+    double ropeTheta = 10000.0;
+    int maxPosition = 4096;
+    bool tieEmbeddings = false;
+};
+
+// Dense associative recall (TRAINING-NOTES.md, trial 3): k1 v1 … kn vn, then the keys
+// again in random order, each followed by its value; every value after a repeated key
+// is supervised. Filler tokens between pairs lengthen the distance.
+struct RecallMix
+{
+    int minPairs = 16;
+    int maxPairs = 16;
+    int minFiller = 0;
+    int maxFiller = 0;
+};
+
+// One curriculum stage: its own step count, learning-rate schedule (linear warm-up,
+// cosine decay to lrMin) and data mix.
+struct TrainStage
+{
+    QString name;
+    int steps = 0;
+    double lr = 3e-3;
+    double lrMin = 3e-4;
+    int warmupSteps = 100;
+    int batchSequences = 0;   // fixed batch size, or
+    int tokensPerBatch = 0;   // pack sequences until this many tokens
+    RecallMix recall;
+    double recallShare = 1.0; // fraction of sequences that are dense recall
+    // Task suites and their shares of the remaining sequences, e.g. {"retrieval": 2}.
+    std::vector<std::pair<QString, double>> suites;
+    int minContextTokens = 64;
+    int maxContextTokens = 256;
+};
+
+struct TrainSpec
+{
+    TrainModelShape model;
+    int vocabSize = 2048; // of the BPE the trainer learns when no tokenizer is given
+    QString tokenizerPath; // an existing tokenizer.json, or empty to train one
+    int tokenizerCorpusSamples = 3000;
+    double weightDecay = 0.1;
+    double beta1 = 0.9;
+    double beta2 = 0.95;
+    double clipNorm = 1.0;
+    std::vector<TrainStage> stages;
+    quint64 seed = 1;
+    int checkpointEvery = 100;
+    int evalEvery = 250;
+    int evalSamples = 32;
+    int threads = 0; // 0 = all cores
+
+    int totalSteps() const;
+    // Stage that contains global step `step` (0-based), and the step inside it.
+    std::pair<int, int> locate(int step) const;
+
+    QJsonObject toJson() const;
+    // Throws kvl::Error naming `origin` (file name) and the field.
+    static TrainSpec fromJson(const QJsonObject& json, const QString& origin);
+};
+
+} // namespace kvl
