@@ -36,7 +36,7 @@ QCPColorGradient colorGradient(ColorMap map)
 ColorMap colorMapFromName(const QString& name)
 {
     return name.compare(QLatin1String("cividis"), Qt::CaseInsensitive) == 0 ? ColorMap::Cividis
-                                                                             : ColorMap::Viridis;
+                                                                            : ColorMap::Viridis;
 }
 
 QString colorMapName(ColorMap map)

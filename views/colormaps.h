@@ -8,7 +8,11 @@ namespace kvl {
 
 // Perceptually uniform, colour-blind safe colour maps (matplotlib's viridis and
 // cividis). QCustomPlot's presets (jet, spectrum, ...) are neither, so views never use them.
-enum class ColorMap { Viridis, Cividis };
+enum class ColorMap
+{
+    Viridis,
+    Cividis
+};
 
 QCPColorGradient colorGradient(ColorMap map);
 ColorMap colorMapFromName(const QString& name);

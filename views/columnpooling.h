@@ -5,7 +5,8 @@
 namespace kvl {
 
 // How a bin of context positions is reduced to one value.
-enum class PoolMode {
+enum class PoolMode
+{
     Max, // attention: a single bright position must stay visible when zoomed out
     Mean // keep rates: the bin shows the share of entries kept
 };

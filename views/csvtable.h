@@ -10,7 +10,7 @@ namespace kvl {
 // 10 significant digits; NaN becomes an empty field (missing, never imputed).
 class CsvTable
 {
-public:
+  public:
     explicit CsvTable(const QStringList& header);
 
     CsvTable& add(const QString& field);
@@ -23,7 +23,7 @@ public:
     static QString escape(const QString& field);
     static QString number(double value);
 
-private:
+  private:
     QString m_text;
     bool m_rowStarted = false;
 };

@@ -21,10 +21,10 @@ struct Heatmap
     QString rowKind = QStringLiteral("layer"); // "layer" or "head": the y axis title
     QStringList rowLabels;                     // optional; default "0", "1", ...
     int rows = 0;
-    int cols = 0;                // context positions
-    QVector<double> values;      // attention mass (any non-negative scale)
+    int cols = 0;           // context positions
+    QVector<double> values; // attention mass (any non-negative scale)
     QVector<PositionSpan> evidence;
-    QVector<bool> evicted;       // empty, or rows × cols: entry evicted by the compressor
+    QVector<bool> evicted; // empty, or rows × cols: entry evicted by the compressor
 
     bool isEmpty() const { return rows <= 0 || cols <= 0; }
     bool isValid() const

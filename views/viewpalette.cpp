@@ -84,9 +84,11 @@ void ViewPalette::applyTo(QCustomPlot* plot) const
         for (QCPAxis* axis : rect->axes())
             applyTo(axis);
     }
-    plot->legend->setBrush(QBrush(background));
-    plot->legend->setBorderPen(QPen(grid));
-    plot->legend->setTextColor(foreground);
+    if (plot->legend) {
+        plot->legend->setBrush(QBrush(background));
+        plot->legend->setBorderPen(QPen(grid));
+        plot->legend->setTextColor(foreground);
+    }
 }
 
 Theme themeFromName(const QString& name)

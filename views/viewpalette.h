@@ -9,7 +9,11 @@ class QCPAxis;
 
 namespace kvl {
 
-enum class Theme { Light, Dark };
+enum class Theme
+{
+    Light,
+    Dark
+};
 
 // Colours every view draws with. Series colours are the Okabe–Ito set, which
 // stays distinguishable under the common colour-vision deficiencies.

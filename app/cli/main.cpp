@@ -22,7 +22,7 @@ void printUsage()
     printLine(QStringLiteral("usage: kvlens-cli <command> [options]   (kvlens-cli <command> --help)\n"));
     printLine(QStringLiteral("commands:"));
     for (const CommandInfo& c : commands())
-        printLine(QStringLiteral("  %1%2").arg(QString::fromLatin1(c.name), -12).arg(QString::fromUtf8(c.summary)));
+        printLine(QStringLiteral("  %1%2").arg(QString::fromLatin1(c.name), -16).arg(QString::fromUtf8(c.summary)));
 }
 } // namespace
 

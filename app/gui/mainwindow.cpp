@@ -1,18 +1,432 @@
 #include "mainwindow.h"
 
+#include "common/error.h"
+#include "newrundialog.h"
+#include "views/accuracyratioview.h"
+#include "views/evictionmapview.h"
+#include "views/gerconsensusview.h"
+#include "views/heatmapview.h"
+#include "views/overlapmatrixview.h"
+#include "views/taxonomyview.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
 #include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
 
 namespace kvl {
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+namespace {
+
+QPalette darkApplicationPalette()
 {
-    setWindowTitle(tr("KVLens"));
-    auto* label = new QLabel(tr("Open a run file (*.kvl) to explore it."), this);
-    label->setAlignment(Qt::AlignCenter);
-    setCentralWidget(label);
-    statusBar()->showMessage(tr("No run open"));
+    QPalette p;
+    const QColor window(0x2B, 0x2D, 0x31), base(0x1E, 0x1F, 0x22), text(0xE6, 0xE6, 0xE6);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::ToolTipBase, base);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::Highlight, QColor(0x3D, 0x9A, 0xE0));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x8A, 0x8A, 0x8A));
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x8A, 0x8A, 0x8A));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x8A, 0x8A, 0x8A));
+    return p;
+}
+
+} // namespace
+
+MainWindow::MainWindow(const QString& sessionPath, QWidget* parent)
+    : QMainWindow(parent), m_sessionPath(sessionPath)
+{
+    setObjectName(QStringLiteral("MainWindow"));
+    createViews();
+    createRunsDock();
+    createMenus();
+    m_runLabel = new QLabel;
+    statusBar()->addPermanentWidget(m_runLabel);
+    updateTitle();
+    statusBar()->showMessage(tr("Open a run file (File › Open run…) or start a new run."));
     resize(1280, 800);
+
+    if (!m_sessionPath.isEmpty() && QFileInfo::exists(m_sessionPath)) {
+        try {
+            applySessionState(SessionState::load(m_sessionPath));
+        } catch (const Error& e) {
+            statusBar()->showMessage(tr("Session not restored: %1").arg(e.message()));
+        }
+    }
+}
+
+void MainWindow::createViews()
+{
+    m_tabs = new QTabWidget;
+    m_tabs->setDocumentMode(true);
+    m_accuracy = new AccuracyRatioView;
+    m_taxonomy = new TaxonomyView;
+    m_overlap = new OverlapMatrixView;
+    m_heatmap = new HeatmapView;
+    m_eviction = new EvictionMapView;
+    m_ger = new GerConsensusView;
+    m_tabs->addTab(m_accuracy, tr("Accuracy"));
+    m_tabs->addTab(m_taxonomy, tr("Taxonomy"));
+    m_tabs->addTab(m_overlap, tr("Failure overlap"));
+    m_tabs->addTab(m_heatmap, tr("Attention"));
+    m_tabs->addTab(m_eviction, tr("Eviction map"));
+    m_tabs->addTab(m_ger, tr("GER && consensus"));
+    m_views = {m_accuracy, m_taxonomy, m_overlap, m_heatmap, m_eviction, m_ger};
+    setCentralWidget(m_tabs);
+
+    connect(m_taxonomy, &TaxonomyView::selectionChanged, this, &MainWindow::onTaxonomySelection);
+    connect(m_overlap, &OverlapMatrixView::pairSelected, this, &MainWindow::onOverlapSelection);
+    connect(m_accuracy, &AccuracyRatioView::configurationSelected, this,
+            [this](const QString& compressor, double ratio) {
+                m_selection.selectedCompressor = compressor;
+                m_selection.selectedRatio = ratio;
+                statusBar()->showMessage(tr("Selected %1 at ratio %2").arg(compressor).arg(ratio));
+            });
+}
+
+void MainWindow::createRunsDock()
+{
+    auto* dock = new QDockWidget(tr("Runs"), this);
+    dock->setObjectName(QStringLiteral("RunsDock"));
+    m_runList = new QListWidget;
+    m_runList->setToolTip(tr("Open run files; double-click to show one"));
+    dock->setWidget(m_runList);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+    resizeDocks({dock}, {180}, Qt::Horizontal);
+    connect(m_runList, &QListWidget::itemActivated, this,
+            [this](QListWidgetItem* item) { openRun(item->data(Qt::UserRole).toString()); });
+}
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New run…"), QKeySequence::New, this, &MainWindow::showNewRunDialog);
+    file->addAction(tr("&Open run…"), QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open run"), {},
+                                                          tr("KVLens runs (*.kvl);;All files (*)"));
+        if (!path.isEmpty())
+            openRun(path);
+    });
+    file->addAction(tr("&Close run"), QKeySequence::Close, this, &MainWindow::closeRun);
+    file->addSeparator();
+    file->addAction(tr("Export &figure…"), QKeySequence(tr("Ctrl+E")), this,
+                    &MainWindow::exportFigure);
+    file->addAction(tr("Export &data…"), QKeySequence(tr("Ctrl+Shift+E")), this,
+                    &MainWindow::exportData);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (int i = 0; i < m_tabs->count(); ++i)
+        view->addAction(m_tabs->tabText(i), QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)),
+                        this, [this, i] { m_tabs->setCurrentIndex(i); });
+    view->addSeparator();
+    QMenu* theme = view->addMenu(tr("&Theme"));
+    m_themeGroup = new QActionGroup(this);
+    for (const auto& [name, label] : {std::pair{QStringLiteral("light"), tr("Light")},
+                                      std::pair{QStringLiteral("dark"), tr("Dark")}}) {
+        QAction* a = theme->addAction(label, this, [this, name] { setTheme(name); });
+        a->setCheckable(true);
+        a->setData(name);
+        a->setChecked(name == m_theme);
+        m_themeGroup->addAction(a);
+    }
+    QMenu* colorMap = view->addMenu(tr("Heatmap &colour map"));
+    m_colorMapGroup = new QActionGroup(this);
+    for (const auto& [map, label] : {std::pair{ColorMap::Viridis, tr("Viridis")},
+                                     std::pair{ColorMap::Cividis, tr("Cividis")}}) {
+        QAction* a = colorMap->addAction(label, this, [this, map] { m_heatmap->setColorMap(map); });
+        a->setCheckable(true);
+        a->setData(colorMapName(map));
+        a->setChecked(map == m_heatmap->colorMap());
+        m_colorMapGroup->addAction(a);
+    }
+    m_logScale = view->addAction(tr("Heatmap &logarithmic scale"), this,
+                                 [this](bool on) { m_heatmap->setLogScale(on); });
+    m_logScale->setCheckable(true);
+    m_shares = view->addAction(tr("Taxonomy as &shares"), this,
+                               [this](bool on) { m_taxonomy->setNormalized(on); });
+    m_shares->setCheckable(true);
+    view->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About KVLens"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+PlotView* MainWindow::currentView() const
+{
+    return qobject_cast<PlotView*>(m_tabs->currentWidget());
+}
+
+void MainWindow::showRun(const RunViewData& data)
+{
+    m_data = data;
+    Provenance base;
+    base.run = data.runName.isEmpty() ? QFileInfo(data.path).fileName() : data.runName;
+    base.model = data.model;
+    for (PlotView* v : m_views)
+        v->setProvenance(base);
+    auto withBase = [&base](Provenance p) {
+        p.run = base.run;
+        p.model = base.model;
+        return p;
+    };
+    m_heatmap->setProvenance(withBase(data.heatmapProvenance));
+    m_eviction->setProvenance(withBase(data.evictionProvenance));
+    m_accuracy->setData(data.accuracy);
+    m_taxonomy->setData(data.taxonomy);
+    m_overlap->setData(data.overlap);
+    m_heatmap->setData(data.heatmap);
+    m_eviction->setData(data.eviction);
+    m_ger->setData(data.ger);
+    m_currentRun = data.path;
+    if (!data.path.isEmpty() && !m_openRuns.contains(data.path)) {
+        m_openRuns << data.path;
+        auto* item = new QListWidgetItem(QFileInfo(data.path).fileName(), m_runList);
+        item->setData(Qt::UserRole, data.path);
+        item->setToolTip(data.path);
+    }
+    // Restore a saved overlap selection when the pair exists in this run.
+    const int a = int(data.overlap.names.indexOf(m_selection.overlapA));
+    const int b = int(data.overlap.names.indexOf(m_selection.overlapB));
+    if (a >= 0 && b >= 0)
+        m_overlap->selectPair(a, b);
+    updateTitle();
+}
+
+void MainWindow::openRun(const QString& path)
+{
+    if (!m_loader) {
+        QMessageBox::warning(this, tr("Open run"),
+                             tr("This build of KVLens cannot read run files yet.\n%1 was not "
+                                "opened.")
+                                 .arg(path));
+        return;
+    }
+    try {
+        RunViewData data = m_loader(path);
+        data.path = path;
+        showRun(data);
+        statusBar()->showMessage(tr("Opened %1").arg(path));
+    } catch (const Error& e) {
+        QMessageBox::warning(this, tr("Open run"), e.message());
+    }
+}
+
+void MainWindow::closeRun()
+{
+    if (m_currentRun.isEmpty())
+        return;
+    m_openRuns.removeAll(m_currentRun);
+    for (int i = m_runList->count() - 1; i >= 0; --i)
+        if (m_runList->item(i)->data(Qt::UserRole).toString() == m_currentRun)
+            delete m_runList->takeItem(i);
+    m_currentRun.clear();
+    m_data = {};
+    for (PlotView* v : m_views)
+        v->clear();
+    updateTitle();
+}
+
+void MainWindow::updateTitle()
+{
+    const QString run =
+        m_data.runName.isEmpty() ? QFileInfo(m_currentRun).fileName() : m_data.runName;
+    setWindowTitle(run.isEmpty() ? tr("KVLens") : tr("%1 — KVLens").arg(run));
+    m_runLabel->setText(run.isEmpty()            ? tr("No run open")
+                        : m_data.model.isEmpty() ? run
+                                                 : tr("%1 · model %2").arg(run, m_data.model));
+}
+
+void MainWindow::exportFigure()
+{
+    PlotView* view = currentView();
+    if (!view || !view->hasData()) {
+        statusBar()->showMessage(tr("Nothing to export: this view holds no data."));
+        return;
+    }
+    QString selectedFilter;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export figure"), view->title(), tr("PDF (*.pdf);;SVG (*.svg);;PNG image (*.png)"),
+        &selectedFilter);
+    if (path.isEmpty())
+        return;
+    QString file = path;
+    if (QFileInfo(file).suffix().isEmpty())
+        file += selectedFilter.startsWith(QLatin1String("SVG"))   ? QStringLiteral(".svg")
+                : selectedFilter.startsWith(QLatin1String("PNG")) ? QStringLiteral(".png")
+                                                                  : QStringLiteral(".pdf");
+    try {
+        view->exportFigure(file);
+        statusBar()->showMessage(tr("Saved %1").arg(file));
+    } catch (const Error& e) {
+        QMessageBox::warning(this, tr("Export figure"), e.message());
+    }
+}
+
+void MainWindow::exportData()
+{
+    PlotView* view = currentView();
+    if (!view || !view->hasData()) {
+        statusBar()->showMessage(tr("Nothing to export: this view holds no data."));
+        return;
+    }
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("Export data"), view->title(), tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".csv");
+    try {
+        view->exportCsv(path);
+        statusBar()->showMessage(tr("Saved %1").arg(path));
+    } catch (const Error& e) {
+        QMessageBox::warning(this, tr("Export data"), e.message());
+    }
+}
+
+void MainWindow::showNewRunDialog()
+{
+    if (!m_newRun) {
+        m_newRun = new NewRunDialog(this);
+        connect(m_newRun, &NewRunDialog::runFinished, this, [this](const QString& path, bool ok) {
+            statusBar()->showMessage(ok ? tr("Run finished: %1").arg(path)
+                                        : tr("Run stopped: %1").arg(path));
+            if (QFileInfo::exists(path) && m_loader)
+                openRun(path);
+        });
+    }
+    m_newRun->show();
+    m_newRun->raise();
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(
+        this, tr("About KVLens"),
+        tr("<h3>KVLens %1</h3><p>Visual analysis of KV-cache compression in long-context "
+           "language models: why a compressed model fails, not only that it fails.</p>"
+           "<p>Runs happen in a separate <tt>kvlens-cli</tt> process; this window only reads "
+           "run files and draws.</p>")
+            .arg(QApplication::applicationVersion()));
+}
+
+void MainWindow::onTaxonomySelection(const TaxonomySelection& s)
+{
+    m_selection.selectedCompressor = s.compressor;
+    m_selection.selectedRatio = s.ratio;
+    m_selection.selectedSignature = s.signature;
+    statusBar()->showMessage(tr("Selected %1 C→W rows of %2 at ratio %3 with signature %4")
+                                 .arg(s.count)
+                                 .arg(s.compressor)
+                                 .arg(s.ratio)
+                                 .arg(s.signature));
+}
+
+void MainWindow::onOverlapSelection(const OverlapSelection& s)
+{
+    m_selection.overlapA = s.a;
+    m_selection.overlapB = s.b;
+    statusBar()->showMessage(m_overlap->describe(int(m_overlap->data().names.indexOf(s.a)),
+                                                 int(m_overlap->data().names.indexOf(s.b))));
+}
+
+void MainWindow::setTheme(const QString& theme)
+{
+    m_theme = themeName(themeFromName(theme));
+    if (m_theme == QLatin1String("dark")) {
+        QApplication::setStyle(QStringLiteral("Fusion"));
+        QApplication::setPalette(darkApplicationPalette());
+    } else {
+        QApplication::setPalette(QApplication::style()->standardPalette());
+    }
+    for (PlotView* v : m_views)
+        v->setTheme(themeFromName(m_theme));
+    if (m_themeGroup)
+        for (QAction* a : m_themeGroup->actions())
+            a->setChecked(a->data().toString() == m_theme);
+}
+
+SessionState MainWindow::sessionState() const
+{
+    SessionState s = m_selection;
+    s.openRuns = m_openRuns;
+    s.currentRun = m_currentRun;
+    s.currentTab = m_tabs->currentIndex();
+    s.theme = m_theme;
+    s.heatmapColorMap = colorMapName(m_heatmap->colorMap());
+    s.heatmapLogScale = m_heatmap->logScale();
+    s.taxonomyShares = m_taxonomy->normalized();
+    s.windowGeometry = saveGeometry();
+    s.windowState = saveState();
+    return s;
+}
+
+void MainWindow::applySessionState(const SessionState& s)
+{
+    m_selection = s;
+    if (!s.windowGeometry.isEmpty())
+        restoreGeometry(s.windowGeometry);
+    if (!s.windowState.isEmpty())
+        restoreState(s.windowState);
+    setTheme(s.theme);
+    m_heatmap->setColorMap(colorMapFromName(s.heatmapColorMap));
+    for (QAction* a : m_colorMapGroup->actions())
+        a->setChecked(a->data().toString() == colorMapName(m_heatmap->colorMap()));
+    m_heatmap->setLogScale(s.heatmapLogScale);
+    m_logScale->setChecked(s.heatmapLogScale);
+    m_taxonomy->setNormalized(s.taxonomyShares);
+    m_shares->setChecked(s.taxonomyShares);
+    m_tabs->setCurrentIndex(std::clamp(s.currentTab, 0, int(m_tabs->count()) - 1));
+    // Runs are reopened only when this build can read them; the list is kept either way.
+    for (const QString& path : s.openRuns) {
+        if (m_loader && QFileInfo::exists(path)) {
+            openRun(path);
+        } else if (!m_openRuns.contains(path)) {
+            m_openRuns << path;
+            auto* item = new QListWidgetItem(QFileInfo(path).fileName(), m_runList);
+            item->setData(Qt::UserRole, path);
+            item->setToolTip(path);
+        }
+    }
+    if (m_loader && !s.currentRun.isEmpty() && QFileInfo::exists(s.currentRun))
+        openRun(s.currentRun);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    // A run still going in the New run dialog is terminated by RunProcess's
+    // destructor when the window goes; its finished samples stay in the run file.
+    if (!m_sessionPath.isEmpty()) {
+        try {
+            sessionState().save(m_sessionPath);
+        } catch (const Error& e) {
+            qWarning("%s", qPrintable(e.message()));
+        }
+    }
+    event->accept();
 }
 
 } // namespace kvl

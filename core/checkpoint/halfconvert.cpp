@@ -91,9 +91,10 @@ void tensorToFloat(const TensorView& tensor, float* out)
         return;
     }
     default:
-        throw Error(tensor.file, QStringLiteral("tensor '%1' has dtype %2, expected a floating-point "
-                                                "dtype (F32, F16, BF16 or F64)")
-                                     .arg(tensor.name, dtypeName(tensor.dtype)));
+        throw Error(tensor.file,
+                    QStringLiteral("tensor '%1' has dtype %2, expected a floating-point "
+                                   "dtype (F32, F16, BF16 or F64)")
+                        .arg(tensor.name, dtypeName(tensor.dtype)));
     }
 }
 

@@ -18,11 +18,11 @@ struct Family
     const char* modelType;
     int defaultMaxPositions; // transformers' default when config.json omits it
 };
-constexpr std::array<Family, 4> kFamilies{{{Architecture::Llama, "LlamaForCausalLM", "llama", 2048},
-                                           {Architecture::Mistral, "MistralForCausalLM", "mistral",
-                                            4096 * 32},
-                                           {Architecture::Qwen2, "Qwen2ForCausalLM", "qwen2", 32768},
-                                           {Architecture::Qwen3, "Qwen3ForCausalLM", "qwen3", 32768}}};
+constexpr std::array<Family, 4> kFamilies{
+    {{Architecture::Llama, "LlamaForCausalLM", "llama", 2048},
+     {Architecture::Mistral, "MistralForCausalLM", "mistral", 4096 * 32},
+     {Architecture::Qwen2, "Qwen2ForCausalLM", "qwen2", 32768},
+     {Architecture::Qwen3, "Qwen3ForCausalLM", "qwen3", 32768}}};
 
 const Family& family(Architecture architecture)
 {
@@ -52,11 +52,10 @@ QString jsonText(const QJsonValue& value)
 // Typed access to one JSON object with errors naming the file and the field.
 class Fields
 {
-public:
+  public:
     Fields(const QJsonObject& object, QString path, QString prefix = {})
         : m_object(object), m_path(std::move(path)), m_prefix(std::move(prefix))
-    {
-    }
+    {}
 
     [[noreturn]] void fail(const QString& key, const QString& problem) const
     {
@@ -87,7 +86,10 @@ public:
             return std::nullopt;
         return toInt(key, value(key));
     }
-    int intOr(const QString& key, int fallback) const { return optionalInt(key).value_or(fallback); }
+    int intOr(const QString& key, int fallback) const
+    {
+        return optionalInt(key).value_or(fallback);
+    }
     double doubleOr(const QString& key, double fallback) const
     {
         if (!has(key))
@@ -124,7 +126,7 @@ public:
             fail(key, QStringLiteral("must be positive, got %1").arg(v));
     }
 
-private:
+  private:
     QJsonObject m_object;
     QString m_path;
     QString m_prefix;
@@ -143,7 +145,9 @@ Architecture readArchitecture(const Fields& f, QString* name, const QString& pat
         for (const Family& fam : kFamilies)
             if (*name == QLatin1String(fam.className))
                 return fam.architecture;
-        throw Error(path, QStringLiteral("unknown architecture '%1' (supported: %2)").arg(*name, supported));
+        throw Error(
+            path,
+            QStringLiteral("unknown architecture '%1' (supported: %2)").arg(*name, supported));
     }
     const QString modelType = f.stringOr(QStringLiteral("model_type"), {});
     for (const Family& fam : kFamilies) {
@@ -153,9 +157,10 @@ Architecture readArchitecture(const Fields& f, QString* name, const QString& pat
         }
     }
     if (modelType.isEmpty())
-        throw Error(path, QStringLiteral("no 'architectures' or 'model_type' field: cannot tell the "
-                                         "architecture (supported: %1)")
-                              .arg(supported));
+        throw Error(path,
+                    QStringLiteral("no 'architectures' or 'model_type' field: cannot tell the "
+                                   "architecture (supported: %1)")
+                        .arg(supported));
     throw Error(path, QStringLiteral("unknown architecture: model_type '%1' (supported: %2)")
                           .arg(modelType, supported));
 }
@@ -196,8 +201,9 @@ RopeScaling readRopeScaling(const QJsonValue& value, const QString& path, const 
                        .arg(scaling.highFreqFactor));
         return scaling;
     }
-    throw Error(path, QStringLiteral("unsupported %1 type '%2' (supported: linear, llama3, or null)")
-                          .arg(key, type));
+    throw Error(path,
+                QStringLiteral("unsupported %1 type '%2' (supported: linear, llama3, or null)")
+                    .arg(key, type));
 }
 
 void validate(const ModelConfig& c, const Fields& f, bool headDimGiven)
@@ -213,7 +219,9 @@ void validate(const ModelConfig& c, const Fields& f, bool headDimGiven)
     f.requirePositive(QStringLiteral("rope_theta"), c.ropeTheta);
     if (c.numHeads % c.numKvHeads != 0)
         f.fail(QStringLiteral("num_key_value_heads"),
-               QStringLiteral("(%1) must divide num_attention_heads (%2)").arg(c.numKvHeads).arg(c.numHeads));
+               QStringLiteral("(%1) must divide num_attention_heads (%2)")
+                   .arg(c.numKvHeads)
+                   .arg(c.numHeads));
     if (!headDimGiven && c.hiddenSize % c.numHeads != 0)
         f.fail(QStringLiteral("num_attention_heads"),
                QStringLiteral("(%1) must divide hidden_size (%2) when head_dim is not given")
@@ -221,7 +229,8 @@ void validate(const ModelConfig& c, const Fields& f, bool headDimGiven)
                    .arg(c.hiddenSize));
     f.requirePositive(QStringLiteral("head_dim"), c.headDim);
     if (c.headDim % 2 != 0) // RoPE rotates pairs of dimensions
-        f.fail(QStringLiteral("head_dim"), QStringLiteral("must be even for RoPE, got %1").arg(c.headDim));
+        f.fail(QStringLiteral("head_dim"),
+               QStringLiteral("must be even for RoPE, got %1").arg(c.headDim));
     if (c.slidingWindow)
         f.requirePositive(QStringLiteral("sliding_window"), *c.slidingWindow);
 }
@@ -270,10 +279,10 @@ ModelConfig parseModelConfig(const QJsonObject& json, const QString& path)
     c.numHeads = f.requiredInt(QStringLiteral("num_attention_heads"));
     c.numKvHeads = f.intOr(QStringLiteral("num_key_value_heads"), c.numHeads);
     const std::optional<int> headDim = f.optionalInt(QStringLiteral("head_dim"));
+    // hidden / heads when absent, for every family. (transformers' Qwen3Config would
+    // default to 128, but released Qwen3 configs always state head_dim.)
     if (headDim)
         c.headDim = *headDim;
-    else if (c.architecture == Architecture::Qwen3)
-        c.headDim = 128;
     else
         c.headDim = c.numHeads > 0 ? c.hiddenSize / c.numHeads : 0;
     c.maxPositionEmbeddings = f.intOr(QStringLiteral("max_position_embeddings"),
@@ -290,8 +299,8 @@ ModelConfig parseModelConfig(const QJsonObject& json, const QString& path)
         c.ropeScaling = readRopeScaling(params, path, QStringLiteral("rope_parameters"));
     } else {
         c.ropeTheta = f.doubleOr(QStringLiteral("rope_theta"), 10000.0);
-        c.ropeScaling =
-            readRopeScaling(f.value(QStringLiteral("rope_scaling")), path, QStringLiteral("rope_scaling"));
+        c.ropeScaling = readRopeScaling(f.value(QStringLiteral("rope_scaling")), path,
+                                        QStringLiteral("rope_scaling"));
     }
 
     c.tieWordEmbeddings = f.boolOr(QStringLiteral("tie_word_embeddings"), false);
@@ -322,7 +331,8 @@ ModelConfig parseModelConfig(const QJsonObject& json, const QString& path)
     } else if (f.has(QStringLiteral("eos_token_id"))) {
         c.eosTokenIds.push_back(f.requiredInt(QStringLiteral("eos_token_id")));
     }
-    c.torchDtype = f.stringOr(QStringLiteral("torch_dtype"), f.stringOr(QStringLiteral("dtype"), {}));
+    c.torchDtype =
+        f.stringOr(QStringLiteral("torch_dtype"), f.stringOr(QStringLiteral("dtype"), {}));
 
     validate(c, f, headDim.has_value());
     return c;

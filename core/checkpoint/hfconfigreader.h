@@ -13,8 +13,8 @@ namespace kvl {
 // supported ones), a missing or mistyped size, sizes that do not fit together (heads
 // not divisible by kv heads, odd head_dim...), an unsupported rope_scaling type or
 // activation. Follows the transformers defaults of each family: kv heads = heads,
-// rope_theta 10000, tie_word_embeddings false, Qwen2 q/k/v biases always on, Qwen3
-// q/k norms always on and head_dim 128 when absent (Qwen3Config's default).
+// rope_theta 10000, tie_word_embeddings false, head_dim hidden / heads, Qwen2 q/k/v
+// biases always on, Qwen3 q/k norms always on.
 ModelConfig loadModelConfig(const QString& configJsonPath);
 // Same, from an already parsed object; `path` only names the source in errors.
 ModelConfig parseModelConfig(const QJsonObject& json, const QString& path);

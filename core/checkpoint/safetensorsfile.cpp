@@ -97,8 +97,10 @@ void SafetensorsFile::Impl::parseHeader(const QByteArray& headerBytes, int64_t d
             shape.push_back(*d);
         }
         const QJsonArray offsets = entry.value(QStringLiteral("data_offsets")).toArray();
-        const std::optional<int64_t> begin = offsets.size() == 2 ? jsonIndex(offsets[0]) : std::nullopt;
-        const std::optional<int64_t> end = offsets.size() == 2 ? jsonIndex(offsets[1]) : std::nullopt;
+        const std::optional<int64_t> begin =
+            offsets.size() == 2 ? jsonIndex(offsets[0]) : std::nullopt;
+        const std::optional<int64_t> end =
+            offsets.size() == 2 ? jsonIndex(offsets[1]) : std::nullopt;
         if (!begin || !end || *begin > *end)
             failTensor(name, QStringLiteral("data_offsets must be two non-negative integers "
                                             "[begin, end] with begin <= end"));

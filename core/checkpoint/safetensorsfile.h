@@ -14,7 +14,7 @@ namespace kvl {
 // and throws kvl::Error naming the file and the problem.
 class SafetensorsFile
 {
-public:
+  public:
     static std::unique_ptr<SafetensorsFile> open(const QString& path);
     ~SafetensorsFile();
 
@@ -28,7 +28,7 @@ public:
     QByteArray headerBytes() const;
     qint64 fileSize() const;
 
-private:
+  private:
     SafetensorsFile();
     struct Impl;
     std::unique_ptr<Impl> d;

@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
@@ -45,9 +46,10 @@ void SafetensorsWriter::setMetadata(const QJsonObject& metadata)
 {
     for (auto it = metadata.begin(); it != metadata.end(); ++it)
         if (!it.value().isString())
-            throw Error(QStringLiteral("safetensors metadata"),
-                        QStringLiteral("value of '%1' is not a string (the format allows strings only)")
-                            .arg(it.key()));
+            throw Error(
+                QStringLiteral("safetensors metadata"),
+                QStringLiteral("value of '%1' is not a string (the format allows strings only)")
+                    .arg(it.key()));
     m_metadata = metadata;
 }
 
@@ -84,6 +86,11 @@ void SafetensorsWriter::write(const QString& path) const
     for (int i = 0; i < 8; ++i, length >>= 8)
         lengthBytes[i] = char(length & 0xffu);
 
+    // QSaveFile renames a temporary file over the target: on a device or a pipe
+    // (/dev/stdout, /dev/null) that would replace the special file itself.
+    const QFileInfo target(path);
+    if (target.exists() && !target.isFile())
+        throw Error(path, QStringLiteral("not a regular file; refusing to replace it"));
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         throw Error(path, QStringLiteral("cannot open for writing (%1)").arg(file.errorString()));

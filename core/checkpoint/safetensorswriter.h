@@ -13,7 +13,7 @@ namespace kvl {
 // on a full disk). Used by the CLI (forward/compress outputs) and the trainer.
 class SafetensorsWriter
 {
-public:
+  public:
     // `bytes` are the raw little-endian elements; their size must match shape x dtype
     // and names must be unique, else kvl::Error. (QByteArray::fromRawData avoids a
     // copy when the caller keeps the buffer alive until write().)
@@ -23,7 +23,7 @@ public:
     void setMetadata(const QJsonObject& metadata); // string values only, per the format
     void write(const QString& path) const;         // throws kvl::Error naming the file
 
-private:
+  private:
     struct Entry
     {
         QString name;

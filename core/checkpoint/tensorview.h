@@ -7,7 +7,19 @@
 
 namespace kvl {
 
-enum class DType { F32, F16, BF16, F64, I64, I32, I16, I8, U8, Bool };
+enum class DType
+{
+    F32,
+    F16,
+    BF16,
+    F64,
+    I64,
+    I32,
+    I16,
+    I8,
+    U8,
+    Bool
+};
 
 // A tensor inside a memory-mapped safetensors file: no copy, valid while the file
 // object that produced it lives. `data` is aligned to the dtype's size (a file whose

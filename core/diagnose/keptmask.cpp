@@ -8,10 +8,8 @@ namespace kvl {
 
 KeptMask::KeptMask(int layers_, int kvHeads_, int contextLen_, bool value)
     : layers(layers_), kvHeads(kvHeads_), contextLen(contextLen_),
-      kept(std::size_t(layers_) * std::size_t(kvHeads_) * std::size_t(contextLen_),
-           value ? 1 : 0)
-{
-}
+      kept(std::size_t(layers_) * std::size_t(kvHeads_) * std::size_t(contextLen_), value ? 1 : 0)
+{}
 
 std::int64_t KeptMask::keptCount() const
 {

@@ -26,8 +26,11 @@ struct KeptMask
                std::size_t(t);
     }
     bool at(int layer, int head, int t) const { return kept[index(layer, head, t)] != 0; }
-    void set(int layer, int head, int t, bool value) { kept[index(layer, head, t)] = value ? 1 : 0; }
-    int slots() const { return layers * kvHeads; }
+    void set(int layer, int head, int t, bool value)
+    {
+        kept[index(layer, head, t)] = value ? 1 : 0;
+    }
+    int slotCount() const { return layers * kvHeads; }
     std::int64_t keptCount() const;
     bool operator==(const KeptMask&) const = default;
 

@@ -31,9 +31,15 @@ std::vector<int> topK(const std::vector<float>& logits, int k)
 }
 } // namespace
 
-double deltaNll(double nllCompressed, double nllFull) { return nllCompressed - nllFull; }
+double deltaNll(double nllCompressed, double nllFull)
+{
+    return nllCompressed - nllFull;
+}
 
-double goldProbabilityRatio(double deltaNll) { return std::exp(-deltaNll); }
+double goldProbabilityRatio(double deltaNll)
+{
+    return std::exp(-deltaNll);
+}
 
 std::vector<double> logSoftmax(const std::vector<float>& logits)
 {
@@ -69,7 +75,8 @@ std::optional<double> topKOverlap(const std::vector<float>& fullLogits,
     if (k <= 0)
         return std::nullopt;
     const std::vector<int> a = topK(fullLogits, k);
-    const std::set<int> b(topK(compLogits, k).begin(), topK(compLogits, k).end());
+    const std::vector<int> bList = topK(compLogits, k);
+    const std::set<int> b(bList.begin(), bList.end());
     int common = 0;
     for (int id : a)
         common += b.count(id) ? 1 : 0;

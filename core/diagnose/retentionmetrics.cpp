@@ -30,13 +30,13 @@ int keptInSlot(const KeptMask& mask, int layer, int head, const Positions& posit
 std::optional<double> evidenceRetentionRate(const KeptMask& mask, const Positions& evidence)
 {
     const Positions e = uniqueChecked(mask, evidence);
-    if (e.empty() || mask.slots() == 0)
+    if (e.empty() || mask.slotCount() == 0)
         return std::nullopt;
     double sum = 0.0;
     for (int l = 0; l < mask.layers; ++l)
         for (int h = 0; h < mask.kvHeads; ++h)
             sum += double(keptInSlot(mask, l, h, e)) / double(e.size());
-    return sum / double(mask.slots());
+    return sum / double(mask.slotCount());
 }
 
 std::optional<double> evidenceCoverage(const KeptMask& mask, const std::vector<Positions>& spans)
@@ -47,17 +47,17 @@ std::optional<double> evidenceCoverage(const KeptMask& mask, const std::vector<P
         if (!s.empty())
             cleaned.push_back(std::move(s));
     }
-    if (cleaned.empty() || mask.slots() == 0)
+    if (cleaned.empty() || mask.slotCount() == 0)
         return std::nullopt;
     int covered = 0;
     for (int l = 0; l < mask.layers; ++l)
         for (int h = 0; h < mask.kvHeads; ++h)
             for (const Positions& s : cleaned)
-                covered += double(keptInSlot(mask, l, h, s)) / double(s.size()) >=
-                                   kCoverageSpanThreshold
-                               ? 1
-                               : 0;
-    return double(covered) / double(std::size_t(mask.slots()) * cleaned.size());
+                covered +=
+                    double(keptInSlot(mask, l, h, s)) / double(s.size()) >= kCoverageSpanThreshold
+                        ? 1
+                        : 0;
+    return double(covered) / double(std::size_t(mask.slotCount()) * cleaned.size());
 }
 
 std::optional<double> distractorRetentionRatio(std::optional<double> distractorRate,

@@ -42,19 +42,28 @@ std::optional<Enum> valueOf(const Table& table, const QString& name)
 }
 } // namespace
 
-QString spanKindName(SpanKind kind) { return nameOf(kKinds, kind); }
+QString spanKindName(SpanKind kind)
+{
+    return nameOf(kKinds, kind);
+}
 std::optional<SpanKind> spanKindFromName(const QString& name)
 {
     return valueOf<SpanKind>(kKinds, name);
 }
-QString instructionRoleName(InstructionRole role) { return nameOf(kRoles, role); }
+QString instructionRoleName(InstructionRole role)
+{
+    return nameOf(kRoles, role);
+}
 std::optional<InstructionRole> instructionRoleFromName(const QString& name)
 {
     if (name.isEmpty())
         return std::nullopt; // "" is how None is written, never a valid role value
     return valueOf<InstructionRole>(kRoles, name);
 }
-QString spanFieldName(SpanField field) { return nameOf(kFields, field); }
+QString spanFieldName(SpanField field)
+{
+    return nameOf(kFields, field);
+}
 std::optional<SpanField> spanFieldFromName(const QString& name)
 {
     return valueOf<SpanField>(kFields, name);

@@ -7,13 +7,30 @@ namespace kvl {
 
 // What a span marks (SCIENCE.md vocabulary): evidence a correct answer needs, a
 // distractor that looks like evidence, or one instruction of the prompt.
-enum class SpanKind { Evidence, Distractor, Instruction };
+enum class SpanKind
+{
+    Evidence,
+    Distractor,
+    Instruction
+};
 
 // The part an instruction plays (the pitfalls study separates them).
-enum class InstructionRole { None, SystemRule, FormatRule, Secret, Request, Defense };
+enum class InstructionRole
+{
+    None,
+    SystemRule,
+    FormatRule,
+    Secret,
+    Request,
+    Defense
+};
 
 // Which text of the sample the character offsets index.
-enum class SpanField { Context, Question };
+enum class SpanField
+{
+    Context,
+    Question
+};
 
 // A character range [begin, end) of the context or the question (UTF-16 offsets, as
 // QString indexes them), annotated with its kind; `role` is set for instructions only.

@@ -42,8 +42,8 @@ int AddedTokens::matchAt(const QString& text, int pos) const
         if (!QStringView(text).sliced(pos).startsWith(t.content))
             continue;
         const int end = pos + int(t.content.size());
-        if (t.singleWord && ((pos > 0 && isWord(text.at(pos - 1))) ||
-                             (end < text.size() && isWord(text.at(end)))))
+        if (t.singleWord &&
+            ((pos > 0 && isWord(text.at(pos - 1))) || (end < text.size() && isWord(text.at(end)))))
             continue;
         return index;
     }

@@ -11,7 +11,7 @@ namespace kvl {
 // transformers.js do. lstrip/rstrip tokens swallow the whitespace beside them.
 class AddedTokens
 {
-public:
+  public:
     struct Token
     {
         QString content;
@@ -36,7 +36,7 @@ public:
 
     std::vector<Section> split(const QString& text) const;
 
-private:
+  private:
     int matchAt(const QString& text, int pos) const;
 
     std::vector<Token> m_tokens;

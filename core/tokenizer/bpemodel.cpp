@@ -1,5 +1,6 @@
 #include "tokenizer/bpemodel.h"
 
+#include <cstddef>
 #include <queue>
 
 namespace kvl {
@@ -14,7 +15,8 @@ void BpeModel::merge(std::vector<Symbol>& symbols) const
     const int n = int(symbols.size());
     if (n < 2 || m_merges.empty())
         return;
-    std::vector<int> prev(size_t(n)), next(size_t(n));
+    std::vector<int> prev(static_cast<size_t>(n));
+    std::vector<int> next(static_cast<size_t>(n));
     std::vector<char> alive(size_t(n), 1);
     for (int i = 0; i < n; ++i) {
         prev[size_t(i)] = i - 1;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -11,7 +12,7 @@ namespace kvl {
 // exactly as HF tokenizers' Word::merge_all.
 class BpeModel
 {
-public:
+  public:
     // An initial symbol and the range [begin, end) of units it covers.
     struct Symbol
     {
@@ -24,11 +25,12 @@ public:
     // a rule (the earlier, lower rank is kept).
     bool addMerge(int left, int right, int merged);
     int mergeCount() const { return int(m_merges.size()); }
+    void reserve(int merges) { m_merges.reserve(std::size_t(merges)); }
 
     // Merges `symbols` in place to the final tokens (each keeps its unit range).
     void merge(std::vector<Symbol>& symbols) const;
 
-private:
+  private:
     static std::uint64_t key(int left, int right)
     {
         return (std::uint64_t(std::uint32_t(left)) << 32) | std::uint32_t(right);

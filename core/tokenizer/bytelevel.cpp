@@ -15,8 +15,8 @@ struct Tables
         toByte.fill(-1);
         int extra = 0;
         for (int b = 0; b < 256; ++b) {
-            const bool printable = (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) ||
-                                   (b >= 0xAE && b <= 0xFF);
+            const bool printable =
+                (b >= 0x21 && b <= 0x7E) || (b >= 0xA1 && b <= 0xAC) || (b >= 0xAE && b <= 0xFF);
             const int c = printable ? b : 256 + extra++;
             toChar[size_t(b)] = char16_t(c);
             toByte[size_t(c)] = short(b);

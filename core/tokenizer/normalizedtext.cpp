@@ -35,7 +35,7 @@ std::pair<int, int> NormalizedText::originalRange(int from, int to) const
     }
     if (begin < 0) {
         const int at = from < int(align.size()) ? align[size_t(from)].first
-                                                 : (align.empty() ? 0 : align.back().second);
+                                                : (align.empty() ? 0 : align.back().second);
         return {at, at};
     }
     return {begin, end};
@@ -102,12 +102,21 @@ void NormalizedText::normalize(QString::NormalizationForm form)
     // normalizing it together with the next cluster differs from apart).
     QString out;
     std::vector<std::pair<int, int>> outAlign;
+    // Fast paths for the common case (mostly Latin text, a few clusters to fix):
+    // text below U+0300 is already NFC and never composes with a preceding cluster.
+    const bool nfc = form == QString::NormalizationForm_C;
+    const auto belowCombining = [](const QString& s) {
+        return std::all_of(s.begin(), s.end(), [](QChar ch) { return ch.unicode() < 0x300; });
+    };
     size_t c = 0;
     while (c + 1 < starts.size()) {
         size_t e = c + 1;
         QString chunk = text.mid(starts[c], starts[e] - starts[c]);
-        QString norm = chunk.normalized(form);
+        QString norm = nfc && belowCombining(chunk) ? chunk : chunk.normalized(form);
         while (e + 1 < starts.size()) {
+            // Under NFC nothing below U+0300 composes with what precedes it.
+            if (nfc && text.at(starts[e]).unicode() < 0x300)
+                break;
             const QString next = text.mid(starts[e], starts[e + 1] - starts[e]);
             const QString together = (chunk + next).normalized(form);
             if (together == norm + next.normalized(form))

@@ -38,7 +38,8 @@ void Normalizer::parse(const QJsonValue& json, const QString& path, std::vector<
         s.kind = Step::Replace;
         const QJsonObject pattern = o.value(QStringLiteral("pattern")).toObject();
         if (!pattern.contains(QStringLiteral("String")))
-            throw Error(path, QStringLiteral("unsupported normalizer: Replace with a regex pattern"));
+            throw Error(path,
+                        QStringLiteral("unsupported normalizer: Replace with a regex pattern"));
         s.a = pattern.value(QStringLiteral("String")).toString();
         s.b = o.value(QStringLiteral("content")).toString();
     } else if (type == QLatin1String("Lowercase")) {

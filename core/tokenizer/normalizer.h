@@ -13,17 +13,24 @@ namespace kvl {
 // of text between added tokens.
 class Normalizer
 {
-public:
+  public:
     // Throws kvl::Error naming `path` for a type it does not support.
     static Normalizer fromJson(const QJsonValue& json, const QString& path);
 
     void apply(NormalizedText& text) const;
     bool isEmpty() const { return m_steps.empty(); }
 
-private:
+  private:
     struct Step
     {
-        enum Kind { Unicode, Prepend, Replace, Lowercase, Strip } kind;
+        enum Kind
+        {
+            Unicode,
+            Prepend,
+            Replace,
+            Lowercase,
+            Strip
+        } kind;
         QString::NormalizationForm form = QString::NormalizationForm_C;
         QString a;
         QString b;

@@ -35,17 +35,6 @@ PreTokenizer PreTokenizer::fromJson(const QJsonValue& json, const QString& path)
     return p;
 }
 
-PreTokenizer PreTokenizer::byteLevelSplit(const QString& pattern)
-{
-    PreTokenizer p;
-    Step split{Step::Split};
-    split.regex = compile(pattern, QStringLiteral("<trainer>"));
-    p.m_steps.push_back(split);
-    p.m_steps.push_back(Step{Step::ByteLevel});
-    p.m_byteLevel = true;
-    return p;
-}
-
 void PreTokenizer::parse(const QJsonValue& json, const QString& path, std::vector<Step>& steps)
 {
     const QJsonObject o = json.toObject();
@@ -61,10 +50,12 @@ void PreTokenizer::parse(const QJsonValue& json, const QString& path, std::vecto
         if (pattern.contains(QStringLiteral("Regex")))
             s.regex = compile(pattern.value(QStringLiteral("Regex")).toString(), path);
         else if (pattern.contains(QStringLiteral("String")))
-            s.regex = compile(QRegularExpression::escape(pattern.value(QStringLiteral("String")).toString()),
-                              path);
+            s.regex = compile(
+                QRegularExpression::escape(pattern.value(QStringLiteral("String")).toString()),
+                path);
         else
-            throw Error(path, QStringLiteral("Split pre-tokenizer without a Regex or String pattern"));
+            throw Error(path,
+                        QStringLiteral("Split pre-tokenizer without a Regex or String pattern"));
         const QString b = o.value(QStringLiteral("behavior")).toString();
         if (b == QLatin1String("Isolated"))
             s.behavior = Behavior::Isolated;
@@ -167,7 +158,8 @@ void PreTokenizer::splitByRegex(const NormalizedText& t, const QRegularExpressio
         out.push_back(t.mid(s.begin, s.end - s.begin));
 }
 
-void PreTokenizer::applyStep(const Step& s, const NormalizedText& t, std::vector<NormalizedText>& out)
+void PreTokenizer::applyStep(const Step& s, const NormalizedText& t,
+                             std::vector<NormalizedText>& out)
 {
     switch (s.kind) {
     case Step::Split:

@@ -14,11 +14,9 @@ namespace kvl {
 // behaviour), ByteLevel (prefix space, GPT-2 regex), Metaspace and Digits.
 class PreTokenizer
 {
-public:
+  public:
     // Throws kvl::Error naming `path` for an unsupported type or a bad regex.
     static PreTokenizer fromJson(const QJsonValue& json, const QString& path);
-    // The pre-tokenizer of a byte-level BPE that splits with `pattern` (the trainer's).
-    static PreTokenizer byteLevelSplit(const QString& pattern);
 
     std::vector<NormalizedText> split(const NormalizedText& text) const;
     // True when a ByteLevel step is present: BPE then works on UTF-8 bytes.
@@ -27,17 +25,35 @@ public:
     // GPT-2's pattern, used by ByteLevel with use_regex.
     static QString gpt2Pattern();
 
-private:
-    enum class Behavior { Isolated, Removed, MergedWithPrevious, MergedWithNext, Contiguous };
+  private:
+    enum class Behavior
+    {
+        Isolated,
+        Removed,
+        MergedWithPrevious,
+        MergedWithNext,
+        Contiguous
+    };
     struct Step
     {
-        enum Kind { Split, ByteLevel, Metaspace, Digits } kind;
+        enum Kind
+        {
+            Split,
+            ByteLevel,
+            Metaspace,
+            Digits
+        } kind;
         QRegularExpression regex;
         Behavior behavior = Behavior::Isolated;
         bool invert = false;
         bool prefixSpace = false;
         QString replacement;
-        enum Prepend { Always, First, Never } prepend = Always;
+        enum Prepend
+        {
+            Always,
+            First,
+            Never
+        } prepend = Always;
         bool splitWords = true;
     };
     static void parse(const QJsonValue& json, const QString& path, std::vector<Step>& steps);

@@ -10,6 +10,11 @@ namespace kvl {
 // A token id with the character range [begin, end) of the input text it covers
 // (UTF-16 code unit offsets into the QString, as Qt indexes strings). Tokens that
 // cover no input (added BOS) have begin == end.
+// A token's range includes the space it carries (" world" covers the space); the
+// byte tokens of one character split by byte-level BPE or byte fallback each get
+// that whole character's range; characters a normalizer rewrote (NFC) map to the
+// range they came from; text inserted by the tokenizer (Llama 2's leading "▁")
+// covers nothing by itself. In order, ranges never leave gaps in the text.
 struct TokenSpan
 {
     int id = 0;

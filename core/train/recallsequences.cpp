@@ -10,45 +10,43 @@ RecallSequences::RecallSequences(int firstId, int vocabSize, int bosId, quint64 
     for (int id = firstId; id < vocabSize; ++id)
         if (id != bosId)
             ids.push_back(id);
-    TrainRng rng(seed ^ 0x5EC0DEull);
-    for (size_t i = ids.size(); i > 1; --i)
-        std::swap(ids[i - 1], ids[size_t(rng.next() % i)]);
+    Rng rng(seed ^ 0x5EC0DEull);
+    rng.shuffle(ids);
     const size_t half = ids.size() / 2;
     m_keys.assign(ids.begin(), ids.begin() + long(half));
     m_values.assign(ids.begin() + long(half), ids.end());
 }
 
-TrainSequence RecallSequences::make(const RecallMix& mix, TrainRng& rng) const
+TrainSequence RecallSequences::make(const RecallMix& mix, Rng& rng) const
 {
     const int pairs = rng.range(mix.minPairs, mix.maxPairs);
     // Distinct keys: a repeated key with two values would make the target ambiguous.
     std::vector<int> keys;
     while (int(keys.size()) < pairs) {
-        const int k = m_keys[size_t(rng.next() % m_keys.size())];
+        const int k = rng.pick(m_keys);
         if (std::find(keys.begin(), keys.end(), k) == keys.end())
             keys.push_back(k);
     }
-    std::vector<int> values(size_t(pairs));
+    std::vector<int> values(static_cast<size_t>(pairs));
     for (int& v : values)
-        v = m_values[size_t(rng.next() % m_values.size())];
+        v = rng.pick(m_values);
 
     TrainSequence seq;
     seq.append(m_bosId, false);
     auto filler = [&] {
         const int n = rng.range(mix.minFiller, mix.maxFiller);
         for (int i = 0; i < n; ++i)
-            seq.append(m_values[size_t(rng.next() % m_values.size())], false);
+            seq.append(rng.pick(m_values), false);
     };
     for (int i = 0; i < pairs; ++i) {
         seq.append(keys[size_t(i)], false);
         seq.append(values[size_t(i)], false);
         filler();
     }
-    std::vector<int> order(size_t(pairs));
+    std::vector<int> order(static_cast<size_t>(pairs));
     for (int i = 0; i < pairs; ++i)
         order[size_t(i)] = i;
-    for (size_t i = order.size(); i > 1; --i)
-        std::swap(order[i - 1], order[size_t(rng.next() % i)]);
+    rng.shuffle(order);
     for (int i : order) {
         seq.append(keys[size_t(i)], false);
         seq.append(values[size_t(i)], true);

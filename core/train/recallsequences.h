@@ -1,5 +1,6 @@
 #pragma once
 
+#include "tasks/rng.h"
 #include "train/trainsequence.h"
 #include "train/trainspec.h"
 
@@ -17,7 +18,7 @@ public:
     // Ids in [firstId, vocabSize) are split into keys and values by a seeded shuffle.
     RecallSequences(int firstId, int vocabSize, int bosId, quint64 seed);
 
-    TrainSequence make(const RecallMix& mix, TrainRng& rng) const;
+    TrainSequence make(const RecallMix& mix, Rng& rng) const;
 
     const std::vector<int>& keys() const { return m_keys; }
     const std::vector<int>& values() const { return m_values; }

@@ -154,7 +154,7 @@ int Trainer::run(int maxSteps)
                    .toInt();
     }
 
-    auto sequencesFor = [&](const TrainStage& stage, TrainRng& rng) {
+    auto sequencesFor = [&](const TrainStage& stage, Rng& rng) {
         std::vector<TrainSequence> batch;
         int64_t tokens = 0;
         double suiteTotal = 0;
@@ -162,10 +162,10 @@ int Trainer::run(int maxSteps)
             suiteTotal += share;
         while (true) {
             TrainSequence seq;
-            if (stage.suites.empty() || !m_tasks || rng.uniform() < stage.recallShare) {
+            if (stage.suites.empty() || !m_tasks || rng.chance(stage.recallShare)) {
                 seq = recall.make(stage.recall, rng);
             } else {
-                double pick = rng.uniform() * suiteTotal;
+                double pick = double(rng.next() >> 11) * 0x1.0p-53 * suiteTotal;
                 QString suite = stage.suites.back().first;
                 for (const auto& [name, share] : stage.suites) {
                     if (pick < share) {
@@ -223,7 +223,7 @@ int Trainer::run(int maxSteps)
     while (step < total && !m_stop && (maxSteps <= 0 || step - startStep < maxSteps)) {
         const auto [stageIndex, inStage] = m_spec.locate(step);
         const TrainStage& stage = m_spec.stages[size_t(stageIndex)];
-        TrainRng rng(m_spec.seed * 0x100000001B3ull + uint64_t(step));
+        Rng rng(Rng::derive(m_spec.seed, uint64_t(step)));
         const Batch batch = assemble(sequencesFor(stage, rng), pad);
         const double lr = learningRate(stage, inStage);
 
@@ -239,7 +239,9 @@ int Trainer::run(int maxSteps)
         hitSum += hits;
         supervisedSum += int64_t(batch.weights.sum().item<double>());
         ++sinceReport;
-        const bool checkpointNow = step % m_spec.checkpointEvery == 0 || step == total || m_stop;
+        const bool lastOfCall = maxSteps > 0 && step - startStep >= maxSteps;
+        const bool checkpointNow =
+            step % m_spec.checkpointEvery == 0 || step == total || m_stop || lastOfCall;
         if (step % 10 == 0 || checkpointNow) {
             const double seconds = clock.elapsed() / 1000.0;
             const double perStep = seconds / double(step - startStep);

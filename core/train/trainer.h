@@ -1,5 +1,6 @@
 #pragma once
 
+#include "tasks/rng.h"
 #include "train/trainsequence.h"
 #include "train/trainspec.h"
 
@@ -16,7 +17,7 @@ class Tokenizer;
 // with a context length in [minTokens, maxTokens]. Supplied by the caller so that the
 // trainer does not depend on the task generators.
 using TaskSequenceFn =
-    std::function<TrainSequence(const QString& suite, int minTokens, int maxTokens, TrainRng& rng)>;
+    std::function<TrainSequence(const QString& suite, int minTokens, int maxTokens, Rng& rng)>;
 
 // Trains the bundled model by the curriculum of a TrainSpec. Everything lives in one
 // output directory: a loadable Hugging Face checkpoint (checkpoint/), the optimizer

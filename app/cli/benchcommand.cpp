@@ -1,0 +1,189 @@
+// `kvlens-cli bench`: the machine's fp32 matmul rate and the engine's prefill rate,
+// optionally against PyTorch eager doing the same forward in /usr/bin/python3.
+#include "clicommand.h"
+#include "clioutput.h"
+
+#include "common/error.h"
+#include "model/benchmark.h"
+#include "model/engineinfo.h"
+#include "model/modelweights.h"
+#include "model/transformer.h"
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QProcessEnvironment>
+
+namespace kvl::cli {
+namespace {
+
+// The Hugging Face eager forward (repeat_kv, full [T, T] causal mask, float32 softmax)
+// with random weights of the same shapes, lm_head on the last row as our prefill.
+const char* const kPythonPrefill = R"PY(
+import json, math, sys, time
+import torch
+import torch.nn.functional as F
+a = json.loads(sys.argv[1])
+torch.set_num_threads(a["threads"])
+torch.manual_seed(0)
+H, I, L, NH, NKV, HD, V, T = (a[k] for k in ("hidden", "inter", "layers", "heads", "kv_heads",
+                                              "head_dim", "vocab", "tokens"))
+eps = 1e-6
+def w(*shape):
+    return torch.randn(*shape) * 0.02
+def norm(n):
+    return 1.0 + 0.1 * torch.randn(n)
+layers = [dict(inorm=norm(H), q=w(NH * HD, H), k=w(NKV * HD, H), v=w(NKV * HD, H),
+               o=w(H, NH * HD), pnorm=norm(H), gate=w(I, H), up=w(I, H), down=w(H, I))
+          for _ in range(L)]
+embed, final_norm = w(V, H), norm(H)
+inv_freq = 1.0 / (a["rope_theta"] ** (torch.arange(0, HD, 2, dtype=torch.int64).float() / HD))
+def rms(x, weight):
+    return weight * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps))
+def rotate_half(x):
+    return torch.cat((-x[..., HD // 2:], x[..., :HD // 2]), dim=-1)
+def repeat_kv(x, n):
+    b, h, t, d = x.shape
+    return x[:, :, None].expand(b, h, n, t, d).reshape(b, h * n, t, d)
+def forward(ids):
+    t = ids.shape[0]
+    freqs = torch.outer(torch.arange(t).float(), inv_freq)
+    emb = torch.cat((freqs, freqs), dim=-1)
+    cos, sin = emb.cos(), emb.sin()
+    mask = torch.full((t, t), float("-inf")).triu(1)
+    x = embed[ids][None]
+    for l in layers:
+        h = rms(x, l["inorm"])
+        q = F.linear(h, l["q"]).view(1, t, NH, HD).transpose(1, 2)
+        k = F.linear(h, l["k"]).view(1, t, NKV, HD).transpose(1, 2)
+        v = F.linear(h, l["v"]).view(1, t, NKV, HD).transpose(1, 2)
+        q = q * cos + rotate_half(q) * sin
+        k = k * cos + rotate_half(k) * sin
+        k, v = repeat_kv(k, NH // NKV), repeat_kv(v, NH // NKV)
+        s = torch.matmul(q, k.transpose(2, 3)) * (1.0 / math.sqrt(HD)) + mask
+        p = torch.softmax(s, dim=-1, dtype=torch.float32)
+        o = torch.matmul(p, v).transpose(1, 2).reshape(1, t, NH * HD)
+        x = x + F.linear(o, l["o"])
+        h = rms(x, l["pnorm"])
+        x = x + F.linear(F.silu(F.linear(h, l["gate"])) * F.linear(h, l["up"]), l["down"])
+    return F.linear(rms(x[:, -1:], final_norm), embed)
+ids = torch.randint(0, V, (T,))
+with torch.inference_mode():
+    forward(ids[:64])
+    best = None
+    for _ in range(a["repeats"]):
+        start = time.perf_counter()
+        forward(ids)
+        s = time.perf_counter() - start
+        best = s if best is None else min(best, s)
+print(json.dumps({"seconds": best, "threads": torch.get_num_threads(),
+                  "torch": torch.__version__}))
+)PY";
+
+QJsonObject runPythonPrefill(const ModelConfig& c, int64_t tokens, int threads, int repeats)
+{
+    const QJsonObject shapes{
+        {QStringLiteral("hidden"), c.hiddenSize},    {QStringLiteral("inter"), c.intermediateSize},
+        {QStringLiteral("layers"), c.numLayers},     {QStringLiteral("heads"), c.numHeads},
+        {QStringLiteral("kv_heads"), c.numKvHeads},  {QStringLiteral("head_dim"), c.headDim},
+        {QStringLiteral("vocab"), c.vocabSize},      {QStringLiteral("tokens"), qint64(tokens)},
+        {QStringLiteral("rope_theta"), c.ropeTheta}, {QStringLiteral("threads"), threads},
+        {QStringLiteral("repeats"), repeats}};
+    QProcess python;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    // The same BLAS as ours for the child: its libtorch would otherwise bind sgemm_
+    // to the system's libblas.so.3.
+    const QString blas = blasLibraryPath();
+    if (!blas.isEmpty())
+        env.insert(QStringLiteral("LD_PRELOAD"), blas);
+    env.insert(QStringLiteral("OMP_NUM_THREADS"), QString::number(threads));
+    python.setProcessEnvironment(env);
+    python.start(QStringLiteral("/usr/bin/python3"),
+                 {QStringLiteral("-c"), QString::fromUtf8(kPythonPrefill),
+                  QString::fromUtf8(QJsonDocument(shapes).toJson(QJsonDocument::Compact))});
+    if (!python.waitForFinished(-1) || python.exitCode() != 0)
+        throw Error(QStringLiteral("/usr/bin/python3"),
+                    QStringLiteral("the PyTorch comparison failed: %1")
+                        .arg(QString::fromUtf8(python.readAllStandardError()).trimmed()));
+    const QByteArray out = python.readAllStandardOutput().trimmed();
+    return QJsonDocument::fromJson(out.mid(out.lastIndexOf('\n') + 1)).object();
+}
+
+int runBench(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("fp32 matmul rate and, with --model, prefill rate at --tokens tokens."));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("model"),
+                      QStringLiteral("model directory, or random-0.5b (random weights, no files)"),
+                      QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("tokens"), QStringLiteral("prefill length"),
+                      QStringLiteral("N"), QStringLiteral("4096")});
+    parser.addOption({QStringLiteral("repeats"), QStringLiteral("prefill runs (best is kept)"),
+                      QStringLiteral("R"), QStringLiteral("1")});
+    parser.addOption(
+        {QStringLiteral("compare-python"),
+         QStringLiteral("also time PyTorch eager (/usr/bin/python3) on the same shapes")});
+    parser.addOption({QStringLiteral("json"), QStringLiteral("print JSON")});
+    parser.process(args);
+    bool ok = false;
+    const int64_t tokens = parser.value(QStringLiteral("tokens")).toLongLong(&ok);
+    if (!ok || tokens < 1)
+        throw Error(QStringLiteral("--tokens must be a positive integer"));
+    const int repeats = parser.value(QStringLiteral("repeats")).toInt(&ok);
+    if (!ok || repeats < 1)
+        throw Error(QStringLiteral("--repeats must be a positive integer"));
+
+    const int threads = initEngineThreads();
+    QJsonObject result{{QStringLiteral("threads"), threads},
+                       {QStringLiteral("blas"), blasName()},
+                       {QStringLiteral("blas_library"), blasLibraryPath()}};
+    const double peak = measureMatmulGflops();
+    result.insert(QStringLiteral("matmul_gflops"), peak);
+
+    if (parser.isSet(QStringLiteral("model"))) {
+        const QString name = parser.value(QStringLiteral("model"));
+        std::unique_ptr<Transformer> model;
+        if (isRandomShapeName(name)) {
+            const ModelConfig config = randomShapeConfig(name);
+            model = std::make_unique<Transformer>(config, randomModelWeights(config, 0), name);
+        } else {
+            model = Transformer::load(name);
+        }
+        const PrefillBench bench = benchPrefill(*model, tokens, repeats);
+        result.insert(QStringLiteral("model"), name);
+        result.insert(QStringLiteral("prefill_tokens"), qint64(tokens));
+        result.insert(QStringLiteral("prefill_seconds"), bench.seconds);
+        result.insert(QStringLiteral("prefill_tokens_per_s"), bench.tokensPerSecond);
+        result.insert(QStringLiteral("prefill_gflops"), bench.gflops);
+        result.insert(QStringLiteral("prefill_fraction_of_peak"), bench.gflops / peak);
+        if (parser.isSet(QStringLiteral("compare-python"))) {
+            const QJsonObject py = runPythonPrefill(model->config(), tokens, threads, repeats);
+            const double seconds = py.value(QStringLiteral("seconds")).toDouble();
+            if (seconds <= 0.0)
+                throw Error(QStringLiteral("/usr/bin/python3"),
+                            QStringLiteral("the PyTorch comparison printed no timing"));
+            const double flops = prefillFlops(model->config(), tokens);
+            result.insert(QStringLiteral("python_prefill_seconds"), seconds);
+            result.insert(QStringLiteral("python_prefill_tokens_per_s"), double(tokens) / seconds);
+            result.insert(QStringLiteral("python_prefill_gflops"), flops / seconds / 1e9);
+            result.insert(QStringLiteral("python_threads"), py.value(QStringLiteral("threads")));
+            result.insert(QStringLiteral("speedup_vs_python"), seconds / bench.seconds);
+        }
+    }
+
+    if (parser.isSet(QStringLiteral("json"))) {
+        printJson(result);
+        return 0;
+    }
+    for (auto it = result.begin(); it != result.end(); ++it)
+        printLine(QStringLiteral("%1: %2").arg(it.key(), it.value().toVariant().toString()));
+    return 0;
+}
+
+const CommandRegistrar registrar("bench", "matmul peak and prefill rate (JSON with --json)",
+                                 &runBench);
+} // namespace
+} // namespace kvl::cli

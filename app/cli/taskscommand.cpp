@@ -1,0 +1,262 @@
+// `kvlens-cli tasks generate|list|validate|corpus`: the task suites as JSONL files.
+#include "clicommand.h"
+#include "clioutput.h"
+
+#include "common/error.h"
+#include "common/jsonio.h"
+#include "tasks/corpus.h"
+#include "tasks/samplejsonl.h"
+#include "tasks/spantokens.h"
+#include "tasks/taskgenerator.h"
+#include "tokenizer/tokenizer.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QMap>
+
+namespace kvl::cli {
+namespace {
+
+const QCommandLineOption kTokenizerOption(
+    QStringLiteral("tokenizer"),
+    QStringLiteral("tokenizer.json to count tokens with, or \"byte\" (the default: one token "
+                   "per UTF-8 byte, until a bundled model exists)"),
+    QStringLiteral("FILE"));
+const QCommandLineOption kModelOption(QStringLiteral("model"),
+                                      QStringLiteral("model directory whose tokenizer.json to use"),
+                                      QStringLiteral("DIR"));
+
+// --tokenizer FILE, --model DIR (its tokenizer.json) or the byte tokenizer.
+std::pair<std::unique_ptr<Tokenizer>, QString> tokenizerFrom(const QCommandLineParser& parser)
+{
+    QString path = QStringLiteral("byte");
+    if (parser.isSet(kTokenizerOption) && parser.isSet(kModelOption))
+        throw Error(QStringLiteral("give --tokenizer or --model, not both"));
+    if (parser.isSet(kTokenizerOption))
+        path = parser.value(kTokenizerOption);
+    else if (parser.isSet(kModelOption))
+        path = QDir(parser.value(kModelOption)).filePath(QStringLiteral("tokenizer.json"));
+    return {loadTokenizer(path), path};
+}
+
+int intOption(const QCommandLineParser& parser, const QCommandLineOption& option, int minimum)
+{
+    bool ok = false;
+    const int value = parser.value(option).toInt(&ok);
+    if (!ok || value < minimum)
+        throw Error(QStringLiteral("--%1 expects an integer >= %2, got '%3'")
+                        .arg(option.names().first())
+                        .arg(minimum)
+                        .arg(parser.value(option)));
+    return value;
+}
+
+std::uint64_t seedOption(const QCommandLineParser& parser, const QCommandLineOption& option)
+{
+    bool ok = false;
+    const qulonglong seed = parser.value(option).toULongLong(&ok);
+    if (!ok)
+        throw Error(QStringLiteral("--seed expects a non-negative integer, got '%1'")
+                        .arg(parser.value(option)));
+    return seed;
+}
+
+// "MIN:MAX", or "N" for exactly N tokens.
+std::pair<int, int> tokenRange(const QString& text)
+{
+    const QStringList parts = text.split(QLatin1Char(':'));
+    bool ok1 = false, ok2 = false;
+    const int lo = parts.value(0).toInt(&ok1);
+    const int hi = parts.size() == 2 ? parts.value(1).toInt(&ok2) : lo;
+    if (parts.size() == 1)
+        ok2 = ok1;
+    if (parts.size() > 2 || !ok1 || !ok2 || lo < 1 || lo > hi)
+        throw Error(
+            QStringLiteral("--tokens expects MIN:MAX with 1 <= MIN <= MAX, got '%1'").arg(text));
+    return {lo, hi};
+}
+
+int runGenerate(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Generate a task suite as JSONL (schema: core/tasks/SCHEMA.md). Lengths "
+                       "count context tokens of the chosen tokenizer."));
+    parser.addHelpOption();
+    const QCommandLineOption suite(QStringLiteral("suite"), QStringLiteral("suite name"),
+                                   QStringLiteral("NAME"));
+    const QCommandLineOption variant(QStringLiteral("variant"),
+                                     QStringLiteral("one variant (default: each sample draws)"),
+                                     QStringLiteral("NAME"));
+    const QCommandLineOption n(QStringLiteral("n"),
+                               QStringLiteral("number of samples (default 100)"),
+                               QStringLiteral("N"), QStringLiteral("100"));
+    const QCommandLineOption tokens(
+        QStringLiteral("tokens"),
+        QStringLiteral("context length range in tokens, or N for exactly N (default 256:512)"),
+        QStringLiteral("MIN:MAX"), QStringLiteral("256:512"));
+    const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("random seed (default 0)"),
+                                  QStringLiteral("S"), QStringLiteral("0"));
+    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("output JSONL file"),
+                                 QStringLiteral("F.jsonl"));
+    parser.addOptions({suite, variant, n, tokens, seed, out, kTokenizerOption, kModelOption});
+    parser.process(args);
+    if (!parser.isSet(suite) || !parser.isSet(out))
+        throw Error(QStringLiteral("tasks generate needs --suite and --out (--help for usage)"));
+
+    const auto generator = makeTaskGenerator(parser.value(suite));
+    const auto [tokenizer, tokenizerPath] = tokenizerFrom(parser);
+    GenerateOptions options;
+    std::tie(options.minTokens, options.maxTokens) = tokenRange(parser.value(tokens));
+    options.variant = parser.value(variant);
+    const std::vector<Sample> samples = generator->generateMany(
+        *tokenizer, options, seedOption(parser, seed), intOption(parser, n, 1));
+    writeSamples(parser.value(out), samples);
+
+    double total = 0;
+    for (const Sample& s : samples)
+        total += double(tokenizer->encode(s.context, false).size());
+    printJson({{QStringLiteral("suite"), generator->suite()},
+               {QStringLiteral("n"), int(samples.size())},
+               {QStringLiteral("out"), parser.value(out)},
+               {QStringLiteral("tokenizer"), tokenizerPath},
+               {QStringLiteral("min_tokens"), options.minTokens},
+               {QStringLiteral("max_tokens"), options.maxTokens},
+               {QStringLiteral("mean_context_tokens"), total / double(samples.size())}});
+    return 0;
+}
+
+int runList(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("List the task suites and their variants."));
+    parser.addHelpOption();
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("print one JSON object"));
+    parser.addOption(json);
+    parser.process(args);
+
+    QJsonArray suites;
+    for (const auto& g : makeTaskGenerators()) {
+        QJsonArray variants;
+        for (const QString& v : g->variants())
+            variants.append(QJsonObject{{QStringLiteral("name"), v},
+                                        {QStringLiteral("description"), g->variantDescription(v)}});
+        suites.append(QJsonObject{{QStringLiteral("name"), g->suite()},
+                                  {QStringLiteral("description"), g->description()},
+                                  {QStringLiteral("variants"), variants}});
+        if (!parser.isSet(json)) {
+            printLine(QStringLiteral("%1  %2").arg(g->suite(), g->description()));
+            for (const QString& v : g->variants())
+                printLine(QStringLiteral("    %1%2").arg(v, -18).arg(g->variantDescription(v)));
+        }
+    }
+    if (parser.isSet(json))
+        printJson({{QStringLiteral("suites"), suites}});
+    return 0;
+}
+
+int runValidate(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Check a JSONL sample file against the schema; with --tokenizer or "
+                       "--model also check that every span covers at least one token."));
+    parser.addHelpOption();
+    parser.addOptions({kTokenizerOption, kModelOption});
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("JSONL file"));
+    parser.process(args);
+    if (parser.positionalArguments().size() != 1)
+        throw Error(QStringLiteral("tasks validate needs one JSONL file"));
+    const QString path = parser.positionalArguments().first();
+    const std::vector<SampleLine> lines = parseSampleLines(readFileBytes(path), path);
+
+    QJsonObject result{{QStringLiteral("file"), path},
+                       {QStringLiteral("samples"), int(lines.size())}};
+    QMap<QString, int> bySuite;
+    int spans = 0;
+    for (const SampleLine& l : lines) {
+        ++bySuite[l.sample.suite];
+        spans += int(l.sample.spans.size());
+    }
+    QJsonObject suites;
+    for (auto it = bySuite.begin(); it != bySuite.end(); ++it)
+        suites.insert(it.key(), it.value());
+    result.insert(QStringLiteral("suites"), suites);
+    result.insert(QStringLiteral("spans"), spans);
+
+    if (parser.isSet(kTokenizerOption) || parser.isSet(kModelOption)) {
+        const auto [tokenizer, tokenizerPath] = tokenizerFrom(parser);
+        qint64 contextTokens = 0;
+        for (const SampleLine& l : lines) {
+            const SpanTokens mapped = mapSpansToTokens(l.sample, *tokenizer);
+            contextTokens += qint64(mapped.context.size());
+            for (size_t i = 0; i < mapped.spans.size(); ++i)
+                if (mapped.spans[i].size() == 0)
+                    throw Error(path, QStringLiteral("line %1: field 'spans[%2]': covers no token")
+                                          .arg(l.line)
+                                          .arg(i));
+        }
+        result.insert(QStringLiteral("tokenizer"), tokenizerPath);
+        result.insert(QStringLiteral("mean_context_tokens"),
+                      lines.empty() ? 0.0 : double(contextTokens) / double(lines.size()));
+    }
+    result.insert(QStringLiteral("ok"), true);
+    printJson(result);
+    return 0;
+}
+
+int runCorpus(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Write plain-text lines of the suites' closed world (for training a "
+                       "tokenizer): the word lists, then samples of every suite."));
+    parser.addHelpOption();
+    const QCommandLineOption n(QStringLiteral("n"),
+                               QStringLiteral("samples per suite (default 200)"),
+                               QStringLiteral("N"), QStringLiteral("200"));
+    const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("random seed (default 0)"),
+                                  QStringLiteral("S"), QStringLiteral("0"));
+    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("output text file"),
+                                 QStringLiteral("F.txt"));
+    parser.addOptions({n, seed, out});
+    parser.process(args);
+    if (!parser.isSet(out))
+        throw Error(QStringLiteral("tasks corpus needs --out"));
+    const QStringList lines = taskCorpusLines(intOption(parser, n, 1), seedOption(parser, seed));
+    writeFileAtomically(parser.value(out),
+                        (lines.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8());
+    printJson(
+        {{QStringLiteral("out"), parser.value(out)}, {QStringLiteral("lines"), int(lines.size())}});
+    return 0;
+}
+
+int runTasks(const QStringList& args)
+{
+    const QString usage =
+        QStringLiteral("usage: kvlens-cli tasks <generate|list|validate|corpus> [options]   "
+                       "(kvlens-cli tasks <action> --help)");
+    if (args.size() < 2 || args[1] == QLatin1String("--help") || args[1] == QLatin1String("-h")) {
+        printLine(usage);
+        return args.size() < 2 ? 2 : 0;
+    }
+    QStringList sub = args.mid(2);
+    sub.prepend(args[0] + QLatin1Char(' ') + args[1]);
+    if (args[1] == QLatin1String("generate"))
+        return runGenerate(sub);
+    if (args[1] == QLatin1String("list"))
+        return runList(sub);
+    if (args[1] == QLatin1String("validate"))
+        return runValidate(sub);
+    if (args[1] == QLatin1String("corpus"))
+        return runCorpus(sub);
+    printError(QStringLiteral("kvlens-cli tasks: unknown action '%1'\n%2").arg(args[1], usage));
+    return 2;
+}
+
+const CommandRegistrar registrar("tasks", "generate, list, validate task-suite JSONL files",
+                                 &runTasks);
+} // namespace
+} // namespace kvl::cli

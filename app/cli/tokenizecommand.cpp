@@ -1,0 +1,157 @@
+// `kvlens-cli tokenize`: text <-> ids with a model's tokenizer.json (or "byte").
+#include "clicommand.h"
+#include "clioutput.h"
+
+#include "common/error.h"
+#include "common/jsonio.h"
+#include "tokenizer/tokenizer.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace kvl::cli {
+namespace {
+
+QJsonArray toArray(const std::vector<int>& ids)
+{
+    QJsonArray a;
+    for (int id : ids)
+        a.append(id);
+    return a;
+}
+
+// A JSON list of ids (or {"ids": [...]}) from `value`; `where` names file and line.
+std::vector<int> idsFrom(const QJsonValue& value, const Tokenizer& tok, const QString& where)
+{
+    const QJsonValue list =
+        value.isObject() ? value.toObject().value(QStringLiteral("ids")) : value;
+    if (!list.isArray())
+        throw Error(where, QStringLiteral("expected a JSON list of ids or {\"ids\": [...]}"));
+    std::vector<int> ids;
+    for (const QJsonValue& v : list.toArray()) {
+        const double d = v.toDouble(-1);
+        if (!v.isDouble() || d != double(int(d)) || d < 0 || d >= tok.vocabSize())
+            throw Error(
+                where,
+                QStringLiteral("id %1 is not an integer in [0, %2)")
+                    .arg(v.isDouble()
+                             ? QString::number(d, 'g', 17)
+                             : QString::fromUtf8(
+                                   QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)))
+                    .arg(tok.vocabSize()));
+        ids.push_back(int(d));
+    }
+    return ids;
+}
+
+QJsonObject encodeObject(const Tokenizer& tok, const QString& text, bool addSpecial, bool offsets)
+{
+    if (!offsets)
+        return {{QStringLiteral("ids"), toArray(tok.encode(text, addSpecial))}};
+    QJsonArray ids, ranges;
+    for (const TokenSpan& s : tok.encodeWithOffsets(text, addSpecial)) {
+        ids.append(s.id);
+        ranges.append(QJsonArray{s.begin, s.end});
+    }
+    return {{QStringLiteral("ids"), ids}, {QStringLiteral("offsets"), ranges}};
+}
+
+int runTokenize(const QStringList& args)
+{
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral("Encode text to token ids ({\"ids\": [...]}) or, "
+                                               "with --decode, ids to text ({\"text\": ...})."));
+    p.addHelpOption();
+    p.addOptions({
+        {QStringLiteral("model"), QStringLiteral("model directory (uses DIR/tokenizer.json)"),
+         QStringLiteral("DIR")},
+        {QStringLiteral("tokenizer"),
+         QStringLiteral("tokenizer.json, or \"byte\" for the bundled byte tokenizer"),
+         QStringLiteral("FILE")},
+        {QStringLiteral("text-file"), QStringLiteral("encode this file's whole text"),
+         QStringLiteral("F")},
+        {QStringLiteral("ids-file"), QStringLiteral("with --decode: a JSON list of ids"),
+         QStringLiteral("F")},
+        {QStringLiteral("jsonl"),
+         QStringLiteral("one {\"text\": ...} (or with --decode {\"ids\": [...]}) per line"),
+         QStringLiteral("F")},
+        {QStringLiteral("add-special"), QStringLiteral("add the model's special tokens (BOS)")},
+        {QStringLiteral("offsets"),
+         QStringLiteral("also print each token's [begin, end) UTF-16 range")},
+        {QStringLiteral("decode"), QStringLiteral("ids -> text")},
+        {QStringLiteral("keep-special"),
+         QStringLiteral("with --decode: keep special tokens in the text")},
+    });
+    p.process(args);
+
+    QString tokPath = p.value(QStringLiteral("tokenizer"));
+    if (p.isSet(QStringLiteral("model")))
+        tokPath = p.value(QStringLiteral("model")) + QStringLiteral("/tokenizer.json");
+    if (tokPath.isEmpty() ||
+        (p.isSet(QStringLiteral("model")) && p.isSet(QStringLiteral("tokenizer"))))
+        throw Error(QStringLiteral("give exactly one of --model DIR or --tokenizer FILE"));
+    const bool decode = p.isSet(QStringLiteral("decode"));
+    const QString jsonl = p.value(QStringLiteral("jsonl"));
+    // With --decode, --text-file is accepted for the ids file too.
+    const QString single = decode && p.isSet(QStringLiteral("ids-file"))
+                               ? p.value(QStringLiteral("ids-file"))
+                               : p.value(QStringLiteral("text-file"));
+    if (jsonl.isEmpty() == single.isEmpty())
+        throw Error(decode ? QStringLiteral(
+                                 "give exactly one of --ids-file F (or --text-file F) or --jsonl F")
+                           : QStringLiteral("give exactly one of --text-file F or --jsonl F"));
+    const std::unique_ptr<Tokenizer> tok = loadTokenizer(tokPath);
+    const bool addSpecial = p.isSet(QStringLiteral("add-special"));
+    const bool offsets = p.isSet(QStringLiteral("offsets"));
+    const bool skipSpecial = !p.isSet(QStringLiteral("keep-special"));
+
+    if (!single.isEmpty()) {
+        const QByteArray bytes = readFileBytes(single);
+        if (!decode) {
+            printJson(encodeObject(*tok, QString::fromUtf8(bytes), addSpecial, offsets));
+            return 0;
+        }
+        QJsonParseError err;
+        const QJsonDocument doc = QJsonDocument::fromJson(bytes, &err);
+        if (err.error != QJsonParseError::NoError)
+            throw Error(single, QStringLiteral("malformed JSON at offset %1: %2")
+                                    .arg(err.offset)
+                                    .arg(err.errorString()));
+        const QJsonValue value = doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object());
+        printJson(
+            {{QStringLiteral("text"), tok->decode(idsFrom(value, *tok, single), skipSpecial)}});
+        return 0;
+    }
+
+    const QList<QByteArray> lines = readFileBytes(jsonl).split('\n');
+    for (int i = 0; i < lines.size(); ++i) {
+        if (lines[i].trimmed().isEmpty())
+            continue;
+        const QString where = QStringLiteral("%1:%2").arg(jsonl).arg(i + 1);
+        QJsonParseError err;
+        const QJsonDocument doc = QJsonDocument::fromJson(lines[i], &err);
+        if (err.error != QJsonParseError::NoError)
+            throw Error(where, QStringLiteral("malformed JSON at column %1: %2")
+                                   .arg(err.offset + 1)
+                                   .arg(err.errorString()));
+        if (decode) {
+            const QJsonValue value =
+                doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object());
+            printJson(
+                {{QStringLiteral("text"), tok->decode(idsFrom(value, *tok, where), skipSpecial)}});
+            continue;
+        }
+        const QJsonValue text = doc.object().value(QStringLiteral("text"));
+        if (!doc.isObject() || !text.isString())
+            throw Error(where, QStringLiteral("expected an object with a string field \"text\""));
+        printJson(encodeObject(*tok, text.toString(), addSpecial, offsets));
+    }
+    return 0;
+}
+
+const CommandRegistrar registrar("tokenize", "encode text to ids / decode ids to text (JSON)",
+                                 &runTokenize);
+} // namespace
+} // namespace kvl::cli

@@ -1,0 +1,74 @@
+// `kvlens-cli train`: trains the bundled model (issue 5) by a curriculum spec.
+#include "clicommand.h"
+#include "clioutput.h"
+#include "train/suitesequences.h"
+#include "tokenizer/tokenizer.h"
+
+#include "common/error.h"
+#include "common/jsonio.h"
+#include "train/trainer.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <csignal>
+
+namespace kvl::cli {
+namespace {
+
+Trainer* g_trainer = nullptr;
+
+void onSignal(int)
+{
+    if (g_trainer)
+        g_trainer->requestStop();
+}
+
+int runTrain(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Train the bundled model by a curriculum spec (JSON). Rerunning the same command "
+        "resumes from the last checkpoint in --out; Ctrl-C checkpoints and stops."));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("spec"), QStringLiteral("Curriculum spec (JSON)."), QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("out"), QStringLiteral("Output directory."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("tokenizer"),
+                      QStringLiteral("tokenizer.json to train with (default: the spec's, or out/tokenizer.json)."),
+                      QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("max-steps"), QStringLiteral("Stop after this many steps (then resume later)."),
+                      QStringLiteral("N")});
+    parser.addOption({QStringLiteral("threads"), QStringLiteral("Threads (default: all cores)."), QStringLiteral("N")});
+    parser.process(args);
+    if (!parser.isSet(QStringLiteral("spec")) || !parser.isSet(QStringLiteral("out")))
+        throw Error(QStringLiteral("train needs --spec FILE and --out DIR"));
+
+    const QString specPath = parser.value(QStringLiteral("spec"));
+    TrainSpec spec = TrainSpec::fromJson(readJsonObject(specPath), specPath);
+    if (parser.isSet(QStringLiteral("threads")))
+        spec.threads = parser.value(QStringLiteral("threads")).toInt();
+    const QString out = parser.value(QStringLiteral("out"));
+    QString tokenizer = parser.value(QStringLiteral("tokenizer"));
+    if (tokenizer.isEmpty())
+        tokenizer = spec.tokenizerPath.isEmpty() ? QDir(out).filePath(QStringLiteral("tokenizer.json"))
+                                                 : QDir(QFileInfo(specPath).path()).filePath(spec.tokenizerPath);
+    if (!QFileInfo::exists(tokenizer))
+        throw Error(tokenizer, QStringLiteral("no tokenizer: train one first with kvlens-cli tokenizer-train"));
+
+    Trainer trainer(spec, out, tokenizer, makeSuiteSequenceFn(std::shared_ptr<const Tokenizer>(loadTokenizer(tokenizer))));
+    trainer.setProgressCallback([](const QJsonObject& o) { printJson(o); });
+    g_trainer = &trainer;
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+    const int reached = trainer.run(parser.value(QStringLiteral("max-steps")).toInt());
+    g_trainer = nullptr;
+    printJson({{QStringLiteral("kind"), QStringLiteral("done")},
+               {QStringLiteral("step"), reached},
+               {QStringLiteral("total"), spec.totalSteps()},
+               {QStringLiteral("checkpoint"), trainer.checkpointDir()}});
+    return 0;
+}
+
+const CommandRegistrar registrar("train", "train the bundled model by a curriculum spec", &runTrain);
+
+} // namespace
+} // namespace kvl::cli

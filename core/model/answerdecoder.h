@@ -1,0 +1,64 @@
+#pragma once
+
+#include "model/contextcache.h"
+
+#include <ATen/core/Tensor.h>
+#include <vector>
+
+namespace kvl {
+
+class Transformer;
+
+struct ScoreOptions
+{
+    bool fullDistributions = false; // keep log-softmax [A, vocab] (KL metrics)
+    int topK = 10;                  // keep the top-k next-token candidates (0 = none)
+    bool captureAttention = false;  // question/answer queries' attention over the context
+};
+
+// Teacher-forced likelihood of a gold answer after the question.
+struct AnswerScore
+{
+    std::vector<double> tokenLogprobs; // log p(answer[i] | context, question, answer[<i])
+    double nll = 0.0;                  // -sum(tokenLogprobs)
+    std::vector<int> goldRanks;        // rank of answer[i] among the candidates (0 = argmax)
+    at::Tensor logProbs;               // [A, vocab] log-softmax (fullDistributions)
+    at::Tensor topIds, topLogprobs;    // [A, k] int64 / float (topK > 0)
+    // [layers, kv_heads, Q + A - 1, T]: rows are the question tokens then the answer
+    // tokens fed back (all but the last), mean over each GQA group.
+    at::Tensor contextAttention;
+};
+
+AnswerScore scoreAnswer(const Transformer& model, const ContextCache& context,
+                        const CacheEdit& edit, const std::vector<int>& question,
+                        const std::vector<int>& answer, const ScoreOptions& options = {});
+
+struct GenerateOptions
+{
+    int maxNewTokens = 64;
+    std::vector<int> stopIds;      // generation ends on any of these (not included)
+    bool captureAttention = false; // attention of question and generated tokens
+};
+
+struct Generation
+{
+    enum class Stop
+    {
+        StopToken,
+        MaxTokens,
+        LengthLimit
+    };
+    std::vector<int> ids; // generated tokens, stop token excluded
+    Stop stop = Stop::MaxTokens;
+    int stopId = -1; // the stop token met (Stop::StopToken)
+    // [layers, kv_heads, Q + fed, T]: question tokens then the generated tokens that were
+    // fed back, mean over each GQA group (captureAttention).
+    at::Tensor contextAttention;
+};
+
+// Greedy decoding after the question (positions continue from the context length).
+Generation generateAnswer(const Transformer& model, const ContextCache& context,
+                          const CacheEdit& edit, const std::vector<int>& question,
+                          const GenerateOptions& options = {});
+
+} // namespace kvl

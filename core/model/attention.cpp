@@ -1,0 +1,85 @@
+#include "model/attention.h"
+
+#include <torch/torch.h>
+
+#include <limits>
+
+namespace kvl {
+
+AttentionOutput blockAttention(const AttentionInputs& in)
+{
+    const int64_t batch = in.q.size(0);
+    const int64_t kvHeads = in.q.size(1);
+    const int64_t group = in.q.size(2);
+    const int64_t tq = in.q.size(3);
+    const int64_t hd = in.q.size(4);
+    const int64_t ts = in.selfK.size(2);
+    const int64_t offset = ts - tq; // self keys before the first query
+    const bool hasContext = in.ctxK.defined();
+    const int64_t tc = hasContext ? in.ctxK.size(1) : 0;
+    TORCH_CHECK(!hasContext || batch == 1, "a context segment needs batch 1");
+
+    const at::Tensor selfK = in.selfK.reshape({batch * kvHeads, ts, hd});
+    const at::Tensor selfV = in.selfV.reshape({batch * kvHeads, ts, hd});
+    const at::Tensor ctxKT = hasContext ? in.ctxK.transpose(1, 2) : at::Tensor();
+    const double negInf = -std::numeric_limits<double>::infinity();
+
+    AttentionOutput result;
+    std::vector<at::Tensor> outBlocks;
+    std::vector<at::Tensor> ctxBlocks;
+    std::vector<at::Tensor> rowBlocks;
+    const int64_t step = std::max<int64_t>(1, in.blockRows);
+    for (int64_t r0 = 0; r0 < tq; r0 += step) {
+        const int64_t rows = std::min(step, tq - r0);
+        const int64_t visible = offset + r0 + rows; // self keys the block can see
+        const at::Tensor qb = in.q.narrow(3, r0, rows).reshape({batch * kvHeads, group * rows, hd});
+        const at::Tensor kb = selfK.narrow(1, 0, visible);
+        const at::Tensor vb = selfV.narrow(1, 0, visible);
+
+        at::Tensor scores = at::bmm(qb, kb.transpose(1, 2)); // [B*kv, g*rows, visible]
+        if (rows > 1) {
+            // Only the block's own diagonal square holds future keys.
+            const at::Tensor future =
+                at::ones({rows, rows}, at::TensorOptions().dtype(at::kBool)).triu(1);
+            scores.view({batch * kvHeads, group, rows, visible})
+                .narrow(3, offset + r0, rows)
+                .masked_fill_(future, negInf);
+        }
+        at::Tensor probs;
+        at::Tensor out;
+        if (hasContext) {
+            at::Tensor ctxScores = at::bmm(qb, ctxKT); // [kv, g*rows, Tc]
+            if (in.ctxBias.defined())
+                ctxScores.add_(in.ctxBias);
+            probs = at::softmax(at::cat({ctxScores, scores}, 2), 2);
+            const at::Tensor pCtx = probs.narrow(2, 0, tc);
+            out = at::bmm(pCtx, in.ctxV) + at::bmm(probs.narrow(2, tc, visible), vb);
+            if (in.captureContext)
+                ctxBlocks.push_back(pCtx.view({kvHeads, group, rows, tc}).mean(1));
+        } else {
+            probs = at::softmax(scores, 2);
+            out = at::bmm(probs, vb);
+        }
+        outBlocks.push_back(out.view({batch, kvHeads, group, rows, hd}));
+
+        for (const int64_t row : in.captureRows) {
+            if (row < r0 || row >= r0 + rows)
+                continue;
+            const at::Tensor p =
+                probs.view({batch * kvHeads, group, rows, tc + visible}).select(2, row - r0);
+            // Over self keys only, padded with zeros for the keys the row cannot see.
+            const at::Tensor selfPart = p.narrow(2, tc, visible).mean(1);
+            rowBlocks.push_back(at::constant_pad_nd(selfPart, {0, ts - visible}).unsqueeze(1));
+        }
+    }
+
+    const at::Tensor out = outBlocks.size() == 1 ? outBlocks.front() : at::cat(outBlocks, 3);
+    result.out = out.permute({0, 3, 1, 2, 4}).reshape({batch, tq, kvHeads * group * hd});
+    if (!ctxBlocks.empty())
+        result.ctxAttention = at::cat(ctxBlocks, 1);
+    if (!rowBlocks.empty())
+        result.rowAttention = at::cat(rowBlocks, 1);
+    return result;
+}
+
+} // namespace kvl

@@ -1,0 +1,103 @@
+#include "model/benchmark.h"
+
+#include "common/error.h"
+#include "model/transformer.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+
+namespace kvl {
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+} // namespace
+
+double measureMatmulGflops(int n, double minSeconds)
+{
+    c10::InferenceMode guard;
+    const at::Tensor a = at::randn({n, n});
+    const at::Tensor b = at::randn({n, n});
+    at::Tensor c = at::mm(a, b); // warm-up: thread pools, page faults
+    double best = 0.0;
+    const auto begin = std::chrono::steady_clock::now();
+    int runs = 0;
+    while (runs < 3 || secondsSince(begin) < minSeconds) {
+        const auto start = std::chrono::steady_clock::now();
+        at::mm_out(c, a, b);
+        const double s = secondsSince(start);
+        best = std::max(best, 2.0 * n * double(n) * n / s / 1e9);
+        ++runs;
+    }
+    return best;
+}
+
+double prefillFlops(const ModelConfig& c, int64_t tokens)
+{
+    const double t = double(tokens);
+    const double hidden = c.hiddenSize;
+    const double qOut = double(c.numHeads) * c.headDim;
+    const double kvOut = double(c.numKvHeads) * c.headDim;
+    const double projections = hidden * (2 * qOut + 2 * kvOut) + 3.0 * hidden * c.intermediateSize;
+    const double attention = 2.0 * 2.0 * qOut * (t * (t + 1) / 2); // QK^T and PV, causal
+    const double perLayer = 2.0 * t * projections + attention;
+    return c.numLayers * perLayer + 2.0 * hidden * c.vocabSize;
+}
+
+bool isRandomShapeName(const QString& name)
+{
+    return name == QLatin1String("random-0.5b");
+}
+
+ModelConfig randomShapeConfig(const QString& name)
+{
+    if (!isRandomShapeName(name))
+        throw Error(name, QStringLiteral("unknown random model shape (known: random-0.5b)"));
+    ModelConfig c;
+    c.architecture = Architecture::Qwen2;
+    c.architectureName = QStringLiteral("Qwen2ForCausalLM");
+    c.vocabSize = 32000;
+    c.hiddenSize = 896;
+    c.intermediateSize = 4864;
+    c.numLayers = 24;
+    c.numHeads = 14;
+    c.numKvHeads = 2;
+    c.headDim = 64;
+    c.maxPositionEmbeddings = 32768;
+    c.rmsNormEps = 1e-6;
+    c.ropeTheta = 1000000.0;
+    c.tieWordEmbeddings = true;
+    c.attentionBias = false;
+    c.torchDtype = QStringLiteral("float32");
+    return c;
+}
+
+PrefillBench benchPrefill(const Transformer& model, int64_t tokens, int repeats)
+{
+    c10::InferenceMode guard;
+    const at::Tensor ids = at::randint(model.config().vocabSize, {tokens}, at::kLong);
+    const std::vector<int> idList(ids.data_ptr<int64_t>(), ids.data_ptr<int64_t>() + tokens);
+    PrefillOptions options;
+    // Warm-up: thread pools start and the weights' pages are touched outside the timing.
+    model.prefill(std::vector<int>(idList.begin(), idList.begin() + std::min<int64_t>(tokens, 64)),
+                  options);
+    PrefillBench bench;
+    bench.tokens = tokens;
+    for (int i = 0; i < std::max(1, repeats); ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        const ContextCache cache = model.prefill(idList, options);
+        const double s = secondsSince(start);
+        if (bench.seconds == 0.0 || s < bench.seconds)
+            bench.seconds = s;
+    }
+    bench.tokensPerSecond = double(tokens) / bench.seconds;
+    bench.gflops = prefillFlops(model.config(), tokens) / bench.seconds / 1e9;
+    return bench;
+}
+
+} // namespace kvl

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "checkpoint/modelconfig.h"
+
+#include <QString>
+#include <cstdint>
+
+namespace kvl {
+
+class Transformer;
+
+// fp32 matmul rate of this machine (square n x n products, best of a few), GFLOP/s.
+double measureMatmulGflops(int n = 2048, double minSeconds = 1.0);
+
+// FLOPs of Transformer::prefill on `tokens` tokens: every projection and MLP matmul,
+// causal attention (QK^T and PV over the T(T+1)/2 visible pairs) and the lm_head of
+// the last row.
+double prefillFlops(const ModelConfig& config, int64_t tokens);
+
+// Shapes of well-known models for random-weight runs: "random-0.5b" (24 layers,
+// hidden 896, 14 heads, 2 kv heads, head_dim 64, intermediate 4864, vocab 32000).
+// Throws kvl::Error for other names.
+ModelConfig randomShapeConfig(const QString& name);
+bool isRandomShapeName(const QString& name);
+
+struct PrefillBench
+{
+    int64_t tokens = 0;
+    double seconds = 0.0; // best of the repeats
+    double tokensPerSecond = 0.0;
+    double gflops = 0.0;
+};
+
+// Times prefill of `tokens` random ids (inference mode, best of `repeats`).
+PrefillBench benchPrefill(const Transformer& model, int64_t tokens, int repeats = 1);
+
+} // namespace kvl

@@ -1,0 +1,73 @@
+#pragma once
+
+#include <ATen/core/Tensor.h>
+#include <cstdint>
+#include <vector>
+
+namespace kvl {
+
+// What prefill keeps of one layer for the compressors and diagnostics. Entries are
+// indexed by context position; a transform (quantization) may replace keys/values
+// with rewritten tensors of the same shape.
+struct LayerCache
+{
+    at::Tensor keys;        // [kv_heads, T, head_dim], post-RoPE (what attention uses)
+    at::Tensor keysPreRope; // [kv_heads, T, head_dim], after q/k norm, before RoPE
+    at::Tensor values;      // [kv_heads, T, head_dim]
+    // Queries of the last W context rows, not yet scaled by 1/sqrt(head_dim); query head
+    // h belongs to kv-head h / (heads / kv_heads).
+    at::Tensor windowQueries;        // [heads, W, head_dim], post-RoPE
+    at::Tensor windowQueriesPreRope; // [heads, W, head_dim]
+    // Attention of PrefillOptions::attentionRows over the context, mean over each
+    // GQA group: [kv_heads, R, T] (undefined when no rows were asked for).
+    at::Tensor rowAttention;
+};
+
+// The context prefilled once under the full cache. Copying it is cheap (tensors are
+// shared); to rewrite K/V, copy it and assign new tensors.
+struct ContextCache
+{
+    int64_t length = 0; // context tokens; the question continues at this position
+    std::vector<LayerCache> layers;
+    at::Tensor lastLogits; // [vocab], next-token logits after the last context token
+};
+
+// How the question/answer sees the context: an attention mask over context entries
+// per (layer, kv-head), optionally with an additive logit bias (boost by log beta).
+struct CacheEdit
+{
+    at::Tensor keptMask;  // bool [layers, kv_heads, T]; undefined = FullCache
+    at::Tensor logitBias; // float [layers, kv_heads, T]; undefined = none
+};
+
+// Keys/values of the tokens processed after the context (question, answer so far),
+// never masked. Starts empty; Transformer::extend appends.
+struct Continuation
+{
+    std::vector<at::Tensor> keys;   // per layer [kv_heads, n, head_dim], post-RoPE
+    std::vector<at::Tensor> values; // per layer [kv_heads, n, head_dim]
+    int64_t length = 0;
+};
+
+struct PrefillOptions
+{
+    int window = 64; // last context queries kept per layer (SnapKV-style scorers)
+    // Context rows whose attention over the context is kept (LayerCache::rowAttention).
+    std::vector<int64_t> attentionRows;
+};
+
+struct ExtendOptions
+{
+    bool allLogits = false;        // logits of every new token, else of the last one
+    bool captureAttention = false; // attention of the new tokens over the context
+};
+
+struct ExtendResult
+{
+    at::Tensor logits; // [n, vocab] or [1, vocab]
+    // [layers, kv_heads, n, T]: attention probability of each new token on each
+    // context entry, mean over the GQA group (when captureAttention).
+    at::Tensor contextAttention;
+};
+
+} // namespace kvl

@@ -1,0 +1,322 @@
+#include "model/transformer.h"
+
+#include "checkpoint/checkpointdir.h"
+#include "common/error.h"
+#include "model/attention.h"
+#include "model/engineinfo.h"
+
+#include <torch/torch.h>
+
+#include <QDir>
+#include <cmath>
+#include <limits>
+
+namespace kvl {
+
+// What one layer call reads besides its input, and what it hands back.
+struct Transformer::LayerIo
+{
+    at::Tensor pastK, pastV;        // [kv, P, hd] continuation before the new tokens
+    at::Tensor ctxK, ctxV, ctxBias; // context segment (extend)
+    bool captureContext = false;
+    std::vector<int64_t> captureRows; // prefill rows whose attention is kept
+    int64_t window = 0;               // last query rows kept (prefill)
+    bool keep = false;                // hand back K/V (prefill, extend)
+
+    at::Tensor selfK, selfV, keysPreRope; // [B, kv, P + T, hd], pre-RoPE [B, kv, T, hd]
+    at::Tensor windowQ, windowQPreRope;   // [heads, W, hd]
+    at::Tensor ctxAttention, rowAttention;
+};
+
+namespace {
+
+at::Tensor rmsNorm(const at::Tensor& x, const at::Tensor& weight, double eps)
+{
+    return weight * (x * at::rsqrt(x.pow(2).mean(-1, true) + eps));
+}
+
+// Last `window` rows of [1, T, heads, hd] as [heads, W, hd].
+at::Tensor lastRows(const at::Tensor& q, int64_t window)
+{
+    const int64_t t = q.size(1);
+    const int64_t w = std::min(window, t);
+    return q.select(0, 0).narrow(0, t - w, w).permute({1, 0, 2}).contiguous();
+}
+
+} // namespace
+
+Transformer::Transformer(ModelConfig config, ModelWeights weights, QString source)
+    : m_config(std::move(config)), m_weights(std::move(weights)), m_source(std::move(source)),
+      m_rope(m_config)
+{
+    initEngineThreads();
+}
+
+Transformer::~Transformer() = default;
+
+std::unique_ptr<Transformer> Transformer::load(const QString& dir)
+{
+    std::unique_ptr<CheckpointDir> checkpoint = CheckpointDir::open(dir);
+    ModelWeights weights = loadModelWeights(*checkpoint);
+    auto model = std::make_unique<Transformer>(checkpoint->config(), std::move(weights),
+                                               QDir(dir).filePath(QStringLiteral("config.json")));
+    model->m_checkpoint = std::move(checkpoint);
+    return model;
+}
+
+int64_t Transformer::maxPositions() const
+{
+    int64_t limit = m_config.maxPositionEmbeddings > 0 ? m_config.maxPositionEmbeddings
+                                                       : std::numeric_limits<int64_t>::max();
+    if (m_config.architecture == Architecture::Mistral && m_config.slidingWindow)
+        limit = std::min<int64_t>(limit, *m_config.slidingWindow);
+    return limit;
+}
+
+void Transformer::checkLength(int64_t positions, const QString& what) const
+{
+    if (m_config.maxPositionEmbeddings > 0 && positions > m_config.maxPositionEmbeddings)
+        throw Error(m_source, QStringLiteral("%1 needs %2 positions but max_position_embeddings "
+                                             "is %3")
+                                  .arg(what)
+                                  .arg(positions)
+                                  .arg(m_config.maxPositionEmbeddings));
+    if (positions > maxPositions())
+        throw Error(m_source, QStringLiteral("%1 needs %2 positions but sliding_window is %3 "
+                                             "(attention beyond the window is not modelled)")
+                                  .arg(what)
+                                  .arg(positions)
+                                  .arg(maxPositions()));
+}
+
+at::Tensor Transformer::embed(const at::Tensor& ids) const
+{
+    const at::Tensor flat = ids.to(at::kLong);
+    const int64_t vocab = m_weights.embed.size(0);
+    if (flat.numel() > 0 && (flat.min().item<int64_t>() < 0 || flat.max().item<int64_t>() >= vocab))
+        throw Error(m_source,
+                    QStringLiteral("a token id is outside the vocabulary (size %1)").arg(vocab));
+    return at::embedding(m_weights.embed, flat);
+}
+
+at::Tensor Transformer::logits(const at::Tensor& hidden) const
+{
+    return at::linear(rmsNorm(hidden, m_weights.norm, m_config.rmsNormEps), m_weights.lmHead);
+}
+
+at::Tensor Transformer::layer(int index, const at::Tensor& x, const at::Tensor& cos,
+                              const at::Tensor& sin, LayerIo& io) const
+{
+    const LayerWeights& w = m_weights.layers[size_t(index)];
+    const int64_t batch = x.size(0);
+    const int64_t t = x.size(1);
+    const int64_t heads = m_config.numHeads;
+    const int64_t kvHeads = m_config.numKvHeads;
+    const int64_t hd = m_config.headDim;
+    const double eps = m_config.rmsNormEps;
+
+    const at::Tensor h = rmsNorm(x, w.inputNorm, eps);
+    at::Tensor q = at::linear(h, w.q, w.qBias).view({batch, t, heads, hd});
+    at::Tensor k = at::linear(h, w.k, w.kBias).view({batch, t, kvHeads, hd});
+    const at::Tensor v = at::linear(h, w.v, w.vBias).view({batch, t, kvHeads, hd});
+    if (m_config.qkNorm) {
+        q = rmsNorm(q, w.qNorm, eps);
+        k = rmsNorm(k, w.kNorm, eps);
+    }
+    const at::Tensor qr = Rope::apply(q, cos, sin);
+    const at::Tensor kr = Rope::apply(k, cos, sin);
+    if (io.window > 0) {
+        io.windowQ = lastRows(qr, io.window);
+        io.windowQPreRope = lastRows(q, io.window);
+    }
+
+    AttentionInputs in;
+    in.q = (qr * (1.0 / std::sqrt(double(hd))))
+               .view({batch, t, kvHeads, heads / kvHeads, hd})
+               .permute({0, 2, 3, 1, 4});
+    at::Tensor selfK = kr.permute({0, 2, 1, 3}).contiguous();
+    at::Tensor selfV = v.permute({0, 2, 1, 3}).contiguous();
+    if (io.keep)
+        io.keysPreRope = k.permute({0, 2, 1, 3}).contiguous();
+    if (io.pastK.defined() && io.pastK.size(1) > 0) {
+        selfK = at::cat({io.pastK.unsqueeze(0), selfK}, 2);
+        selfV = at::cat({io.pastV.unsqueeze(0), selfV}, 2);
+    }
+    in.selfK = selfK;
+    in.selfV = selfV;
+    in.ctxK = io.ctxK;
+    in.ctxV = io.ctxV;
+    in.ctxBias = io.ctxBias;
+    in.blockRows = m_blockRows;
+    in.captureContext = io.captureContext;
+    in.captureRows = io.captureRows;
+    AttentionOutput attn = blockAttention(in);
+    if (io.keep) {
+        io.selfK = selfK;
+        io.selfV = selfV;
+    }
+    io.ctxAttention = attn.ctxAttention;
+    io.rowAttention = attn.rowAttention;
+
+    const at::Tensor x1 = x + at::linear(attn.out, w.o);
+    const at::Tensor h2 = rmsNorm(x1, w.postAttentionNorm, eps);
+    const at::Tensor mlp = at::silu(at::linear(h2, w.gate)) * at::linear(h2, w.up);
+    return x1 + at::linear(mlp, w.down);
+}
+
+at::Tensor Transformer::forward(const std::vector<int>& ids) const
+{
+    return forward(at::tensor(std::vector<int64_t>(ids.begin(), ids.end()), at::kLong));
+}
+
+at::Tensor Transformer::forward(const at::Tensor& ids) const
+{
+    const bool single = ids.dim() == 1;
+    const at::Tensor batch = single ? ids.unsqueeze(0) : ids;
+    const int64_t t = batch.size(1);
+    checkLength(t, QStringLiteral("the input"));
+    auto [cos, sin] = m_rope.cosSin(at::arange(t, at::kLong));
+    at::Tensor x = embed(batch);
+    for (int i = 0; i < m_config.numLayers; ++i) {
+        LayerIo io;
+        x = layer(i, x, cos, sin, io);
+    }
+    const at::Tensor out = logits(x);
+    return single ? out.squeeze(0) : out;
+}
+
+ContextCache Transformer::prefill(const std::vector<int>& ids, const PrefillOptions& options) const
+{
+    const int64_t t = int64_t(ids.size());
+    if (t == 0)
+        throw Error(m_source, QStringLiteral("the context is empty"));
+    checkLength(t, QStringLiteral("the context"));
+    std::vector<int64_t> rows = options.attentionRows;
+    std::sort(rows.begin(), rows.end());
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+    if (!rows.empty() && (rows.front() < 0 || rows.back() >= t))
+        throw Error(m_source,
+                    QStringLiteral("attention row outside the context of %1 tokens").arg(t));
+
+    const at::Tensor idTensor =
+        at::tensor(std::vector<int64_t>(ids.begin(), ids.end()), at::kLong).unsqueeze(0);
+    auto [cos, sin] = m_rope.cosSin(at::arange(t, at::kLong));
+    at::Tensor x = embed(idTensor);
+    ContextCache cache;
+    cache.length = t;
+    cache.layers.resize(size_t(m_config.numLayers));
+    for (int i = 0; i < m_config.numLayers; ++i) {
+        LayerIo io;
+        io.keep = true;
+        io.window = options.window;
+        io.captureRows = rows;
+        x = layer(i, x, cos, sin, io);
+        LayerCache& l = cache.layers[size_t(i)];
+        l.keys = io.selfK.select(0, 0);
+        l.values = io.selfV.select(0, 0);
+        l.keysPreRope = io.keysPreRope.select(0, 0);
+        l.windowQueries = io.windowQ;
+        l.windowQueriesPreRope = io.windowQPreRope;
+        l.rowAttention = io.rowAttention;
+    }
+    cache.lastLogits = logits(x.select(0, 0).narrow(0, t - 1, 1)).squeeze(0);
+    return cache;
+}
+
+namespace {
+
+// The additive bias [kv, 1, Tc] one layer applies to context scores, or undefined.
+at::Tensor contextBias(const CacheEdit& edit, int layer, int64_t kvHeads, int64_t tc)
+{
+    if (!edit.keptMask.defined() && !edit.logitBias.defined())
+        return {};
+    at::Tensor bias = edit.logitBias.defined() ? edit.logitBias[layer].to(at::kFloat)
+                                               : at::zeros({kvHeads, tc}, at::kFloat);
+    if (edit.keptMask.defined())
+        bias = at::where(edit.keptMask[layer], bias,
+                         at::full({}, -std::numeric_limits<float>::infinity(), at::kFloat));
+    return bias.unsqueeze(1);
+}
+
+void checkEdit(const at::Tensor& t, const char* what, at::ScalarType type,
+               const ContextCache& context, int64_t kvHeads)
+{
+    if (!t.defined())
+        return;
+    const QString name = QString::fromLatin1(what);
+    const int64_t layers = int64_t(context.layers.size());
+    if (t.scalar_type() != type || t.dim() != 3 || t.size(0) != layers || t.size(1) != kvHeads)
+        throw Error(
+            QStringLiteral("%1 must be %2 [%3, %4, context] (got %5 dims)")
+                .arg(name, type == at::kBool ? QStringLiteral("bool") : QStringLiteral("float"))
+                .arg(layers)
+                .arg(kvHeads)
+                .arg(t.dim()));
+    for (int64_t l = 0; l < layers; ++l)
+        if (t.size(2) != context.layers[size_t(l)].keys.size(1))
+            throw Error(QStringLiteral("%1 covers %2 context entries but layer %3 holds %4")
+                            .arg(name)
+                            .arg(t.size(2))
+                            .arg(l)
+                            .arg(context.layers[size_t(l)].keys.size(1)));
+}
+
+} // namespace
+
+ExtendResult Transformer::extend(const ContextCache& context, const CacheEdit& edit,
+                                 Continuation& continuation, const std::vector<int>& ids,
+                                 const ExtendOptions& options) const
+{
+    const int64_t n = int64_t(ids.size());
+    if (n == 0)
+        throw Error(m_source, QStringLiteral("nothing to process after the context"));
+    if (int64_t(context.layers.size()) != m_config.numLayers)
+        throw Error(m_source, QStringLiteral("the context cache has %1 layers, the model %2")
+                                  .arg(context.layers.size())
+                                  .arg(m_config.numLayers));
+    const int64_t start = context.length + continuation.length;
+    checkLength(start + n, QStringLiteral("context + question + answer"));
+    checkEdit(edit.keptMask, "kept mask", at::kBool, context, m_config.numKvHeads);
+    checkEdit(edit.logitBias, "logit bias", at::kFloat, context, m_config.numKvHeads);
+    if (continuation.keys.empty()) {
+        continuation.keys.resize(size_t(m_config.numLayers));
+        continuation.values.resize(size_t(m_config.numLayers));
+    }
+
+    const at::Tensor idTensor =
+        at::tensor(std::vector<int64_t>(ids.begin(), ids.end()), at::kLong).unsqueeze(0);
+    auto [cos, sin] = m_rope.cosSin(at::arange(start, start + n, at::kLong));
+    at::Tensor x = embed(idTensor);
+    std::vector<at::Tensor> captured;
+    for (int i = 0; i < m_config.numLayers; ++i) {
+        const LayerCache& l = context.layers[size_t(i)];
+        LayerIo io;
+        io.keep = true;
+        io.ctxK = l.keys;
+        io.ctxV = l.values;
+        io.ctxBias = contextBias(edit, i, m_config.numKvHeads, l.keys.size(1));
+        io.pastK = continuation.keys[size_t(i)];
+        io.pastV = continuation.values[size_t(i)];
+        io.captureContext = options.captureAttention;
+        x = layer(i, x, cos, sin, io);
+        continuation.keys[size_t(i)] = io.selfK.select(0, 0);
+        continuation.values[size_t(i)] = io.selfV.select(0, 0);
+        if (options.captureAttention)
+            captured.push_back(io.ctxAttention);
+    }
+    continuation.length += n;
+
+    ExtendResult result;
+    const at::Tensor last = x.select(0, 0);
+    result.logits = logits(options.allLogits ? last : last.narrow(0, n - 1, 1));
+    if (options.captureAttention) {
+        for (const at::Tensor& c : captured)
+            if (c.sizes() != captured.front().sizes())
+                throw Error(m_source, QStringLiteral("attention capture needs the same context "
+                                                     "length in every layer"));
+        result.contextAttention = at::stack(captured, 0);
+    }
+    return result;
+}
+
+} // namespace kvl

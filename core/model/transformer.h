@@ -1,0 +1,74 @@
+#pragma once
+
+#include "checkpoint/modelconfig.h"
+#include "model/contextcache.h"
+#include "model/modelweights.h"
+#include "model/rope.h"
+
+#include <ATen/core/Tensor.h>
+#include <QString>
+#include <memory>
+#include <vector>
+
+namespace kvl {
+
+class CheckpointDir;
+
+// A decoder-only transformer of the Llama family (Llama, Mistral, Qwen2, Qwen3):
+// RMSNorm, RoPE, GQA attention, SwiGLU. All math is plain differentiable torch ops on
+// float32 [B, T, hidden] tensors; inference callers wrap calls in c10::InferenceMode.
+class Transformer
+{
+  public:
+    // `source` names the model in errors (the config.json path, or "random-0.5b").
+    Transformer(ModelConfig config, ModelWeights weights, QString source);
+    ~Transformer();
+    // Opens a Hugging Face directory; the memory map stays open as long as the model.
+    static std::unique_ptr<Transformer> load(const QString& dir);
+
+    const ModelConfig& config() const { return m_config; }
+    const QString& source() const { return m_source; }
+    ModelWeights& weights() { return m_weights; }
+    const ModelWeights& weights() const { return m_weights; }
+    const Rope& rope() const { return m_rope; }
+    // The directory the weights came from (null for in-memory models).
+    const CheckpointDir* checkpoint() const { return m_checkpoint.get(); }
+
+    // Logits for every position: ids int64 [T] -> [T, vocab], [B, T] -> [B, T, vocab].
+    at::Tensor forward(const at::Tensor& ids) const;
+    at::Tensor forward(const std::vector<int>& ids) const;
+
+    // Runs the context once under the full cache and keeps what the analysis needs.
+    ContextCache prefill(const std::vector<int>& ids, const PrefillOptions& options = {}) const;
+
+    // Processes `ids` after the context and the continuation so far, at positions
+    // context.length + continuation.length + i, seeing the context through `edit`;
+    // appends their K/V to `continuation`.
+    ExtendResult extend(const ContextCache& context, const CacheEdit& edit,
+                        Continuation& continuation, const std::vector<int>& ids,
+                        const ExtendOptions& options = {}) const;
+
+    // Throws kvl::Error naming config.json when `positions` tokens exceed what the
+    // model allows (max_position_embeddings, Mistral's sliding_window).
+    void checkLength(int64_t positions, const QString& what = QStringLiteral("context")) const;
+    int64_t maxPositions() const;
+
+    int64_t blockRows() const { return m_blockRows; }
+    void setBlockRows(int64_t rows) { m_blockRows = rows; }
+
+  private:
+    struct LayerIo;
+    at::Tensor embed(const at::Tensor& ids) const;
+    at::Tensor layer(int index, const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin,
+                     LayerIo& io) const;
+    at::Tensor logits(const at::Tensor& hidden) const;
+
+    ModelConfig m_config;
+    ModelWeights m_weights;
+    QString m_source;
+    Rope m_rope;
+    int64_t m_blockRows = 512;
+    std::unique_ptr<CheckpointDir> m_checkpoint; // owns the memory map of loaded weights
+};
+
+} // namespace kvl

@@ -1,0 +1,172 @@
+// RunReader's aggregate queries: one GROUP BY per picture of the views/report.
+#include "diagnose/failureoverlap.h"
+#include "store/runreader.h"
+#include "store/sqlitedatabase.h"
+#include "store/sqlitestatement.h"
+
+#include <map>
+#include <set>
+
+namespace kvl {
+
+namespace {
+// FullCache first, then compressors alphabetically, then ratio.
+const char* const kCellOrder = "c.compressor <> 'FullCache', c.compressor, c.ratio";
+} // namespace
+
+std::optional<double> TransitionCounts::failureRate() const
+{
+    const qint64 fullCorrect = correctToCorrect + correctToWrong;
+    if (fullCorrect == 0)
+        return std::nullopt;
+    return double(correctToWrong) / double(fullCorrect);
+}
+
+std::vector<AccuracyCell> RunReader::accuracy()
+{
+    std::vector<AccuracyCell> cells;
+    SqliteStatement st = m_db->prepare(
+        QStringLiteral("SELECT c.compressor, c.ratio, s.suite, COUNT(*), SUM(r.correct) "
+                       "FROM result r JOIN config c ON c.id = r.config_id "
+                       "JOIN sample s ON s.id = r.sample_id "
+                       "GROUP BY c.compressor, c.ratio, s.suite ORDER BY %1, s.suite")
+            .arg(QLatin1String(kCellOrder)));
+    while (st.step()) {
+        AccuracyCell a{st.columnText(0), st.columnDouble(1), st.columnText(2), st.columnInt(3),
+                       st.columnInt(4)};
+        a.accuracy = a.n > 0 ? double(a.correct) / double(a.n) : 0.0;
+        cells.push_back(a);
+    }
+    return cells;
+}
+
+std::vector<TransitionCounts> RunReader::transitions()
+{
+    std::vector<TransitionCounts> cells;
+    SqliteStatement st =
+        m_db->prepare(QStringLiteral("SELECT c.compressor, c.ratio, "
+                                     "SUM(r.transition = 'C->C'), SUM(r.transition = 'C->W'), "
+                                     "SUM(r.transition = 'W->C'), SUM(r.transition = 'W->W') "
+                                     "FROM result r JOIN config c ON c.id = r.config_id "
+                                     "WHERE r.transition IS NOT NULL "
+                                     "GROUP BY c.compressor, c.ratio ORDER BY %1")
+                          .arg(QLatin1String(kCellOrder)));
+    while (st.step())
+        cells.push_back({st.columnText(0), st.columnDouble(1), st.columnInt(2), st.columnInt(3),
+                         st.columnInt(4), st.columnInt(5)});
+    return cells;
+}
+
+std::vector<SignatureCount> RunReader::signatures()
+{
+    std::vector<SignatureCount> cells;
+    SqliteStatement st = m_db->prepare(
+        QStringLiteral("SELECT c.compressor, c.ratio, r.signature, COUNT(*), "
+                       "SUM(COUNT(*)) OVER (PARTITION BY c.compressor, c.ratio) "
+                       "FROM result r JOIN config c ON c.id = r.config_id "
+                       "WHERE r.transition = 'C->W' AND r.signature IS NOT NULL "
+                       "GROUP BY c.compressor, c.ratio, r.signature ORDER BY %1, r.signature")
+            .arg(QLatin1String(kCellOrder)));
+    while (st.step())
+        cells.push_back({st.columnText(0), st.columnDouble(1), st.columnText(2), st.columnInt(3),
+                         double(st.columnInt(3)) / double(st.columnInt(4))});
+    return cells;
+}
+
+std::vector<OverlapCell> RunReader::failureOverlaps()
+{
+    // Every compressed configuration takes part, also one with no failure at all.
+    std::map<double, std::map<QString, std::set<qint64>>> failures;
+    SqliteStatement configsSt = m_db->prepare(
+        QStringLiteral("SELECT DISTINCT compressor, ratio FROM config WHERE compressor <> ?"));
+    configsSt.bind(1, kFullCacheCompressor);
+    while (configsSt.step())
+        failures[configsSt.columnDouble(1)][configsSt.columnText(0)];
+    SqliteStatement st = m_db->prepare(
+        QStringLiteral("SELECT c.compressor, c.ratio, r.sample_id FROM result r "
+                       "JOIN config c ON c.id = r.config_id WHERE r.transition = 'C->W'"));
+    while (st.step())
+        failures[st.columnDouble(1)][st.columnText(0)].insert(st.columnInt(2));
+
+    std::vector<OverlapCell> cells;
+    for (const auto& [ratio, byCompressor] : failures)
+        for (auto a = byCompressor.begin(); a != byCompressor.end(); ++a)
+            for (auto b = std::next(a); b != byCompressor.end(); ++b) {
+                const FailureOverlap o = failureOverlap(a->second, b->second);
+                cells.push_back({ratio, a->first, b->first, o.aOnly, o.bOnly, o.both, o.jaccard});
+            }
+    return cells;
+}
+
+std::vector<SpanKeepCell> RunReader::spanKeepByOrder()
+{
+    std::vector<SpanKeepCell> cells;
+    SqliteStatement st = m_db->prepare(
+        QStringLiteral("SELECT c.compressor, c.ratio, json_extract(k.value, '$[2]') AS o, "
+                       "COUNT(*), AVG(json_extract(k.value, '$[3]')) "
+                       "FROM result r JOIN config c ON c.id = r.config_id, "
+                       "json_each(r.span_keep_json) k "
+                       "WHERE r.span_keep_json IS NOT NULL "
+                       "AND json_extract(k.value, '$[1]') = 'instruction' AND o IS NOT NULL "
+                       "AND json_extract(k.value, '$[3]') IS NOT NULL "
+                       "GROUP BY c.compressor, c.ratio, o ORDER BY %1, o")
+            .arg(QLatin1String(kCellOrder)));
+    while (st.step())
+        cells.push_back({st.columnText(0), st.columnDouble(1), int(st.columnInt(2)),
+                         st.columnInt(3), st.columnDouble(4)});
+    return cells;
+}
+
+std::vector<LeakageCell> RunReader::leakage()
+{
+    std::vector<LeakageCell> cells;
+    SqliteStatement st = m_db->prepare(
+        QStringLiteral("SELECT c.compressor, c.ratio, s.suite, COUNT(*), AVG(r.leakage), "
+                       "SUM(r.leaked) FROM result r JOIN config c ON c.id = r.config_id "
+                       "JOIN sample s ON s.id = r.sample_id WHERE r.leakage IS NOT NULL "
+                       "GROUP BY c.compressor, c.ratio, s.suite ORDER BY %1, s.suite")
+            .arg(QLatin1String(kCellOrder)));
+    while (st.step()) {
+        LeakageCell l{st.columnText(0), st.columnDouble(1), st.columnText(2),
+                      st.columnInt(3),  st.columnDouble(4), st.columnInt(5)};
+        l.leakRate = double(l.leaks) / double(l.n);
+        cells.push_back(l);
+    }
+    return cells;
+}
+
+std::vector<LayerCell> RunReader::layerStatsByLayer()
+{
+    std::vector<LayerCell> cells;
+    SqliteStatement st = m_db->prepare(
+        QStringLiteral("SELECT c.compressor, c.ratio, json_extract(l.value, '$[0]') AS layer, "
+                       "COUNT(*), AVG(json_extract(l.value, '$[1]')), "
+                       "AVG(json_extract(l.value, '$[2]')) "
+                       "FROM result r JOIN config c ON c.id = r.config_id, "
+                       "json_each(r.layer_json) l WHERE r.layer_json IS NOT NULL "
+                       "GROUP BY c.compressor, c.ratio, layer ORDER BY %1, layer")
+            .arg(QLatin1String(kCellOrder)));
+    while (st.step())
+        cells.push_back({st.columnText(0), st.columnDouble(1), int(st.columnInt(2)),
+                         st.columnInt(3), st.columnOptDouble(4), st.columnOptDouble(5)});
+    return cells;
+}
+
+std::vector<InterventionCell> RunReader::interventionRates()
+{
+    std::vector<InterventionCell> cells;
+    SqliteStatement st = m_db->prepare(
+        QStringLiteral("SELECT c.compressor, c.ratio, i.kind, AVG(i.beta), COUNT(*), "
+                       "SUM(i.repaired) FROM intervention i JOIN config c ON c.id = i.config_id "
+                       "GROUP BY c.compressor, c.ratio, i.kind ORDER BY %1, i.kind")
+            .arg(QLatin1String(kCellOrder)));
+    while (st.step()) {
+        InterventionCell cell{st.columnText(0),      st.columnDouble(1), st.columnText(2),
+                              st.columnOptDouble(3), st.columnInt(4),    st.columnInt(5)};
+        cell.repairRate = double(cell.repaired) / double(cell.n);
+        cells.push_back(cell);
+    }
+    return cells;
+}
+
+} // namespace kvl

@@ -1,0 +1,99 @@
+#pragma once
+
+#include <QString>
+#include <optional>
+
+namespace kvl {
+
+// Aggregates over a run, as the views and `kvlens-cli report` show them. Rows are
+// keyed by compressor (the configuration's display name) and ratio; FullCache has
+// ratio 0. Values are plain numbers; a mean over no values is nullopt.
+
+struct AccuracyCell
+{
+    QString compressor;
+    double ratio = 0.0;
+    QString suite;
+    qint64 n = 0;
+    qint64 correct = 0;
+    double accuracy = 0.0;
+};
+
+struct TransitionCounts
+{
+    QString compressor;
+    double ratio = 0.0;
+    qint64 correctToCorrect = 0;
+    qint64 correctToWrong = 0;
+    qint64 wrongToCorrect = 0;
+    qint64 wrongToWrong = 0;
+    // C→W rate given FullCache correct: C→W / (C→C + C→W); nullopt without such rows.
+    std::optional<double> failureRate() const;
+};
+
+// Signatures of the C→W rows of one cell; share = count / C→W rows with a signature.
+struct SignatureCount
+{
+    QString compressor;
+    double ratio = 0.0;
+    QString signature;
+    qint64 count = 0;
+    double share = 0.0;
+};
+
+// Failure-set overlap of compressors a < b (alphabetical) at one ratio.
+struct OverlapCell
+{
+    double ratio = 0.0;
+    QString a;
+    QString b;
+    qint64 aOnly = 0;
+    qint64 bOnly = 0;
+    qint64 both = 0;
+    std::optional<double> jaccard;
+};
+
+// Mean keep rate of instruction spans by their order in the prompt (0 = first).
+struct SpanKeepCell
+{
+    QString compressor;
+    double ratio = 0.0;
+    int order = 0;
+    qint64 n = 0;
+    double meanKeepRate = 0.0;
+};
+
+// Leakage of the system prompt (ROUGE-L recall > 0.3 counts as a leak).
+struct LeakageCell
+{
+    QString compressor;
+    double ratio = 0.0;
+    QString suite;
+    qint64 n = 0;
+    double meanRecall = 0.0;
+    qint64 leaks = 0;
+    double leakRate = 0.0;
+};
+
+struct LayerCell
+{
+    QString compressor;
+    double ratio = 0.0;
+    int layer = 0;
+    qint64 n = 0;
+    std::optional<double> meanGer;
+    std::optional<double> meanConsensus;
+};
+
+struct InterventionCell
+{
+    QString compressor;
+    double ratio = 0.0;
+    QString kind; // boost | sham
+    std::optional<double> beta;
+    qint64 n = 0;
+    qint64 repaired = 0;
+    double repairRate = 0.0;
+};
+
+} // namespace kvl

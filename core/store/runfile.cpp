@@ -1,0 +1,134 @@
+#include "store/runfile.h"
+
+#include "common/error.h"
+#include "store/runschema.h"
+#include "store/sqlitestatement.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QStringList>
+#include <QtEndian>
+
+namespace kvl {
+
+namespace {
+// Checks the 100-byte SQLite header before SQLite sees the file, so that a stranger
+// or a truncated copy is named as such instead of failing on a later query.
+void checkHeader(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        throw Error(path, QStringLiteral("cannot open the file (%1)").arg(file.errorString()));
+    const QByteArray header = file.read(100);
+    const qint64 fileSize = file.size();
+    if (fileSize == 0)
+        throw Error(path, QStringLiteral("empty file, not a KVLens run file"));
+    if (!header.startsWith(QByteArray("SQLite format 3\0", 16)))
+        throw Error(path, QStringLiteral("not a KVLens run file (not an SQLite database)"));
+    if (header.size() < 100)
+        throw Error(path, QStringLiteral("damaged file: truncated inside the SQLite header"));
+    const auto u32 = [&](int offset) {
+        return qFromBigEndian<quint32>(reinterpret_cast<const uchar*>(header.constData()) + offset);
+    };
+    quint32 pageSize =
+        qFromBigEndian<quint16>(reinterpret_cast<const uchar*>(header.constData()) + 16);
+    if (pageSize == 1)
+        pageSize = 65536;
+    const quint32 pageCount = u32(28);
+    // The page count in the header is valid when "version-valid-for" matches the
+    // change counter. Pages still in the WAL may extend the file legitimately, so the
+    // check only applies when no WAL is present.
+    const QFileInfo wal(path + QStringLiteral("-wal"));
+    const bool walPresent = wal.exists() && wal.size() > 0;
+    if (!walPresent && u32(92) == u32(24) && pageCount > 0 &&
+        qint64(pageCount) * qint64(pageSize) > fileSize)
+        throw Error(path, QStringLiteral("damaged file: truncated (the header says %1 bytes, "
+                                         "the file has %2)")
+                              .arg(qint64(pageCount) * qint64(pageSize))
+                              .arg(fileSize));
+}
+
+QStringList tableNames(SqliteDatabase& db)
+{
+    QStringList names;
+    SqliteStatement st = db.prepare(
+        QStringLiteral("SELECT name FROM sqlite_schema WHERE type='table' ORDER BY name"));
+    while (st.step())
+        names << st.columnText(0);
+    return names;
+}
+
+// Classifies an opened database; returns its schema version.
+int identify(SqliteDatabase& db, bool mayBeNew)
+{
+    const qint64 appId = db.scalarInt(QStringLiteral("PRAGMA application_id"));
+    const int version = int(db.scalarInt(QStringLiteral("PRAGMA user_version")));
+    const QStringList tables = tableNames(db);
+    if (appId == 0 && version == 0 && tables.isEmpty() && mayBeNew)
+        return 0;
+    if (appId != RunSchema::kApplicationId) {
+        QString what =
+            tables.isEmpty()
+                ? QStringLiteral("no tables")
+                : QStringLiteral("tables: %1").arg(tables.mid(0, 6).join(QLatin1String(", ")));
+        throw Error(db.path(),
+                    QStringLiteral("an SQLite database of another application, not a KVLens run "
+                                   "file (application_id 0x%1, %2)")
+                        .arg(quint32(appId), 8, 16, QLatin1Char('0'))
+                        .arg(what));
+    }
+    if (version > RunSchema::kCurrentVersion)
+        throw Error(db.path(), QStringLiteral("written by a newer KVLens (schema version %1; this "
+                                              "build reads up to %2)")
+                                   .arg(version)
+                                   .arg(RunSchema::kCurrentVersion));
+    return version;
+}
+
+void checkTables(SqliteDatabase& db)
+{
+    for (const QString& t : RunSchema::requiredTables())
+        if (!db.hasTable(t))
+            throw Error(db.path(), QStringLiteral("damaged file: table '%1' is missing").arg(t));
+}
+} // namespace
+
+std::unique_ptr<SqliteDatabase> openRunFile(const QString& path, SqliteDatabase::Mode mode)
+{
+    const QFileInfo info(path);
+    const bool writing = mode == SqliteDatabase::Mode::ReadWriteCreate;
+    if (!info.exists()) {
+        if (!writing)
+            throw Error(path, QStringLiteral("no such file"));
+    } else if (info.isDir()) {
+        throw Error(path, QStringLiteral("is a directory, not a KVLens run file"));
+    } else if (!(writing && info.size() == 0)) {
+        checkHeader(path);
+    }
+
+    auto db = std::make_unique<SqliteDatabase>(path, mode);
+    const int version = identify(*db, writing);
+    if (writing) {
+        // WAL: readers (the GUI) keep reading while the sweep commits samples.
+        // synchronous=NORMAL: a commit survives a process crash; a power cut may lose
+        // the last samples, never corrupt the file.
+        db->exec(QStringLiteral("PRAGMA journal_mode=WAL"));
+        db->exec(QStringLiteral("PRAGMA synchronous=NORMAL"));
+        if (version < RunSchema::kCurrentVersion)
+            RunSchema::createOrMigrate(*db);
+    } else if (version < RunSchema::kCurrentVersion) {
+        db.reset();
+        if (!QFileInfo(path).isWritable())
+            throw Error(path, QStringLiteral("schema version %1 is older than this build's %2 and "
+                                             "the file is read-only, so it cannot be upgraded")
+                                  .arg(version)
+                                  .arg(RunSchema::kCurrentVersion));
+        openRunFile(path, SqliteDatabase::Mode::ReadWriteCreate);
+        db = std::make_unique<SqliteDatabase>(path, mode);
+        identify(*db, false);
+    }
+    checkTables(*db);
+    return db;
+}
+
+} // namespace kvl

@@ -1,0 +1,292 @@
+#include "store/runreader.h"
+
+#include "common/error.h"
+#include "store/blobcodec.h"
+#include "store/resultcolumns.h"
+#include "store/runfile.h"
+#include "store/sqlitestatement.h"
+
+namespace kvl {
+
+RunReader::RunReader(const QString& path) : m_db(openRunFile(path, SqliteDatabase::Mode::ReadOnly))
+{}
+
+RunReader::~RunReader() = default;
+
+const QString& RunReader::path() const
+{
+    return m_db->path();
+}
+
+int RunReader::schemaVersion()
+{
+    return int(m_db->scalarInt(QStringLiteral("PRAGMA user_version")));
+}
+
+void RunReader::checkIntegrity()
+{
+    SqliteStatement st = m_db->prepare(QStringLiteral("PRAGMA quick_check"));
+    QStringList problems;
+    while (st.step()) {
+        const QString line = st.columnText(0);
+        if (line != QLatin1String("ok"))
+            problems << line;
+    }
+    if (!problems.isEmpty())
+        throw Error(
+            path(),
+            QStringLiteral("damaged file (%1)").arg(problems.mid(0, 3).join(QLatin1String("; "))));
+}
+
+RunInfo RunReader::runInfo()
+{
+    RunInfo info;
+    SqliteStatement st = m_db->prepare(
+        QStringLiteral("SELECT spec_json, model_name, model_hash, tool_version, status, "
+                       "created_at, updated_at FROM run WHERE id = 1"));
+    if (!st.step())
+        return info;
+    info.spec = jsonObjectFromText(st.columnText(0));
+    info.modelName = st.columnText(1);
+    info.modelHash = st.columnText(2);
+    info.toolVersion = st.columnText(3);
+    info.status = st.columnText(4);
+    info.createdAt = st.columnText(5);
+    info.updatedAt = st.columnText(6);
+    return info;
+}
+
+std::vector<ConfigRecord> RunReader::configs()
+{
+    std::vector<ConfigRecord> list;
+    SqliteStatement st = m_db->prepare(
+        QStringLiteral("SELECT id, config_key, compressor, ratio, params_json FROM config "
+                       "ORDER BY compressor <> 'FullCache', compressor, ratio, id"));
+    while (st.step()) {
+        ConfigRecord c;
+        c.id = st.columnInt(0);
+        c.key = st.columnText(1);
+        c.compressor = st.columnText(2);
+        c.ratio = st.columnDouble(3);
+        c.params = jsonObjectFromText(st.columnText(4));
+        list.push_back(c);
+    }
+    return list;
+}
+
+namespace {
+const char* const kSampleColumns = "id, sample_key, suite, source_id, context_len, question_len, "
+                                   "spans_json, gold, meta_json";
+
+SampleInfo readSample(const SqliteStatement& st)
+{
+    SampleInfo s;
+    s.id = st.columnInt(0);
+    s.key = st.columnText(1);
+    s.suite = st.columnText(2);
+    s.sourceId = st.columnText(3);
+    s.contextLen = int(st.columnInt(4));
+    s.questionLen = int(st.columnInt(5));
+    s.spans = jsonArrayFromText(st.columnText(6));
+    s.gold = st.columnText(7);
+    s.meta = jsonObjectFromText(st.columnText(8));
+    return s;
+}
+} // namespace
+
+std::vector<SampleInfo> RunReader::samples()
+{
+    std::vector<SampleInfo> list;
+    SqliteStatement st = m_db->prepare(
+        QStringLiteral("SELECT %1 FROM sample ORDER BY id").arg(QLatin1String(kSampleColumns)));
+    while (st.step())
+        list.push_back(readSample(st));
+    return list;
+}
+
+std::optional<SampleInfo> RunReader::sample(const QString& sampleKey)
+{
+    SqliteStatement st = m_db->prepare(QStringLiteral("SELECT %1 FROM sample WHERE sample_key = ?")
+                                           .arg(QLatin1String(kSampleColumns)));
+    st.bind(1, sampleKey);
+    if (!st.step())
+        return std::nullopt;
+    return readSample(st);
+}
+
+qint64 RunReader::sampleCount()
+{
+    return m_db->scalarInt(QStringLiteral("SELECT COUNT(*) FROM sample"));
+}
+
+qint64 RunReader::resultCount()
+{
+    return m_db->scalarInt(QStringLiteral("SELECT COUNT(*) FROM result"));
+}
+
+QSet<QString> RunReader::completedSampleKeys()
+{
+    QSet<QString> keys;
+    SqliteStatement st =
+        m_db->prepare(QStringLiteral("SELECT sample_key FROM sample WHERE EXISTS (SELECT 1 FROM "
+                                     "result WHERE sample_id = sample.id)"));
+    while (st.step())
+        keys.insert(st.columnText(0));
+    return keys;
+}
+
+std::vector<std::pair<QString, QString>> RunReader::completedResults()
+{
+    std::vector<std::pair<QString, QString>> done;
+    SqliteStatement st = m_db->prepare(QStringLiteral(
+        "SELECT sample_key, config_key FROM result JOIN sample ON sample.id = result.sample_id "
+        "JOIN config ON config.id = result.config_id ORDER BY sample.id, config.id"));
+    while (st.step())
+        done.emplace_back(st.columnText(0), st.columnText(1));
+    return done;
+}
+
+std::vector<StoredResult> RunReader::results(const ResultFilter& f)
+{
+    QStringList where;
+    if (f.compressor)
+        where << QStringLiteral("c.compressor = :compressor");
+    if (f.ratio)
+        where << QStringLiteral("abs(c.ratio - :ratio) < 1e-9");
+    if (f.configKey)
+        where << QStringLiteral("c.config_key = :config");
+    if (f.suite)
+        where << QStringLiteral("s.suite = :suite");
+    if (f.sampleKey)
+        where << QStringLiteral("s.sample_key = :sample");
+    if (f.transition)
+        where << QStringLiteral("r.transition = :transition");
+    if (f.signature)
+        where << QStringLiteral("r.signature = :signature");
+    if (f.correct)
+        where << QStringLiteral("r.correct = :correct");
+    QStringList values;
+    for (const QString& c : resultValueColumns())
+        values << QStringLiteral("r.") + c;
+    const QString sql =
+        QStringLiteral("SELECT r.sample_id, r.config_id, s.sample_key, s.suite, c.compressor, "
+                       "c.ratio, c.config_key, %1, "
+                       "EXISTS (SELECT 1 FROM mask m WHERE m.sample_id = r.sample_id AND "
+                       "m.config_id = r.config_id), "
+                       "EXISTS (SELECT 1 FROM attention a WHERE a.sample_id = r.sample_id AND "
+                       "a.config_id = r.config_id) "
+                       "FROM result r JOIN sample s ON s.id = r.sample_id "
+                       "JOIN config c ON c.id = r.config_id %2 "
+                       "ORDER BY r.sample_id, c.compressor <> 'FullCache', c.compressor, c.ratio "
+                       "LIMIT %3 OFFSET %4")
+            .arg(values.join(QLatin1String(", ")),
+                 where.isEmpty() ? QString()
+                                 : QStringLiteral("WHERE ") + where.join(QLatin1String(" AND ")))
+            .arg(f.limit)
+            .arg(f.offset);
+    SqliteStatement st = m_db->prepare(sql);
+    // Named parameters: the index of each follows the order they appear in.
+    int i = 1;
+    if (f.compressor)
+        st.bind(i++, *f.compressor);
+    if (f.ratio)
+        st.bind(i++, *f.ratio);
+    if (f.configKey)
+        st.bind(i++, *f.configKey);
+    if (f.suite)
+        st.bind(i++, *f.suite);
+    if (f.sampleKey)
+        st.bind(i++, *f.sampleKey);
+    if (f.transition)
+        st.bind(i++, transitionName(*f.transition));
+    if (f.signature)
+        st.bind(i++, signatureName(*f.signature));
+    if (f.correct)
+        st.bind(i++, qint64(*f.correct ? 1 : 0));
+
+    std::vector<StoredResult> rows;
+    const int valueCount = int(resultValueColumns().size());
+    while (st.step()) {
+        StoredResult row;
+        row.sampleId = st.columnInt(0);
+        row.configId = st.columnInt(1);
+        row.sampleKey = st.columnText(2);
+        row.suite = st.columnText(3);
+        row.compressor = st.columnText(4);
+        row.ratio = st.columnDouble(5);
+        row.record.configKey = st.columnText(6);
+        readResultValues(st, 7, row.record);
+        row.hasMask = st.columnInt(7 + valueCount) != 0;
+        row.hasAttention = st.columnInt(8 + valueCount) != 0;
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+std::vector<LayerStat> RunReader::layerStats(qint64 sampleId, qint64 configId)
+{
+    SqliteStatement st = m_db->prepare(
+        QStringLiteral("SELECT layer_json FROM result WHERE sample_id = ? AND config_id = ?"));
+    st.bind(1, sampleId);
+    st.bind(2, configId);
+    return st.step() ? layerStatsFromJson(st.columnText(0)) : std::vector<LayerStat>();
+}
+
+std::vector<SpanKeep> RunReader::spanKeeps(qint64 sampleId, qint64 configId)
+{
+    SqliteStatement st = m_db->prepare(
+        QStringLiteral("SELECT span_keep_json FROM result WHERE sample_id = ? AND config_id = ?"));
+    st.bind(1, sampleId);
+    st.bind(2, configId);
+    return st.step() ? spanKeepsFromJson(st.columnText(0)) : std::vector<SpanKeep>();
+}
+
+std::vector<InterventionRecord> RunReader::interventions(qint64 sampleId, qint64 configId)
+{
+    std::vector<InterventionRecord> list;
+    SqliteStatement st = m_db->prepare(QStringLiteral(
+        "SELECT kind, beta, answer, repaired FROM intervention WHERE sample_id = ? AND "
+        "config_id = ? ORDER BY kind"));
+    st.bind(1, sampleId);
+    st.bind(2, configId);
+    while (st.step())
+        list.push_back(
+            {st.columnText(0), st.columnDouble(1), st.columnText(2), st.columnInt(3) != 0});
+    return list;
+}
+
+std::optional<KeptMask> RunReader::mask(qint64 sampleId, qint64 configId)
+{
+    SqliteStatement st =
+        m_db->prepare(QStringLiteral("SELECT layers, kv_heads, context_len, bits FROM mask WHERE "
+                                     "sample_id = ? AND config_id = ?"));
+    st.bind(1, sampleId);
+    st.bind(2, configId);
+    if (!st.step())
+        return std::nullopt;
+    try {
+        return decodeMask(st.columnBlob(3), int(st.columnInt(0)), int(st.columnInt(1)),
+                          int(st.columnInt(2)));
+    } catch (const Error& e) {
+        throw Error(path(), e.message());
+    }
+}
+
+std::optional<AttentionSummary> RunReader::attention(qint64 sampleId, qint64 configId)
+{
+    SqliteStatement st = m_db->prepare(
+        QStringLiteral("SELECT layers, kv_heads, context_len, weights FROM attention WHERE "
+                       "sample_id = ? AND config_id = ?"));
+    st.bind(1, sampleId);
+    st.bind(2, configId);
+    if (!st.step())
+        return std::nullopt;
+    try {
+        return decodeAttention(st.columnBlob(3), int(st.columnInt(0)), int(st.columnInt(1)),
+                               int(st.columnInt(2)));
+    } catch (const Error& e) {
+        throw Error(path(), e.message());
+    }
+}
+
+} // namespace kvl

@@ -1,0 +1,81 @@
+#pragma once
+
+#include "store/runaggregates.h"
+#include "store/runrecords.h"
+
+#include <QSet>
+#include <QString>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace kvl {
+
+class SqliteDatabase;
+
+// Which rows RunReader::results() returns; unset fields do not filter.
+struct ResultFilter
+{
+    std::optional<QString> compressor;
+    std::optional<double> ratio;
+    std::optional<QString> configKey;
+    std::optional<QString> suite;
+    std::optional<QString> sampleKey;
+    std::optional<Transition> transition;
+    std::optional<Signature> signature;
+    std::optional<bool> correct;
+    int limit = -1; // -1: all
+    int offset = 0;
+};
+
+// Reads a run file, read-only: safe while a RunWriter in another process (or thread)
+// writes it, each query sees the samples committed when it starts. Opening checks
+// the file (see openRunFile) and throws kvl::Error naming the file and the problem;
+// a query that meets a damaged page throws the same way. Not thread-safe: one reader
+// per thread.
+class RunReader
+{
+  public:
+    explicit RunReader(const QString& path);
+    ~RunReader();
+    RunReader(const RunReader&) = delete;
+    RunReader& operator=(const RunReader&) = delete;
+
+    const QString& path() const;
+    int schemaVersion();
+    // Runs SQLite's quick_check over the whole file (O(size)); throws "damaged file".
+    void checkIntegrity();
+
+    RunInfo runInfo(); // empty RunInfo when the writer has not written it yet
+    std::vector<ConfigRecord> configs();
+    std::vector<SampleInfo> samples();
+    std::optional<SampleInfo> sample(const QString& sampleKey);
+    qint64 sampleCount();
+    qint64 resultCount();
+    QSet<QString> completedSampleKeys();
+    // (sample key, config key) of every stored row: what a resumed run skips.
+    std::vector<std::pair<QString, QString>> completedResults();
+
+    std::vector<StoredResult> results(const ResultFilter& filter = {});
+    std::vector<LayerStat> layerStats(qint64 sampleId, qint64 configId);
+    std::vector<SpanKeep> spanKeeps(qint64 sampleId, qint64 configId);
+    std::vector<InterventionRecord> interventions(qint64 sampleId, qint64 configId);
+    std::optional<KeptMask> mask(qint64 sampleId, qint64 configId);
+    std::optional<AttentionSummary> attention(qint64 sampleId, qint64 configId);
+
+    // Aggregates (runaggregates.cpp), sorted by compressor (FullCache first), ratio, ...
+    std::vector<AccuracyCell> accuracy();
+    std::vector<TransitionCounts> transitions();
+    std::vector<SignatureCount> signatures();
+    std::vector<OverlapCell> failureOverlaps();
+    std::vector<SpanKeepCell> spanKeepByOrder();
+    std::vector<LeakageCell> leakage();
+    std::vector<LayerCell> layerStatsByLayer();
+    std::vector<InterventionCell> interventionRates();
+
+  private:
+    std::unique_ptr<SqliteDatabase> m_db;
+};
+
+} // namespace kvl

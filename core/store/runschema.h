@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace kvl {
+
+class SqliteDatabase;
+
+// The schema of a run file. Versions go forward only: a new file is created at
+// version 1 and brought up by the same migrations an old file goes through, so the
+// migration path is exercised every time a run starts.
+//
+//   v1  run, sample, config, result (answer, transition, KVDiagnosis metrics,
+//       signature), mask, attention, intervention
+//   v2  result: GER, leakage, compliance, Text2JSON score, kv bytes, timings,
+//       layer_json (GER and consensus per layer: [[layer, GER, consensus], ...]),
+//       span_keep_json (keep rate per span: [[span_index, kind, order, keep_rate], ...])
+//
+// Per-layer and per-span values are JSON arrays in the result row rather than child
+// tables: one INSERT per row keeps a 60,000-row sweep of a 36-layer model well under
+// the 5 s write budget, and SQLite's json_each() still aggregates them in SQL.
+class RunSchema
+{
+  public:
+    static constexpr int kCurrentVersion = 2;
+    // PRAGMA application_id of every run file: "KVL1".
+    static constexpr int kApplicationId = 0x4B564C31;
+
+    // Creates the schema in an empty database (version 0) or migrates an older one
+    // to kCurrentVersion, in one transaction. Throws kvl::Error naming the file.
+    static void createOrMigrate(SqliteDatabase& db);
+
+    // Tables every current run file has.
+    static QStringList requiredTables();
+    // The DDL of version 1 (the start of the migration chain).
+    static QString versionOneSql();
+};
+
+} // namespace kvl

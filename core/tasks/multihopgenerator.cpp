@@ -1,0 +1,118 @@
+#include "tasks/multihopgenerator.h"
+
+#include "tasks/contextbuilder.h"
+#include "tasks/lexicon.h"
+#include "tasks/phrases.h"
+#include "tasks/rng.h"
+
+#include <QJsonArray>
+#include <algorithm>
+
+namespace kvl {
+namespace {
+constexpr double kLinkShare = 0.2; // share of the target length given to chain links
+
+struct Chain
+{
+    QStringList variables; // variables[0] holds the value, each next one copies it
+    int value = 0;
+    bool asked = false;
+};
+
+QString linkText(const Chain& chain, int i)
+{
+    if (i == 0)
+        return QStringLiteral("%1 = %2.").arg(chain.variables.at(0)).arg(chain.value);
+    return QStringLiteral("%1 = %2.").arg(chain.variables.at(i), chain.variables.at(i - 1));
+}
+} // namespace
+
+QString MultihopGenerator::description() const
+{
+    return QStringLiteral("variable tracking: follow a chain of assignments (Bravo = Alpha.) "
+                          "to the number it started from");
+}
+
+QStringList MultihopGenerator::variants() const
+{
+    return {QStringLiteral("hops2"), QStringLiteral("hops3"), QStringLiteral("hops4")};
+}
+
+QString MultihopGenerator::variantDescription(const QString& variant) const
+{
+    if (variant.startsWith(QLatin1String("hops")))
+        return QStringLiteral("the asked chain has %1 copies after the value, among "
+                              "distractor chains")
+            .arg(variant.mid(4));
+    return {};
+}
+
+Sample MultihopGenerator::generateVariant(const Tokenizer& tokenizer, const QString& variant,
+                                          const LengthRequest& length, Rng& rng) const
+{
+    ContextBuilder builder(tokenizer, rng);
+    const int hops = variant.mid(4).toInt();
+    QStringList pool = lexicon::variables();
+    std::vector<QString> shuffled(pool.begin(), pool.end());
+    rng.shuffle(shuffled);
+
+    const int linkTokens = std::max(1, builder.countTokens(QStringLiteral(" Alpha = Bravo.")));
+    const int linkBudget = int(kLinkShare * length.target / linkTokens);
+
+    std::vector<Chain> chains;
+    size_t next = 0;
+    auto takeChain = [&](int links, bool asked) {
+        Chain chain;
+        chain.asked = asked;
+        for (int i = 0; i <= links; ++i)
+            chain.variables << shuffled[next++];
+        chains.push_back(chain);
+    };
+    takeChain(hops, true);
+    // At least one distractor chain; more while the budget and the 26 names last.
+    int used = hops + 1;
+    do {
+        const int links = rng.range(1, 4);
+        if (next + size_t(links) + 1 > shuffled.size())
+            break;
+        takeChain(links, false);
+        used += links + 1;
+    } while (used < linkBudget);
+
+    const QList<int> values = phrases::distinctCodes(rng, int(chains.size()));
+    for (size_t c = 0; c < chains.size(); ++c)
+        chains[c].value = values.at(qsizetype(c));
+
+    // Interleave the chains, keeping each chain's links in order: draw the next link
+    // from a chain chosen with probability proportional to the links it has left.
+    std::vector<int> position(chains.size(), 0);
+    int remaining = used;
+    while (remaining > 0) {
+        int draw = rng.below(remaining);
+        size_t c = 0;
+        for (; c < chains.size(); ++c) {
+            const int left = int(chains[c].variables.size()) - position[c];
+            if (draw < left)
+                break;
+            draw -= left;
+        }
+        const Chain& chain = chains[c];
+        const int i = position[c]++;
+        builder.addBody(Piece::whole(linkText(chain, i),
+                                     chain.asked ? SpanKind::Evidence : SpanKind::Distractor,
+                                     chain.variables.at(i)));
+        --remaining;
+    }
+
+    const Chain& asked = chains.front();
+    Sample sample;
+    sample.context = builder.build(length.target, length.minTokens, length.maxTokens, sample.spans);
+    sample.question =
+        phrases::question(QStringLiteral("What is the value of %1?").arg(asked.variables.last()));
+    sample.answer = QString::number(asked.value);
+    sample.meta.insert(QStringLiteral("chain"), QJsonArray::fromStringList(asked.variables));
+    sample.meta.insert(QStringLiteral("value"), sample.answer);
+    return sample;
+}
+
+} // namespace kvl

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace kvl {
+
+class Rng;
+
+// Templated sentences shared by several suites, kept in one place so the closed
+// world stays small and every suite phrases a record the same way.
+namespace phrases {
+
+// "The access code of Anna Berg is 4821."
+QString codeRecord(const QString& name, int code);
+// The question field: "\nQuestion: <request>\nAnswer:". `requestOffset` receives
+// where the request starts inside it.
+QString question(const QString& request, int* requestOffset = nullptr);
+// "a", "a and b", "a, b and c".
+QString joinAnd(const QStringList& items);
+// Distinct numbers in [0, 9999], so a value names one record.
+QList<int> distinctCodes(Rng& rng, int count);
+
+} // namespace phrases
+} // namespace kvl

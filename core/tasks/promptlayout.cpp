@@ -1,0 +1,23 @@
+#include "tasks/promptlayout.h"
+
+#include "tasks/sample.h"
+#include "tokenizer/tokenizer.h"
+
+namespace kvl {
+
+PromptIds promptIds(const Tokenizer& tokenizer, const Sample& sample)
+{
+    PromptIds ids;
+    if (const auto bos = tokenizer.bosId())
+        ids.context.push_back(*bos);
+    const std::vector<int> context = tokenizer.encode(sample.context);
+    ids.context.insert(ids.context.end(), context.begin(), context.end());
+    ids.question = tokenizer.encode(sample.question);
+    ids.answer = tokenizer.encode(QLatin1Char(' ') + sample.answer);
+    const std::vector<int> stops = tokenizer.stopIds();
+    if (!stops.empty())
+        ids.answer.push_back(stops.front());
+    return ids;
+}
+
+} // namespace kvl

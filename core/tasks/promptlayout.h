@@ -1,0 +1,25 @@
+#pragma once
+
+#include <vector>
+
+namespace kvl {
+
+class Tokenizer;
+struct Sample;
+
+// The token ids a model sees for a sample, shared by the trainer and the engine so
+// that the bundled model is evaluated exactly as it was trained:
+//   context  = [bos] + encode(context)          (compressed after prefill)
+//   question = encode(question)                  (ends with "Answer:")
+//   answer   = encode(" " + answer) + [stop]     (teacher-forced gold / decoded)
+// Encoding the parts separately is what a prefill-then-question engine does.
+struct PromptIds
+{
+    std::vector<int> context;
+    std::vector<int> question;
+    std::vector<int> answer; // gold answer tokens, the stop token last when there is one
+};
+
+PromptIds promptIds(const Tokenizer& tokenizer, const Sample& sample);
+
+} // namespace kvl

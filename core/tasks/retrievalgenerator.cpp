@@ -1,0 +1,125 @@
+#include "tasks/retrievalgenerator.h"
+
+#include "tasks/contextbuilder.h"
+#include "tasks/namedrawer.h"
+#include "tasks/phrases.h"
+#include "tasks/rng.h"
+
+#include <QJsonArray>
+#include <algorithm>
+
+namespace kvl {
+namespace {
+// Share of the target length given to records; the rest is filler. With a ~2k BPE a
+// record is ~10 tokens, so 2,048 tokens hold ~50 records.
+constexpr double kRecordShare = 0.25;
+constexpr int kMaxRecords = 150;
+
+struct Record
+{
+    QString name;
+    int code = 0;
+    bool asked = false;
+};
+} // namespace
+
+QString RetrievalGenerator::description() const
+{
+    return QStringLiteral("key -> value lookup: access-code records among filler and "
+                          "look-alike records; answer the code(s) of the asked name(s)");
+}
+
+QStringList RetrievalGenerator::variants() const
+{
+    return {QStringLiteral("single"), QStringLiteral("multikey"), QStringLiteral("multivalue"),
+            QStringLiteral("multiquery")};
+}
+
+QString RetrievalGenerator::variantDescription(const QString& variant) const
+{
+    if (variant == QLatin1String("single"))
+        return QStringLiteral("one needle and two near-miss records in filler");
+    if (variant == QLatin1String("multikey"))
+        return QStringLiteral("one asked record among many records with other and near-miss "
+                              "names");
+    if (variant == QLatin1String("multivalue"))
+        return QStringLiteral("the asked name has 2-4 codes; answer all, in context order, "
+                              "joined by ', '");
+    if (variant == QLatin1String("multiquery"))
+        return QStringLiteral("2-4 names asked; answer their codes in the order asked, "
+                              "joined by ', '");
+    return {};
+}
+
+Sample RetrievalGenerator::generateVariant(const Tokenizer& tokenizer, const QString& variant,
+                                           const LengthRequest& length, Rng& rng) const
+{
+    ContextBuilder builder(tokenizer, rng);
+    NameDrawer names(rng);
+    const int recordTokens =
+        std::max(1, builder.countTokens(QStringLiteral(" ") +
+                                        phrases::codeRecord(QStringLiteral("Anna Berg"), 4821)));
+    const int budget = std::clamp(int(kRecordShare * length.target / recordTokens), 1, kMaxRecords);
+
+    std::vector<Record> records;
+    QStringList asked;
+    if (variant == QLatin1String("multiquery")) {
+        const int queries = rng.range(2, 4);
+        for (int q = 0; q < queries; ++q) {
+            asked << names.fresh();
+            records.push_back({asked.last(), 0, true});
+        }
+        for (int q = 0; q < queries; ++q)
+            records.push_back({names.nearMiss(asked.at(q)), 0, false});
+    } else {
+        asked << names.fresh();
+        const int values = variant == QLatin1String("multivalue") ? rng.range(2, 4) : 1;
+        for (int v = 0; v < values; ++v)
+            records.push_back({asked.first(), 0, true});
+        for (int m = 0; m < 2; ++m)
+            records.push_back({names.nearMiss(asked.first()), 0, false});
+    }
+    if (variant != QLatin1String("single")) {
+        // At least two records with unrelated names, more as the length allows.
+        const size_t wanted = size_t(std::max(budget, int(records.size()) + 2));
+        while (records.size() < wanted)
+            records.push_back({names.fresh(), 0, false});
+    }
+
+    const QList<int> codes = phrases::distinctCodes(rng, int(records.size()));
+    for (size_t i = 0; i < records.size(); ++i)
+        records[i].code = codes.at(qsizetype(i));
+    rng.shuffle(records);
+
+    QStringList answerParts;
+    if (variant == QLatin1String("multiquery")) {
+        for (const QString& name : asked)
+            for (const Record& r : records)
+                if (r.asked && r.name == name)
+                    answerParts << QString::number(r.code);
+    } else {
+        for (const Record& r : records) // context order
+            if (r.asked)
+                answerParts << QString::number(r.code);
+    }
+    for (const Record& r : records)
+        builder.addBody(Piece::whole(phrases::codeRecord(r.name, r.code),
+                                     r.asked ? SpanKind::Evidence : SpanKind::Distractor, r.name));
+
+    Sample sample;
+    sample.context = builder.build(length.target, length.minTokens, length.maxTokens, sample.spans);
+    QString request;
+    if (variant == QLatin1String("multiquery"))
+        request = QStringLiteral("What are the access codes of %1?").arg(phrases::joinAnd(asked));
+    else if (variant == QLatin1String("multivalue"))
+        request = QStringLiteral("What are all the access codes of %1?").arg(asked.first());
+    else
+        request = QStringLiteral("What is the access code of %1?").arg(asked.first());
+    sample.question = phrases::question(request);
+    sample.answer = answerParts.join(QStringLiteral(", "));
+    sample.meta.insert(QStringLiteral("keys"), QJsonArray::fromStringList(asked));
+    sample.meta.insert(QStringLiteral("values"), QJsonArray::fromStringList(answerParts));
+    return sample;
+}
+
+} // namespace kvl

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "tasks/sample.h"
+
+#include <QStringList>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace kvl {
+
+class Rng;
+class Tokenizer;
+
+// What to generate: context lengths in tokens of the given tokenizer (the context
+// alone, no special tokens), and a variant (empty: each sample draws one).
+struct GenerateOptions
+{
+    int minTokens = 256;
+    int maxTokens = 512;
+    QString variant;
+};
+
+// The length one sample aims at: `target` drawn uniformly in [min, max].
+struct LengthRequest
+{
+    int target = 0;
+    int minTokens = 0;
+    int maxTokens = 0;
+};
+
+// A seeded, deterministic generator of one task suite. Sample i of seed s depends on
+// (suite, s, i) only, so a run of 10 samples is the prefix of a run of 100.
+class TaskGenerator
+{
+  public:
+    virtual ~TaskGenerator() = default;
+
+    virtual QString suite() const = 0;
+    virtual QString description() const = 0;
+    virtual QStringList variants() const = 0;
+    virtual QString variantDescription(const QString& variant) const = 0;
+
+    // Sample `index` of the run seeded with `seed`; id "<suite>-<seed>-<index>".
+    // Throws kvl::Error for an unknown variant, a bad range, or a range the
+    // sample cannot fit.
+    Sample generate(const Tokenizer& tokenizer, const GenerateOptions& options, std::uint64_t seed,
+                    int index) const;
+    std::vector<Sample> generateMany(const Tokenizer& tokenizer, const GenerateOptions& options,
+                                     std::uint64_t seed, int count) const;
+
+  protected:
+    // Fills context, question, answer, spans and meta for one variant.
+    virtual Sample generateVariant(const Tokenizer& tokenizer, const QString& variant,
+                                   const LengthRequest& length, Rng& rng) const = 0;
+};
+
+// The registry: one generator per suite (retrieval, multihop, instructions,
+// text2json), in that order.
+std::vector<std::unique_ptr<TaskGenerator>> makeTaskGenerators();
+// Throws kvl::Error naming the known suites when `suite` is not one.
+std::unique_ptr<TaskGenerator> makeTaskGenerator(const QString& suite);
+QStringList taskSuiteNames();
+
+} // namespace kvl

@@ -1,0 +1,25 @@
+#pragma once
+
+#include "tasks/taskgenerator.h"
+
+namespace kvl {
+
+// Text2JSON: people whose fields (city, job, favourite colour, pet) are stated in
+// sentences scattered through the text; the answer is a JSON list of objects with
+// the name and the asked fields, in order of first mention. Evidence: every sentence
+// of an asked field; distractors: sentences of fields not asked and access-code
+// records of the same people.
+class Text2JsonGenerator : public TaskGenerator
+{
+  public:
+    QString suite() const override { return QStringLiteral("text2json"); }
+    QString description() const override;
+    QStringList variants() const override;
+    QString variantDescription(const QString& variant) const override;
+
+  protected:
+    Sample generateVariant(const Tokenizer& tokenizer, const QString& variant,
+                           const LengthRequest& length, Rng& rng) const override;
+};
+
+} // namespace kvl

@@ -1,0 +1,258 @@
+// Reading tokenizer.json into an HfTokenizer (the encoding side is hftokenizer.cpp).
+#include "tokenizer/hftokenizer.h"
+
+#include "tokenizer/bytelevel.h"
+
+#include "common/error.h"
+#include "common/jsonio.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <algorithm>
+
+namespace kvl {
+
+namespace {
+QJsonObject readOptionalJson(const QString& path)
+{
+    if (!QFileInfo::exists(path))
+        return {};
+    return readJsonObject(path);
+}
+} // namespace
+
+std::unique_ptr<HfTokenizer> HfTokenizer::load(const QString& path)
+{
+    const QJsonObject json = readJsonObject(path);
+    const QString dir = QFileInfo(path).absolutePath();
+    return fromJson(json, path, readOptionalJson(dir + QStringLiteral("/tokenizer_config.json")),
+                    readOptionalJson(dir + QStringLiteral("/generation_config.json")));
+}
+
+std::unique_ptr<HfTokenizer> HfTokenizer::fromJson(const QJsonObject& json, const QString& path,
+                                                   const QJsonObject& config,
+                                                   const QJsonObject& generationConfig)
+{
+    std::unique_ptr<HfTokenizer> t(new HfTokenizer);
+    if (!json.value(QStringLiteral("model")).isObject())
+        throw Error(path, QStringLiteral("no \"model\" object (is this a tokenizer.json?)"));
+    t->m_normalizer = Normalizer::fromJson(json.value(QStringLiteral("normalizer")), path);
+    t->m_pre = PreTokenizer::fromJson(json.value(QStringLiteral("pre_tokenizer")), path);
+    t->m_decoder = Decoder::fromJson(json.value(QStringLiteral("decoder")), path);
+    t->loadModel(json.value(QStringLiteral("model")).toObject(), path);
+    t->loadAddedTokens(json.value(QStringLiteral("added_tokens")).toArray(), path);
+    t->loadPostProcessor(json.value(QStringLiteral("post_processor")), path, config);
+    t->loadSpecialNames(config, generationConfig);
+    return t;
+}
+
+void HfTokenizer::loadModel(const QJsonObject& model, const QString& path)
+{
+    const QString type = model.value(QStringLiteral("type")).toString(QStringLiteral("BPE"));
+    if (type != QLatin1String("BPE"))
+        throw Error(path,
+                    QStringLiteral("unsupported tokenizer model type '%1' (only BPE is supported)")
+                        .arg(type));
+    if (!model.value(QStringLiteral("vocab")).isObject())
+        throw Error(path, QStringLiteral("BPE model without a \"vocab\" object"));
+    if (!model.value(QStringLiteral("merges")).isArray())
+        throw Error(path, QStringLiteral("BPE model without a \"merges\" list"));
+    for (const char* key : {"continuing_subword_prefix", "end_of_word_suffix"}) {
+        if (!model.value(QLatin1String(key)).toString().isEmpty())
+            throw Error(path, QStringLiteral("unsupported BPE option %1").arg(QLatin1String(key)));
+    }
+
+    const QJsonObject vocab = model.value(QStringLiteral("vocab")).toObject();
+    m_vocab.reserve(int(vocab.size()));
+    int maxId = -1;
+    for (auto it = vocab.begin(); it != vocab.end(); ++it) {
+        if (!it.value().isDouble() || it.value().toInt(-1) < 0)
+            throw Error(path, QStringLiteral("vocab entry '%1' has no valid id").arg(it.key()));
+        const int id = it.value().toInt();
+        if (!m_vocab.insert(it.key(), id))
+            throw Error(path, QStringLiteral("vocab entry '%1' appears twice").arg(it.key()));
+        maxId = std::max(maxId, id);
+    }
+    m_idToToken.assign(size_t(maxId + 1), QString());
+    for (int e = 0; e < m_vocab.size(); ++e)
+        m_idToToken[size_t(m_vocab.ids()[size_t(e)])] = m_vocab.keys()[size_t(e)];
+
+    const bool byteLevel = m_pre.isByteLevel();
+    m_byteIds.fill(-1);
+    m_fallbackIds.fill(-1);
+    for (int b = 0; b < 256; ++b) {
+        if (byteLevel)
+            m_byteIds[size_t(b)] = vocabId(QString(bytelevel::byteToChar(uchar(b))));
+        const QString hex = QString::number(b, 16).toUpper().rightJustified(2, QLatin1Char('0'));
+        m_fallbackIds[size_t(b)] = vocabId(QStringLiteral("<0x") + hex + QLatin1Char('>'));
+    }
+    m_byteFallback = model.value(QStringLiteral("byte_fallback")).toBool(false);
+    m_ignoreMerges = model.value(QStringLiteral("ignore_merges")).toBool(false);
+    m_fuseUnk = model.value(QStringLiteral("fuse_unk")).toBool(false);
+    const QString unk = model.value(QStringLiteral("unk_token")).toString();
+    if (!unk.isEmpty()) {
+        if (vocabId(unk) < 0)
+            throw Error(path, QStringLiteral("unk_token '%1' is not in the vocabulary").arg(unk));
+        m_unk = vocabId(unk);
+    }
+    if (byteLevel && m_ignoreMerges) {
+        m_rawVocab.reserve(size_t(m_vocab.size()));
+        for (int e = 0; e < m_vocab.size(); ++e) {
+            QByteArray raw;
+            if (bytelevel::fromChars(m_vocab.keys()[size_t(e)], raw))
+                m_rawVocab.emplace(raw.toStdString(), m_vocab.ids()[size_t(e)]);
+        }
+    }
+
+    const QJsonArray merges = model.value(QStringLiteral("merges")).toArray();
+    m_bpe.reserve(int(merges.size()));
+    for (qsizetype i = 0; i < merges.size(); ++i) {
+        QString left, right;
+        const QJsonValue m = merges.at(i);
+        if (m.isString()) {
+            // The older format "a b": the first space separates the pair.
+            const QString s = m.toString();
+            const qsizetype space = s.indexOf(QLatin1Char(' '));
+            if (space < 0 || s.count(QLatin1Char(' ')) != 1)
+                throw Error(path, QStringLiteral("merge %1 \"%2\" is not a pair").arg(i).arg(s));
+            left = s.left(space);
+            right = s.mid(space + 1);
+        } else if (m.isArray() && m.toArray().size() == 2) {
+            left = m.toArray().at(0).toString();
+            right = m.toArray().at(1).toString();
+        } else {
+            throw Error(path, QStringLiteral("merge %1 is neither \"a b\" nor [a, b]").arg(i));
+        }
+        const int l = vocabId(left);
+        const int r = vocabId(right);
+        const int merged = vocabId(left + right);
+        if (l < 0 || r < 0 || merged < 0) {
+            const QString missing = l < 0 ? left : r < 0 ? right : left + right;
+            throw Error(path,
+                        QStringLiteral("merge %1 (\"%2\" \"%3\") refers to '%4', which is not in "
+                                       "the vocabulary")
+                            .arg(i)
+                            .arg(left, right, missing));
+        }
+        m_bpe.addMerge(l, r, merged);
+    }
+}
+
+void HfTokenizer::loadAddedTokens(const QJsonArray& added, const QString& path)
+{
+    for (const QJsonValue& v : added) {
+        const QJsonObject o = v.toObject();
+        AddedTokens::Token t;
+        t.content = o.value(QStringLiteral("content")).toString();
+        t.id = o.value(QStringLiteral("id")).toInt(-1);
+        if (t.content.isEmpty() || t.id < 0)
+            throw Error(path, QStringLiteral("added token without content or id"));
+        t.special = o.value(QStringLiteral("special")).toBool(false);
+        t.lstrip = o.value(QStringLiteral("lstrip")).toBool(false);
+        t.rstrip = o.value(QStringLiteral("rstrip")).toBool(false);
+        t.singleWord = o.value(QStringLiteral("single_word")).toBool(false);
+        m_added.add(t);
+        if (t.id >= int(m_idToToken.size()))
+            m_idToToken.resize(size_t(t.id + 1));
+        m_idToToken[size_t(t.id)] = t.content;
+    }
+}
+
+std::optional<int> HfTokenizer::configTokenId(const QJsonValue& v) const
+{
+    // tokenizer_config.json writes a token as "text" or {"content": "text", ...}.
+    const QString name =
+        v.isObject() ? v.toObject().value(QStringLiteral("content")).toString() : v.toString();
+    if (name.isEmpty())
+        return std::nullopt;
+    return tokenToId(name);
+}
+
+void HfTokenizer::loadPostProcessor(const QJsonValue& json, const QString& path,
+                                    const QJsonObject& config)
+{
+    QJsonArray processors;
+    if (json.toObject().value(QStringLiteral("type")).toString() == QLatin1String("Sequence"))
+        processors = json.toObject().value(QStringLiteral("processors")).toArray();
+    else if (json.isObject())
+        processors.append(json);
+    bool templated = false;
+    for (const QJsonValue& p : processors) {
+        const QJsonObject o = p.toObject();
+        const QString type = o.value(QStringLiteral("type")).toString();
+        if (type == QLatin1String("ByteLevel"))
+            continue; // only trims offsets, which ours never include anyway
+        if (type == QLatin1String("TemplateProcessing")) {
+            templated = true;
+            const QJsonObject specials = o.value(QStringLiteral("special_tokens")).toObject();
+            bool afterSequence = false;
+            for (const QJsonValue& item : o.value(QStringLiteral("single")).toArray()) {
+                const QJsonObject io = item.toObject();
+                if (io.contains(QStringLiteral("Sequence"))) {
+                    afterSequence = true;
+                    continue;
+                }
+                const QString name = io.value(QStringLiteral("SpecialToken"))
+                                         .toObject()
+                                         .value(QStringLiteral("id"))
+                                         .toString();
+                const QJsonArray ids =
+                    specials.value(name).toObject().value(QStringLiteral("ids")).toArray();
+                if (ids.isEmpty())
+                    throw Error(path,
+                                QStringLiteral("post_processor template names special token '%1' "
+                                               "without ids")
+                                    .arg(name));
+                for (const QJsonValue& id : ids)
+                    (afterSequence ? m_suffix : m_prefix).push_back(id.toInt());
+            }
+        } else if (type == QLatin1String("RobertaProcessing") ||
+                   type == QLatin1String("BertProcessing")) {
+            templated = true;
+            m_prefix.push_back(o.value(QStringLiteral("cls")).toArray().at(1).toInt());
+            m_suffix.push_back(o.value(QStringLiteral("sep")).toArray().at(1).toInt());
+        } else {
+            throw Error(path, QStringLiteral("unsupported post_processor type '%1'").arg(type));
+        }
+    }
+    if (!templated) {
+        // No template: transformers then follows tokenizer_config.json's flags.
+        if (config.value(QStringLiteral("add_bos_token")).toBool(false))
+            if (auto id = configTokenId(config.value(QStringLiteral("bos_token"))))
+                m_prefix.push_back(*id);
+        if (config.value(QStringLiteral("add_eos_token")).toBool(false))
+            if (auto id = configTokenId(config.value(QStringLiteral("eos_token"))))
+                m_suffix.push_back(*id);
+    }
+}
+
+void HfTokenizer::loadSpecialNames(const QJsonObject& config, const QJsonObject& generationConfig)
+{
+    m_bos = configTokenId(config.value(QStringLiteral("bos_token")));
+    if (!m_bos && !m_prefix.empty())
+        m_bos = m_prefix.front();
+    const QStringList bosNames{QStringLiteral("<|begin_of_text|>"), QStringLiteral("<s>"),
+                               QStringLiteral("<|bos|>"), QStringLiteral("<bos>")};
+    for (const QString& name : bosNames)
+        if (!m_bos && m_added.byContent(name))
+            m_bos = m_added.byContent(name)->id;
+
+    if (auto id = configTokenId(config.value(QStringLiteral("eos_token"))))
+        m_stop.push_back(*id);
+    const QJsonValue eos = generationConfig.value(QStringLiteral("eos_token_id"));
+    for (const QJsonValue& v : eos.isArray() ? eos.toArray() : QJsonArray{eos})
+        if (v.isDouble())
+            m_stop.push_back(v.toInt());
+    const QStringList stopNames{QStringLiteral("</s>"),          QStringLiteral("<|end_of_text|>"),
+                                QStringLiteral("<|eot_id|>"),    QStringLiteral("<|eom_id|>"),
+                                QStringLiteral("<|endoftext|>"), QStringLiteral("<|im_end|>"),
+                                QStringLiteral("<|eos|>"),       QStringLiteral("<eos>"),
+                                QStringLiteral("<end_of_turn>")};
+    for (const QString& name : stopNames)
+        if (const AddedTokens::Token* t = m_added.byContent(name); t && t->special)
+            m_stop.push_back(t->id);
+    std::sort(m_stop.begin(), m_stop.end());
+    m_stop.erase(std::unique(m_stop.begin(), m_stop.end()), m_stop.end());
+}
+
+} // namespace kvl

@@ -1,0 +1,16 @@
+#pragma once
+
+#include "train/trainer.h"
+
+#include <memory>
+
+namespace kvl {
+
+class Tokenizer;
+
+// Training sequences drawn from the task generators (core/tasks), laid out by
+// promptIds() — the layout the engine uses at evaluation — with the answer and its
+// stop token supervised.
+TaskSequenceFn makeSuiteSequenceFn(std::shared_ptr<const Tokenizer> tokenizer);
+
+} // namespace kvl

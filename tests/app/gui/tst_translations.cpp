@@ -1,0 +1,40 @@
+// The Japanese catalogue is compiled at build time and translates the UI strings.
+#include <QCoreApplication>
+#include <QTranslator>
+#include <QtTest>
+
+class TstTranslations : public QObject
+{
+    Q_OBJECT
+  private slots:
+    void japaneseCatalogue_data()
+    {
+        QTest::addColumn<QString>("context");
+        QTest::addColumn<QString>("source");
+        QTest::newRow("menu") << "kvl::MainWindow"
+                              << "&File";
+        QTest::newRow("view title") << "kvl::AccuracyRatioView"
+                                    << "Accuracy vs compression ratio";
+        QTest::newRow("dialog") << "kvl::NewRunDialog"
+                                << "New run";
+    }
+    void japaneseCatalogue()
+    {
+        QFETCH(QString, context);
+        QFETCH(QString, source);
+        QTranslator translator;
+        QVERIFY(translator.load(QStringLiteral(KVLENS_QM_DIR "/kvlens_ja.qm")));
+        const QString translated = translator.translate(qPrintable(context), qPrintable(source));
+        QVERIFY2(!translated.isEmpty(), qPrintable(source));
+        QVERIFY(translated != source);
+        // Japanese text: at least one character from the kana or CJK blocks.
+        bool japanese = false;
+        for (QChar c : translated)
+            japanese |= (c.unicode() >= 0x3040 && c.unicode() <= 0x30FF) ||
+                        (c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF);
+        QVERIFY2(japanese, qPrintable(translated));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstTranslations)
+#include "tst_translations.moc"

@@ -1,0 +1,377 @@
+// The analysis cache: prefill once, then answer under kept masks and logit biases.
+// Every expectation comes from an independent route through the model (one full
+// forward, a cache with entries physically removed or duplicated, argmax of full
+// forwards), never from the code path under test.
+// torch before any Qt header: Qt's `slots` macro breaks torch's headers.
+#include <torch/torch.h>
+
+#include "common/error.h"
+#include "model/answerdecoder.h"
+#include "model/transformer.h"
+
+#include <QtTest>
+#include <cmath>
+
+using namespace kvl;
+
+namespace {
+
+ModelConfig tinyConfig(Architecture arch = Architecture::Llama)
+{
+    ModelConfig c;
+    c.architecture = arch;
+    c.vocabSize = 50;
+    c.hiddenSize = 32;
+    c.intermediateSize = 48;
+    c.numLayers = 2;
+    c.numHeads = 4;
+    c.numKvHeads = 2;
+    c.headDim = 8;
+    c.maxPositionEmbeddings = 64;
+    c.ropeTheta = 10000.0;
+    c.qkNorm = arch == Architecture::Qwen3;
+    c.attentionBias = arch == Architecture::Qwen2;
+    return c;
+}
+
+std::unique_ptr<Transformer> tinyModel(const ModelConfig& config = tinyConfig())
+{
+    return std::make_unique<Transformer>(config, randomModelWeights(config, 42, 0.3),
+                                         QStringLiteral("tiny/config.json"));
+}
+
+std::vector<int> someIds(int n, int seed = 0)
+{
+    std::vector<int> ids;
+    for (int i = 0; i < n; ++i)
+        ids.push_back((7 * i + 3 + 11 * seed) % 50);
+    return ids;
+}
+
+std::vector<int> slice(const std::vector<int>& v, int begin, int end)
+{
+    return {v.begin() + begin, v.begin() + end};
+}
+
+double maxDiff(const at::Tensor& a, const at::Tensor& b)
+{
+    return (a - b).abs().max().item<double>();
+}
+
+} // namespace
+
+class TestContextCache : public QObject
+{
+    Q_OBJECT
+
+  private slots:
+    void prefillThenIncrementalEqualsFullForward_data()
+    {
+        QTest::addColumn<int>("arch");
+        QTest::newRow("llama") << int(Architecture::Llama);
+        QTest::newRow("qwen2 biases") << int(Architecture::Qwen2);
+        QTest::newRow("qwen3 qk-norm") << int(Architecture::Qwen3);
+    }
+
+    void prefillThenIncrementalEqualsFullForward()
+    {
+        QFETCH(int, arch);
+        c10::InferenceMode guard;
+        auto model = tinyModel(tinyConfig(Architecture(arch)));
+        const std::vector<int> ids = someIds(20);
+        const at::Tensor full = model->forward(ids); // [20, vocab]
+
+        const ContextCache context = model->prefill(slice(ids, 0, 12));
+        QVERIFY(maxDiff(context.lastLogits, full[11]) < 1e-5);
+        Continuation cont;
+        ExtendOptions all;
+        all.allLogits = true;
+        const ExtendResult chunk = model->extend(context, {}, cont, slice(ids, 12, 15), all);
+        QVERIFY(maxDiff(chunk.logits, full.narrow(0, 12, 3)) < 1e-5);
+        for (int i = 15; i < 20; ++i) {
+            const ExtendResult step = model->extend(context, {}, cont, {ids[size_t(i)]});
+            QVERIFY2(maxDiff(step.logits[0], full[i]) < 1e-5, qPrintable(QString::number(i)));
+        }
+        QCOMPARE(cont.length, int64_t(8));
+    }
+
+    void allTrueMaskEqualsFullCacheExactly()
+    {
+        c10::InferenceMode guard;
+        auto model = tinyModel();
+        const ContextCache context = model->prefill(someIds(16));
+        CacheEdit kept;
+        kept.keptMask = at::ones({2, 2, 16}, at::kBool);
+        ExtendOptions options;
+        options.allLogits = true;
+        options.captureAttention = true;
+        Continuation a, b;
+        const ExtendResult full = model->extend(context, {}, a, someIds(5, 1), options);
+        const ExtendResult masked = model->extend(context, kept, b, someIds(5, 1), options);
+        QVERIFY(at::equal(full.logits, masked.logits));
+        QVERIFY(at::equal(full.contextAttention, masked.contextAttention));
+    }
+
+    // Dropping entries by mask equals attention over a cache that physically lacks
+    // them (original positions kept, since post-RoPE keys are stored).
+    void droppedMaskEqualsPhysicalRemoval()
+    {
+        c10::InferenceMode guard;
+        auto model = tinyModel();
+        const int t = 14;
+        const ContextCache context = model->prefill(someIds(t));
+        const std::vector<std::vector<int64_t>> dropped = {{1, 4, 5, 9}, {0, 2, 7, 8, 10, 13}};
+        CacheEdit edit;
+        edit.keptMask = at::ones({2, 2, t}, at::kBool);
+        ContextCache removed = context;
+        for (int l = 0; l < 2; ++l) {
+            std::vector<int64_t> keep;
+            for (int64_t p = 0; p < t; ++p) {
+                if (std::find(dropped[l].begin(), dropped[l].end(), p) == dropped[l].end())
+                    keep.push_back(p);
+                else
+                    edit.keptMask[l].select(1, p).fill_(false);
+            }
+            const at::Tensor index = at::tensor(keep, at::kLong);
+            removed.layers[l].keys = context.layers[l].keys.index_select(1, index);
+            removed.layers[l].values = context.layers[l].values.index_select(1, index);
+        }
+        ExtendOptions options;
+        options.allLogits = true;
+        Continuation a, b;
+        const ExtendResult masked = model->extend(context, edit, a, someIds(4, 2), options);
+        const ExtendResult physical = model->extend(removed, {}, b, someIds(4, 2), options);
+        QVERIFY(maxDiff(masked.logits, physical.logits) < 1e-5);
+        // Decoding continues the same way.
+        const ExtendResult m2 = model->extend(context, edit, a, {3});
+        const ExtendResult p2 = model->extend(removed, {}, b, {3});
+        QVERIFY(maxDiff(m2.logits, p2.logits) < 1e-5);
+        // And the mask really changes the answer distribution.
+        Continuation c;
+        QVERIFY(maxDiff(model->extend(context, {}, c, someIds(4, 2), options).logits,
+                        masked.logits) > 1e-3);
+    }
+
+    void perHeadMaskGivesZeroAttentionOnDroppedEntries()
+    {
+        c10::InferenceMode guard;
+        auto model = tinyModel();
+        const ContextCache context = model->prefill(someIds(12));
+        CacheEdit edit;
+        edit.keptMask = at::rand({2, 2, 12}) > 0.5;
+        ExtendOptions options;
+        options.captureAttention = true;
+        Continuation cont;
+        const ExtendResult r = model->extend(context, edit, cont, someIds(3, 4), options);
+        QCOMPARE(r.contextAttention.sizes(), (at::IntArrayRef{2, 2, 3, 12}));
+        const at::Tensor onDropped = r.contextAttention.masked_select(
+            edit.keptMask.logical_not().unsqueeze(2).expand({2, 2, 3, 12}));
+        QVERIFY(onDropped.numel() > 0);
+        QCOMPARE(onDropped.abs().max().item<double>(), 0.0);
+        // Attention over the context plus the question's own tokens sums to one, so the
+        // context part is at most one.
+        QVERIFY(r.contextAttention.sum(3).max().item<double>() <= 1.0 + 1e-6);
+    }
+
+    // Adding log(beta) to the logits of a set of entries equals having each of them
+    // beta times in the cache (beta = 2: duplicated entries).
+    void logBetaBiasEqualsDuplicatedEntries()
+    {
+        c10::InferenceMode guard;
+        auto model = tinyModel();
+        const int t = 12;
+        const ContextCache context = model->prefill(someIds(t, 3));
+        const std::vector<std::vector<int64_t>> boosted = {{2, 3, 8}, {0, 5, 6, 11}};
+        CacheEdit edit;
+        edit.logitBias = at::zeros({2, 2, t}, at::kFloat);
+        ContextCache duplicated = context;
+        for (int l = 0; l < 2; ++l) {
+            const at::Tensor index = at::tensor(boosted[l], at::kLong);
+            edit.logitBias[l].index_fill_(1, index, std::log(2.0));
+            const LayerCache& src = context.layers[l];
+            duplicated.layers[l].keys = at::cat({src.keys, src.keys.index_select(1, index)}, 1);
+            duplicated.layers[l].values =
+                at::cat({src.values, src.values.index_select(1, index)}, 1);
+        }
+        ExtendOptions options;
+        options.allLogits = true;
+        Continuation a, b;
+        const ExtendResult biased = model->extend(context, edit, a, someIds(4, 5), options);
+        const ExtendResult dup = model->extend(duplicated, {}, b, someIds(4, 5), options);
+        QVERIFY(maxDiff(biased.logits, dup.logits) < 1e-5);
+    }
+
+    void contextTooLongNamesConfigAndLengths()
+    {
+        c10::InferenceMode guard;
+        auto model = tinyModel();
+        try {
+            model->prefill(someIds(70));
+            QFAIL("no error for a context longer than max_position_embeddings");
+        } catch (const Error& e) {
+            QVERIFY2(e.message().contains(QLatin1String("tiny/config.json")),
+                     qPrintable(e.message()));
+            QVERIFY(e.message().contains(QLatin1String("70")));
+            QVERIFY(e.message().contains(QLatin1String("max_position_embeddings is 64")));
+        }
+        // The question may not run past the limit either.
+        const ContextCache context = model->prefill(someIds(60));
+        Continuation cont;
+        QVERIFY_THROWS_EXCEPTION(Error, model->extend(context, {}, cont, someIds(5)));
+
+        ModelConfig mistral = tinyConfig(Architecture::Mistral);
+        mistral.slidingWindow = 32;
+        auto windowed = tinyModel(mistral);
+        try {
+            windowed->prefill(someIds(40));
+            QFAIL("no error for a context longer than sliding_window");
+        } catch (const Error& e) {
+            QVERIFY2(e.message().contains(QLatin1String("sliding_window is 32")),
+                     qPrintable(e.message()));
+            QVERIFY(e.message().contains(QLatin1String("40")));
+        }
+    }
+
+    void greedyIsArgmaxOfFullForwardAndStopsAtStopIds()
+    {
+        c10::InferenceMode guard;
+        auto model = tinyModel();
+        const std::vector<int> contextIds = someIds(10);
+        const std::vector<int> question = someIds(3, 6);
+        const ContextCache context = model->prefill(contextIds);
+        GenerateOptions options;
+        options.maxNewTokens = 8;
+        const Generation free = generateAnswer(*model, context, {}, question, options);
+        QCOMPARE(int(free.ids.size()), 8);
+        QVERIFY(free.stop == Generation::Stop::MaxTokens);
+        std::vector<int> sequence = contextIds;
+        sequence.insert(sequence.end(), question.begin(), question.end());
+        for (int token : free.ids) {
+            const at::Tensor logits = model->forward(sequence);
+            QCOMPARE(int(logits[int64_t(sequence.size()) - 1].argmax().item<int64_t>()), token);
+            sequence.push_back(token);
+        }
+
+        const int stop = free.ids[3];
+        const auto first = std::find(free.ids.begin(), free.ids.end(), stop);
+        options.stopIds = {49, stop};
+        const Generation stopped = generateAnswer(*model, context, {}, question, options);
+        QVERIFY(stopped.stop == Generation::Stop::StopToken);
+        QCOMPARE(stopped.stopId, stop);
+        QCOMPARE(stopped.ids, std::vector<int>(free.ids.begin(), first));
+    }
+
+    void teacherForcedLogprobsMatchFullForward()
+    {
+        c10::InferenceMode guard;
+        auto model = tinyModel();
+        const std::vector<int> contextIds = someIds(10);
+        const std::vector<int> question = someIds(3, 7);
+        const std::vector<int> answer = {5, 17, 23, 8};
+        std::vector<int> sequence = contextIds;
+        sequence.insert(sequence.end(), question.begin(), question.end());
+        sequence.insert(sequence.end(), answer.begin(), answer.end());
+        const at::Tensor logProbs = at::log_softmax(model->forward(sequence).to(at::kDouble), 1);
+
+        ScoreOptions options;
+        options.fullDistributions = true;
+        options.topK = 5;
+        options.captureAttention = true;
+        const AnswerScore score =
+            generateScore(*model, model->prefill(contextIds), question, answer, options);
+        double nll = 0.0;
+        for (size_t i = 0; i < answer.size(); ++i) {
+            const int64_t row = int64_t(contextIds.size() + question.size() + i) - 1;
+            const double expected = logProbs[row][answer[i]].item<double>();
+            QVERIFY(std::abs(score.tokenLogprobs[i] - expected) < 1e-4);
+            nll -= expected;
+            const int64_t rank = (logProbs[row] > expected).sum().item<int64_t>();
+            QCOMPARE(score.goldRanks[i], int(rank));
+            QCOMPARE(score.topIds[int64_t(i)][0].item<int64_t>(),
+                     logProbs[row].argmax().item<int64_t>());
+        }
+        QVERIFY(std::abs(score.nll - nll) < 1e-3);
+        QCOMPARE(score.logProbs.sizes(), (at::IntArrayRef{4, 50}));
+        QCOMPARE(score.contextAttention.sizes(), (at::IntArrayRef{2, 2, 6, 10}));
+    }
+
+    void prefillKeepsWindowQueriesPreRopeKeysAndRows()
+    {
+        c10::InferenceMode guard;
+        auto model = tinyModel(tinyConfig(Architecture::Qwen3));
+        const std::vector<int> ids = someIds(12);
+        PrefillOptions options;
+        options.window = 5;
+        options.attentionRows = {11, 4};
+        const ContextCache context = model->prefill(ids, options);
+        const LayerCache& l = context.layers[1];
+        QCOMPARE(l.windowQueries.sizes(), (at::IntArrayRef{4, 5, 8}));
+        QCOMPARE(l.windowQueriesPreRope.sizes(), (at::IntArrayRef{4, 5, 8}));
+        QCOMPARE(l.keys.sizes(), (at::IntArrayRef{2, 12, 8}));
+        // Rotating the pre-RoPE keys by their positions gives the cached keys.
+        auto [cos, sin] = model->rope().cosSin(at::arange(12, at::kLong));
+        const at::Tensor rotated =
+            Rope::apply(l.keysPreRope.permute({1, 0, 2}), cos, sin).permute({1, 0, 2});
+        QVERIFY(maxDiff(rotated, l.keys) < 1e-5);
+        auto [wcos, wsin] = model->rope().cosSin(at::arange(7, 12, at::kLong));
+        const at::Tensor wq =
+            Rope::apply(l.windowQueriesPreRope.permute({1, 0, 2}), wcos, wsin).permute({1, 0, 2});
+        QVERIFY(maxDiff(wq, l.windowQueries) < 1e-5);
+
+        // Row 11 attends over keys 0..11; the same token processed after an 11-token
+        // context attends identically over keys 0..10.
+        QCOMPARE(l.rowAttention.sizes(), (at::IntArrayRef{2, 2, 12}));
+        const ContextCache shorter = model->prefill(slice(ids, 0, 11));
+        Continuation cont;
+        ExtendOptions capture;
+        capture.captureAttention = true;
+        const ExtendResult r = model->extend(shorter, {}, cont, {ids[11]}, capture);
+        for (int layer = 0; layer < 2; ++layer) {
+            const at::Tensor row = context.layers[layer].rowAttention.select(1, 1);
+            QVERIFY(maxDiff(row.narrow(1, 0, 11), r.contextAttention[layer].select(1, 0)) < 1e-5);
+        }
+        // Row 4 cannot see later keys.
+        QCOMPARE(l.rowAttention.select(1, 0).narrow(1, 5, 7).abs().max().item<double>(), 0.0);
+    }
+
+    void batchedForwardEqualsSingle()
+    {
+        c10::InferenceMode guard;
+        auto model = tinyModel();
+        const std::vector<int> a = someIds(9, 1), b = someIds(9, 2);
+        std::vector<int64_t> both(a.begin(), a.end());
+        both.insert(both.end(), b.begin(), b.end());
+        const at::Tensor batch = model->forward(at::tensor(both, at::kLong).view({2, 9}));
+        QVERIFY(maxDiff(batch[0], model->forward(a)) < 1e-5);
+        QVERIFY(maxDiff(batch[1], model->forward(b)) < 1e-5);
+    }
+
+    // The trainer reuses forward() with parameters that require gradients.
+    void forwardIsDifferentiable()
+    {
+        auto model = tinyModel();
+        for (auto& [name, tensor] : model->weights().named(model->config()))
+            *tensor = tensor->detach().clone().requires_grad_(true);
+        model->setBlockRows(4);
+        const std::vector<int> ids = someIds(10);
+        const at::Tensor logits = model->forward(ids);
+        const at::Tensor targets = at::tensor(std::vector<int64_t>(ids.begin() + 1, ids.end()));
+        const at::Tensor loss = at::cross_entropy_loss(logits.narrow(0, 0, 9), targets);
+        loss.backward();
+        const at::Tensor grad = model->weights().layers[0].q.grad();
+        QVERIFY(grad.defined());
+        QVERIFY(grad.abs().sum().item<double>() > 0.0);
+        QVERIFY(at::isfinite(grad).all().item<bool>());
+    }
+
+  private:
+    static AnswerScore generateScore(const Transformer& model, const ContextCache& context,
+                                     const std::vector<int>& question,
+                                     const std::vector<int>& answer, const ScoreOptions& options)
+    {
+        return scoreAnswer(model, context, {}, question, answer, options);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestContextCache)
+#include "tst_contextcache.moc"

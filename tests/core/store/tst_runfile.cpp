@@ -1,0 +1,274 @@
+// Opening run files: migration from schema v1 (built by SQL here), and clear errors
+// for newer, foreign, non-SQLite, empty, missing, truncated and overwritten files.
+#include "storefixtures.h"
+
+#include "common/error.h"
+#include "common/jsonio.h"
+#include "store/runreader.h"
+#include "store/runreport.h"
+#include "store/runwriter.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <sqlite3.h>
+#include <unistd.h>
+
+using namespace kvl;
+using namespace kvl::test;
+
+namespace {
+void sql(const QString& path, const char* statements)
+{
+    sqlite3* db = nullptr;
+    QCOMPARE_EQ(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+    char* err = nullptr;
+    const int rc = sqlite3_exec(db, statements, nullptr, nullptr, &err);
+    const QString message = err ? QString::fromUtf8(err) : QString();
+    sqlite3_free(err);
+    sqlite3_close(db);
+    QVERIFY2(rc == SQLITE_OK, qPrintable(message));
+}
+
+// The version-1 layout as the first release wrote it, with one sample and two rows.
+const char* const kVersionOneFile = R"sql(
+PRAGMA application_id = 1263946801;  -- 0x4B564C31 "KVL1"
+CREATE TABLE run (id INTEGER PRIMARY KEY CHECK (id = 1), spec_json TEXT NOT NULL,
+  model_name TEXT, model_hash TEXT, tool_version TEXT, status TEXT NOT NULL DEFAULT 'running',
+  created_at TEXT, updated_at TEXT);
+CREATE TABLE sample (id INTEGER PRIMARY KEY, sample_key TEXT NOT NULL UNIQUE, suite TEXT,
+  source_id TEXT, context_len INTEGER, question_len INTEGER, spans_json TEXT, gold TEXT,
+  meta_json TEXT);
+CREATE TABLE config (id INTEGER PRIMARY KEY, config_key TEXT NOT NULL UNIQUE,
+  compressor TEXT NOT NULL, ratio REAL NOT NULL, params_json TEXT);
+CREATE TABLE result (sample_id INTEGER NOT NULL, config_id INTEGER NOT NULL, answer TEXT,
+  correct INTEGER, score REAL, transition TEXT, ERR_slot REAL, ECov_slot REAL, DRR REAL,
+  delta_NLL REAL, GPR REAL, KL REAL, TopK REAL, gold_rank_shift REAL, EAR REAL,
+  coverage_type TEXT, signature TEXT, PRIMARY KEY (sample_id, config_id)) WITHOUT ROWID;
+CREATE INDEX result_by_config ON result(config_id, transition);
+CREATE INDEX sample_by_suite ON sample(suite);
+CREATE TABLE mask (sample_id INTEGER NOT NULL, config_id INTEGER NOT NULL,
+  layers INTEGER NOT NULL, kv_heads INTEGER NOT NULL, context_len INTEGER NOT NULL,
+  bits BLOB NOT NULL, PRIMARY KEY (sample_id, config_id));
+CREATE TABLE attention (sample_id INTEGER NOT NULL, config_id INTEGER NOT NULL,
+  layers INTEGER NOT NULL, kv_heads INTEGER NOT NULL, context_len INTEGER NOT NULL,
+  weights BLOB NOT NULL, PRIMARY KEY (sample_id, config_id));
+CREATE TABLE intervention (sample_id INTEGER NOT NULL, config_id INTEGER NOT NULL,
+  kind TEXT NOT NULL, beta REAL, answer TEXT, repaired INTEGER,
+  PRIMARY KEY (sample_id, config_id, kind)) WITHOUT ROWID;
+INSERT INTO run VALUES (1, '{"model":"old"}', 'tiny', 'h1', '0.0.9', 'finished', 't0', 't1');
+INSERT INTO sample VALUES (1, 'old/1', 'niah', '1', 100, 5, '[]', 'blue', NULL);
+INSERT INTO config VALUES (1, 'FullCache@0', 'FullCache', 0, '{}');
+INSERT INTO config VALUES (2, 'SnapKV@0.5', 'SnapKV', 0.5, '{}');
+INSERT INTO result (sample_id, config_id, answer, correct, transition) VALUES (1, 1, 'blue', 1, NULL);
+INSERT INTO result (sample_id, config_id, answer, correct, transition, ECov_slot, coverage_type,
+  signature) VALUES (1, 2, 'red', 0, 'C->W', 0.25, 'measured_token_coverage', 'low_mapped_coverage');
+PRAGMA user_version = 1;
+)sql";
+
+void expectError(const std::function<void()>& open, const QString& path, const QString& words)
+{
+    try {
+        open();
+        QFAIL("no error");
+    } catch (const Error& e) {
+        qInfo("%s", qPrintable(e.message()));
+        QVERIFY2(e.message().contains(path), qPrintable(e.message()));
+        QVERIFY2(e.message().contains(words, Qt::CaseInsensitive), qPrintable(e.message()));
+    }
+}
+
+// Opens, checks every page and reads everything the report reads.
+void readAll(const QString& path)
+{
+    RunReader reader(path);
+    reader.checkIntegrity();
+    runReportJson(reader);
+    for (const StoredResult& r : reader.results()) {
+        reader.mask(r.sampleId, r.configId);
+        reader.attention(r.sampleId, r.configId);
+    }
+}
+
+void overwrite(const QString& path, qint64 offset, qint64 count, char byte)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadWrite));
+    QVERIFY(f.seek(offset));
+    f.write(QByteArray(count, byte));
+}
+} // namespace
+
+class TestRunFile : public QObject
+{
+    Q_OBJECT
+  private:
+    QTemporaryDir m_dir;
+    QString path(const char* name) const { return m_dir.filePath(QLatin1String(name)); }
+
+    // A real run file with some bulk (masks and attention), closed (WAL checkpointed).
+    QString realRun(const char* name)
+    {
+        const QString file = path(name);
+        RunWriter w(file);
+        w.setRunInfo(runInfo());
+        for (const ConfigRecord& c : handConfigs())
+            w.addConfig(c);
+        for (int i = 0; i < 40; ++i) {
+            SampleRecord rec = handSample(i % 4);
+            rec.sample.key = QStringLiteral("k%1").arg(i);
+            for (ResultRecord& r : rec.results) {
+                KeptMask m(4, 2, 300, true);
+                for (std::size_t j = 0; j < m.kept.size(); j += 3 + std::size_t(i))
+                    m.kept[j] = 0;
+                r.mask = m;
+                AttentionSummary a(4, 2, 300);
+                for (std::size_t j = 0; j < a.weights.size(); ++j)
+                    a.weights[j] = float((j * 7 + std::size_t(i)) % 97) / 97.0f;
+                r.attention = a;
+            }
+            w.writeSample(rec);
+        }
+        return file;
+    }
+
+  private slots:
+    void migratesVersionOne()
+    {
+        const QString file = path("v1.kvl");
+        sql(file, kVersionOneFile);
+        {
+            RunReader reader(file); // read-only open upgrades through a short writer
+            QCOMPARE(reader.schemaVersion(), 2);
+            QCOMPARE(reader.runInfo().modelHash, QStringLiteral("h1"));
+            const auto rows = reader.results();
+            QCOMPARE(rows.size(), std::size_t(2));
+            QCOMPARE(rows[1].record.answer, QStringLiteral("red"));
+            QCOMPARE(rows[1].record.metrics.ecovSlot, 0.25);
+            QCOMPARE(rows[1].record.signature, Signature::LowMappedCoverage);
+            QVERIFY(!rows[1].record.kvBytes && !rows[1].record.ger); // v2 columns: null
+            QCOMPARE(reader.signatures().size(), std::size_t(1));
+            QVERIFY(reader.layerStatsByLayer().empty()); // v2 table exists, empty
+        }
+        {
+            // The upgraded file takes v2 rows.
+            RunWriter w(file);
+            SampleInfo s;
+            s.key = QStringLiteral("new/1");
+            w.beginSample(s);
+            ResultRecord r;
+            r.configKey = QStringLiteral("SnapKV@0.5");
+            r.kvBytes = 42;
+            r.layers = {{0, 0.5, 1.0}};
+            w.addResult(r);
+            w.commitSample();
+        }
+        RunReader reader(file);
+        QCOMPARE(reader.resultCount(), 3);
+        QCOMPARE(reader.layerStatsByLayer().size(), std::size_t(1));
+    }
+
+    void migratesVersionOneOnWriterOpen()
+    {
+        const QString file = path("v1w.kvl");
+        sql(file, kVersionOneFile);
+        RunWriter w(file);
+        QCOMPARE(w.configs().size(), std::size_t(2));
+        QCOMPARE(w.completedSampleKeys(), QSet<QString>{QStringLiteral("old/1")});
+    }
+
+    void readOnlyOldFileSaysItCannotUpgrade()
+    {
+        if (geteuid() == 0)
+            QSKIP("root can write read-only files");
+        const QString file = path("v1ro.kvl");
+        sql(file, kVersionOneFile);
+        QFile::setPermissions(file, QFile::ReadOwner);
+        expectError([&] { RunReader r(file); }, file, QStringLiteral("cannot be upgraded"));
+    }
+
+    void newerVersionIsRefused()
+    {
+        const QString file = path("newer.kvl");
+        writeHandRun(file, {0});
+        sql(file, "PRAGMA user_version = 7;");
+        expectError([&] { RunReader r(file); }, file,
+                    QStringLiteral("newer KVLens (schema version 7"));
+        expectError([&] { RunWriter w(file); }, file, QStringLiteral("newer KVLens"));
+    }
+
+    void foreignSqliteIsRefused()
+    {
+        const QString file = path("shop.db");
+        sql(file, "CREATE TABLE customers (id INTEGER, name TEXT); INSERT INTO customers VALUES "
+                  "(1,'a');");
+        expectError([&] { RunReader r(file); }, file, QStringLiteral("another application"));
+        expectError([&] { RunWriter w(file); }, file, QStringLiteral("customers"));
+        // Our table names but another application_id: still foreign.
+        const QString other = path("other.db");
+        sql(other, "PRAGMA application_id = 42; CREATE TABLE run (id INTEGER);");
+        expectError([&] { RunReader r(other); }, other,
+                    QStringLiteral("application_id 0x0000002a"));
+    }
+
+    void notSqliteEmptyOrMissing()
+    {
+        const QString text = path("notes.kvl");
+        writeFileAtomically(text, "this is a text file, not a database\n");
+        expectError([&] { RunReader r(text); }, text, QStringLiteral("not an SQLite database"));
+        expectError([&] { RunWriter w(text); }, text, QStringLiteral("not an SQLite database"));
+        const QString empty = path("empty.kvl");
+        writeFileAtomically(empty, QByteArray());
+        expectError([&] { RunReader r(empty); }, empty, QStringLiteral("empty file"));
+        const QString missing = path("missing.kvl");
+        expectError([&] { RunReader r(missing); }, missing, QStringLiteral("no such file"));
+        expectError([&] { RunReader r(m_dir.path()); }, m_dir.path(), QStringLiteral("directory"));
+    }
+
+    void truncatedFile()
+    {
+        const QString file = realRun("trunc.kvl");
+        const qint64 size = QFileInfo(file).size();
+        QVERIFY(size > 64 * 1024);
+        QVERIFY(!QFileInfo::exists(file + QStringLiteral("-wal"))); // checkpointed on close
+        QVERIFY(QFile::resize(file, size / 2));
+        expectError([&] { readAll(file); }, file, QStringLiteral("damaged file: truncated"));
+        // Inside the header.
+        QVERIFY(QFile::resize(file, 50));
+        expectError([&] { readAll(file); }, file, QStringLiteral("damaged"));
+    }
+
+    void overwrittenHeader()
+    {
+        const QString file = realRun("header.kvl");
+        overwrite(file, 0, 16, 'x');
+        expectError([&] { readAll(file); }, file, QStringLiteral("not an SQLite database"));
+    }
+
+    void overwrittenSchemaPage()
+    {
+        const QString file = realRun("schema.kvl");
+        overwrite(file, 100, 3996, char(0xA5)); // rest of page 1: the schema b-tree
+        expectError([&] { readAll(file); }, file, QStringLiteral("damaged"));
+    }
+
+    void overwrittenDataPages()
+    {
+        const QString file = realRun("pages.kvl");
+        const qint64 size = QFileInfo(file).size();
+        // A run of garbage over a third of the pages after the first.
+        overwrite(file, 4096, size / 3, char(0x5A));
+        expectError([&] { readAll(file); }, file, QStringLiteral("damaged"));
+    }
+
+    void intactRealRunReads()
+    {
+        const QString file = realRun("ok.kvl");
+        readAll(file);
+        RunReader reader(file);
+        QCOMPARE(reader.resultCount(), 160);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunFile)
+#include "tst_runfile.moc"

@@ -1,0 +1,166 @@
+// Selection signals fire on simulated clicks on the drawn elements.
+#include "offscreentestmain.h"
+#include "sampleviews.h"
+
+#include <QSignalSpy>
+#include <qcustomplot.h>
+
+using namespace kvl;
+
+namespace {
+
+void showAndLayOut(PlotView* view)
+{
+    view->resize(900, 600);
+    view->show();
+    QVERIFY(QTest::qWaitForWindowExposed(view));
+    view->plot()->replot(); // lays out the axis rects so pixel ↔ coordinate maps are valid
+}
+
+QPoint toPixel(QCPAxisRect* rect, double x, double y)
+{
+    return QPoint(int(rect->axis(QCPAxis::atBottom)->coordToPixel(x)),
+                  int(rect->axis(QCPAxis::atLeft)->coordToPixel(y)));
+}
+
+} // namespace
+
+class TstViewSelection : public QObject
+{
+    Q_OBJECT
+  private slots:
+    void taxonomyBarClick_data()
+    {
+        QTest::addColumn<int>("bar");
+        QTest::addColumn<int>("signature");
+        QTest::addColumn<QString>("compressor");
+        QTest::addColumn<double>("ratio");
+        QTest::addColumn<QString>("signatureName");
+        QTest::addColumn<int>("count");
+        QTest::newRow("S 0.5 low") << 0 << 0 << "S" << 0.5 << "low_mapped_coverage" << 3;
+        QTest::newRow("S 0.5 ambiguous") << 0 << 1 << "S" << 0.5 << "ambiguous" << 1;
+        QTest::newRow("T 0.9 ambiguous") << 2 << 1 << "T" << 0.9 << "ambiguous" << 6;
+    }
+    void taxonomyBarClick()
+    {
+        QFETCH(int, bar);
+        QFETCH(int, signature);
+        TaxonomyView view;
+        view.setData(sample::taxonomy());
+        showAndLayOut(&view);
+        QSignalSpy spy(&view, &TaxonomyView::selectionChanged);
+        // Stacks: S = 3 + 1, T@0.9 = 2 + 6; centre of the segment in plot coordinates.
+        const QPointF centre = view.segmentCenter(bar, signature);
+        const QPoint pixel = toPixel(view.plot()->axisRect(0), centre.x(), centre.y());
+        QTest::mouseClick(view.plot(), Qt::LeftButton, {}, pixel);
+        QCOMPARE(spy.count(), 1);
+        const auto selection = spy.at(0).at(0).value<TaxonomySelection>();
+        QTEST(selection.compressor, "compressor");
+        QTEST(selection.ratio, "ratio");
+        QTEST(selection.signature, "signatureName");
+        QTEST(selection.count, "count");
+    }
+
+    void taxonomyShares()
+    {
+        TaxonomyView view;
+        view.setData(sample::taxonomy());
+        view.setNormalized(true);
+        // T@0.9: 2/8 = 0.25 below, 6/8 = 0.75 above → centre of the top segment at 0.625
+        QCOMPARE(view.segmentCenter(2, 1), QPointF(2, 0.625));
+    }
+
+    void taxonomyClickOutsideBarsIsSilent()
+    {
+        TaxonomyView view;
+        view.setData(sample::taxonomy());
+        showAndLayOut(&view);
+        QSignalSpy spy(&view, &TaxonomyView::selectionChanged);
+        // Bar T@0.75 is empty: clicking where it would stand selects nothing.
+        QTest::mouseClick(view.plot(), Qt::LeftButton, {},
+                          toPixel(view.plot()->axisRect(0), 1.0, 2.0));
+        QCOMPARE(spy.count(), 0);
+    }
+
+    void overlapCellClick_data()
+    {
+        QTest::addColumn<int>("a");
+        QTest::addColumn<int>("b");
+        QTest::addColumn<QString>("nameA");
+        QTest::addColumn<QString>("nameB");
+        QTest::addColumn<int>("aOnly");
+        QTest::addColumn<int>("bOnly");
+        QTest::addColumn<int>("both");
+        QTest::addColumn<double>("jaccard");
+        // A fails {1,2,3}, B fails {3,4}: A only {1,2}, B only {4}, both {3}, J = 1/4.
+        QTest::newRow("A vs B") << 0 << 1 << "A"
+                                << "B" << 2 << 1 << 1 << 0.25;
+        QTest::newRow("B vs A") << 1 << 0 << "B"
+                                << "A" << 1 << 2 << 1 << 0.25;
+        QTest::newRow("B vs B") << 1 << 1 << "B"
+                                << "B" << 0 << 0 << 2 << 1.0;
+    }
+    void overlapCellClick()
+    {
+        QFETCH(int, a);
+        QFETCH(int, b);
+        OverlapMatrixView view;
+        view.setData(sample::overlap());
+        showAndLayOut(&view);
+        QCOMPARE(view.cellAt(view.cellCenter(a, b)), QPoint(a, b));
+        QSignalSpy spy(&view, &OverlapMatrixView::pairSelected);
+        QTest::mouseClick(view.plot(), Qt::LeftButton, {}, view.cellCenter(a, b));
+        QCOMPARE(spy.count(), 1);
+        const auto s = spy.at(0).at(0).value<OverlapSelection>();
+        QTEST(s.a, "nameA");
+        QTEST(s.b, "nameB");
+        QTEST(s.aOnly, "aOnly");
+        QTEST(s.bOnly, "bOnly");
+        QTEST(s.both, "both");
+        QTEST(s.jaccard, "jaccard");
+    }
+
+    void overlapOutsideMatrix()
+    {
+        OverlapMatrixView view;
+        view.setData(sample::overlap());
+        showAndLayOut(&view);
+        QCOMPARE(view.cellAt(QPoint(1, 1)), QPoint(-1, -1));
+        QSignalSpy spy(&view, &OverlapMatrixView::pairSelected);
+        QTest::mouseClick(view.plot(), Qt::LeftButton, {}, QPoint(2, 2));
+        QCOMPARE(spy.count(), 0);
+    }
+
+    void overlapDescribe()
+    {
+        OverlapMatrixView view;
+        view.setData(sample::overlap());
+        QCOMPARE(view.describe(0, 1),
+                 QStringLiteral("A vs B: Jaccard 0.250 · A only 2 · B only 1 · both 1"));
+    }
+
+    void accuracyPointClick_data()
+    {
+        QTest::addColumn<double>("ratio");
+        QTest::addColumn<double>("accuracy");
+        QTest::newRow("cliff point (under its marker)") << 0.75 << 0.2;
+        QTest::newRow("plain point") << 0.25 << 0.8;
+    }
+    void accuracyPointClick()
+    {
+        QFETCH(double, ratio);
+        QFETCH(double, accuracy);
+        AccuracyRatioView view;
+        view.setData(sample::accuracy());
+        showAndLayOut(&view);
+        QSignalSpy spy(&view, &AccuracyRatioView::configurationSelected);
+        QTest::mouseClick(view.plot(), Qt::LeftButton, {},
+                          toPixel(view.plot()->axisRect(0), ratio, accuracy));
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toString(), QStringLiteral("A"));
+        QCOMPARE(spy.at(0).at(1).toDouble(), ratio);
+    }
+};
+
+KVL_OFFSCREEN_TEST_MAIN(TstViewSelection)
+#include "tst_viewselection.moc"

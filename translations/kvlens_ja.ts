@@ -1,0 +1,590 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ja_JP">
+<context>
+    <name>kvl::AccuracyRatioView</name>
+    <message>
+        <source>Accuracy vs compression ratio</source>
+        <translation>圧縮率と正答率</translation>
+    </message>
+    <message>
+        <source>No run open.
+Open a run file (File › Open run…) or start one (File › New run…) to see accuracy against compression ratio for each compressor.</source>
+        <translation>実行結果が開かれていません。
+実行ファイルを開く（ファイル › 実行結果を開く…）か、新しい実行を開始する（ファイル › 新しい実行…）と、圧縮手法ごとの圧縮率と正答率が表示されます。</translation>
+    </message>
+    <message>
+        <source>Compression ratio (share of context KV entries removed)</source>
+        <translation>圧縮率（削除されたコンテキスト KV エントリの割合）</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>正答率</translation>
+    </message>
+    <message>
+        <source>FullCache (%1)</source>
+        <translation>FullCache（%1）</translation>
+    </message>
+    <message>
+        <source>%1 (cliff at %2)</source>
+        <translation>%1（崖: %2）</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::EvictionMapView</name>
+    <message>
+        <source>Eviction map over instruction spans</source>
+        <translation>指示スパン上の退避マップ</translation>
+    </message>
+    <message>
+        <source>No run open.
+The eviction map shows, per layer and context position, the share of kv-heads that keep each token, under the instruction spans.</source>
+        <translation>実行結果が開かれていません。
+退避マップは、層とコンテキスト位置ごとに各トークンを保持する KV ヘッドの割合を、指示スパンとともに表示します。</translation>
+    </message>
+    <message>
+        <source>Context position (mean over bins of ~%1 positions)</source>
+        <translation>コンテキスト位置（約 %1 位置ごとの平均）</translation>
+    </message>
+    <message>
+        <source>Context position</source>
+        <translation>コンテキスト位置</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>層</translation>
+    </message>
+    <message>
+        <source>Keep fraction (share of kv-heads)</source>
+        <translation>保持率（KV ヘッドの割合）</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::FigureExporter</name>
+    <message>
+        <source>cannot write the PNG file</source>
+        <translation>PNG ファイルを書き込めません</translation>
+    </message>
+    <message>
+        <source>cannot write the PDF file</source>
+        <translation>PDF ファイルを書き込めません</translation>
+    </message>
+    <message>
+        <source>cannot write the SVG file</source>
+        <translation>SVG ファイルを書き込めません</translation>
+    </message>
+    <message>
+        <source>unknown figure format (use a .png, .pdf or .svg file name)</source>
+        <translation>不明な図の形式です（.png、.pdf、.svg のファイル名を使ってください）</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::GerConsensusView</name>
+    <message>
+        <source>GER and head consensus per layer</source>
+        <translation>層ごとの GER とヘッド合意度</translation>
+    </message>
+    <message>
+        <source>No run open.
+GER per layer rises towards 1 just before the accuracy cliff; consensus shows where the heads of a layer agree.</source>
+        <translation>実行結果が開かれていません。
+層ごとの GER は正答率の崖の直前で 1 に近づきます。合意度は層内のヘッドが一致する箇所を示します。</translation>
+    </message>
+    <message>
+        <source>GER</source>
+        <translation>GER</translation>
+    </message>
+    <message>
+        <source>Consensus</source>
+        <translation>合意度</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>層</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::HeatmapView</name>
+    <message>
+        <source>Question attention over the context</source>
+        <translation>コンテキストに対する質問のアテンション</translation>
+    </message>
+    <message>
+        <source>No run open.
+The heatmap shows where the question's attention goes in the context, per layer or head, with evidence spans and evicted entries marked.</source>
+        <translation>実行結果が開かれていません。
+ヒートマップは、質問のアテンションがコンテキストのどこに向かうかを層またはヘッドごとに示し、根拠スパンと退避されたエントリを強調します。</translation>
+    </message>
+    <message>
+        <source>Context position (max over %1 bins of ~%2 positions)</source>
+        <translation>コンテキスト位置（%1 区間、各約 %2 位置の最大値）</translation>
+    </message>
+    <message>
+        <source>Context position</source>
+        <translation>コンテキスト位置</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>ヘッド</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>層</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>アテンション</translation>
+    </message>
+    <message>
+        <source>evidence</source>
+        <translation>根拠</translation>
+    </message>
+    <message>
+        <source>%1 %2 · positions %3–%4 · max attention %5</source>
+        <translation>%1 %2 · 位置 %3–%4 · 最大アテンション %5</translation>
+    </message>
+    <message>
+        <source>head</source>
+        <translation>ヘッド</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>層</translation>
+    </message>
+    <message>
+        <source> · evicted %1%</source>
+        <translation> · 退避 %1%</translation>
+    </message>
+    <message>
+        <source> · greyed cells: evicted entries</source>
+        <translation> · グレーのセル: 退避されたエントリ</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::MainWindow</name>
+    <message>
+        <source>Open a run file (File › Open run…) or start a new run.</source>
+        <translation>実行ファイルを開く（ファイル › 実行結果を開く…）か、新しい実行を開始してください。</translation>
+    </message>
+    <message>
+        <source>Session not restored: %1</source>
+        <translation>セッションを復元できませんでした: %1</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>正答率</translation>
+    </message>
+    <message>
+        <source>Taxonomy</source>
+        <translation>分類</translation>
+    </message>
+    <message>
+        <source>Failure overlap</source>
+        <translation>失敗の重なり</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>アテンション</translation>
+    </message>
+    <message>
+        <source>Eviction map</source>
+        <translation>退避マップ</translation>
+    </message>
+    <message>
+        <source>GER &amp;&amp; consensus</source>
+        <translation>GER と合意度</translation>
+    </message>
+    <message>
+        <source>Selected %1 at ratio %2</source>
+        <translation>%1（圧縮率 %2）を選択しました</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>実行結果</translation>
+    </message>
+    <message>
+        <source>Open run files; double-click to show one</source>
+        <translation>開いている実行ファイル。ダブルクリックで表示します</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New run…</source>
+        <translation>新しい実行(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Open run…</source>
+        <translation>実行結果を開く(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open run</source>
+        <translation>実行結果を開く</translation>
+    </message>
+    <message>
+        <source>KVLens runs (*.kvl);;All files (*)</source>
+        <translation>KVLens 実行ファイル (*.kvl);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Close run</source>
+        <translation>実行結果を閉じる(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Export &amp;figure…</source>
+        <translation>図をエクスポート(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>Export &amp;data…</source>
+        <translation>データをエクスポート(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+E</source>
+        <translation>Ctrl+Shift+E</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>終了(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>表示(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>テーマ(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>ライト</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>ダーク</translation>
+    </message>
+    <message>
+        <source>Heatmap &amp;colour map</source>
+        <translation>ヒートマップのカラーマップ(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Viridis</source>
+        <translation>Viridis</translation>
+    </message>
+    <message>
+        <source>Cividis</source>
+        <translation>Cividis</translation>
+    </message>
+    <message>
+        <source>Heatmap &amp;logarithmic scale</source>
+        <translation>ヒートマップを対数目盛で表示(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Taxonomy as &amp;shares</source>
+        <translation>分類を割合で表示(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About KVLens</source>
+        <translation>KVLens について(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Qt について(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>This build of KVLens cannot read run files yet.
+%1 was not opened.</source>
+        <translation>この KVLens のビルドはまだ実行ファイルを読み込めません。
+%1 は開かれませんでした。</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>%1 を開きました</translation>
+    </message>
+    <message>
+        <source>KVLens</source>
+        <translation>KVLens</translation>
+    </message>
+    <message>
+        <source>%1 — KVLens</source>
+        <translation>%1 — KVLens</translation>
+    </message>
+    <message>
+        <source>No run open</source>
+        <translation>実行結果が開かれていません</translation>
+    </message>
+    <message>
+        <source>%1 · model %2</source>
+        <translation>%1 · モデル %2</translation>
+    </message>
+    <message>
+        <source>Nothing to export: this view holds no data.</source>
+        <translation>エクスポートするものがありません: このビューにはデータがありません。</translation>
+    </message>
+    <message>
+        <source>Export figure</source>
+        <translation>図をエクスポート</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf);;SVG (*.svg);;PNG image (*.png)</source>
+        <translation>PDF (*.pdf);;SVG (*.svg);;PNG 画像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 を保存しました</translation>
+    </message>
+    <message>
+        <source>Export data</source>
+        <translation>データをエクスポート</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Run finished: %1</source>
+        <translation>実行が完了しました: %1</translation>
+    </message>
+    <message>
+        <source>Run stopped: %1</source>
+        <translation>実行が停止しました: %1</translation>
+    </message>
+    <message>
+        <source>About KVLens</source>
+        <translation>KVLens について</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;KVLens %1&lt;/h3&gt;&lt;p&gt;Visual analysis of KV-cache compression in long-context language models: why a compressed model fails, not only that it fails.&lt;/p&gt;&lt;p&gt;Runs happen in a separate &lt;tt&gt;kvlens-cli&lt;/tt&gt; process; this window only reads run files and draws.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;KVLens %1&lt;/h3&gt;&lt;p&gt;長文脈言語モデルにおける KV キャッシュ圧縮の可視化分析: 圧縮したモデルが失敗することだけでなく、なぜ失敗するのかを示します。&lt;/p&gt;&lt;p&gt;実行は別の &lt;tt&gt;kvlens-cli&lt;/tt&gt; プロセスで行われ、このウィンドウは実行ファイルを読み込んで描画するだけです。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Selected %1 C→W rows of %2 at ratio %3 with signature %4</source>
+        <translation>%2（圧縮率 %3）のシグネチャ %4 の C→W 行 %1 件を選択しました</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::NewRunDialog</name>
+    <message>
+        <source>New run</source>
+        <translation>新しい実行</translation>
+    </message>
+    <message>
+        <source>Runs every sample under FullCache and under each compressor × ratio, in a separate kvlens-cli process. Finished samples are kept in the run file even when the run is cancelled.</source>
+        <translation>すべてのサンプルを FullCache と各圧縮手法 × 圧縮率で、別の kvlens-cli プロセスで実行します。実行を取り消しても、完了したサンプルは実行ファイルに残ります。</translation>
+    </message>
+    <message>
+        <source>Model directory:</source>
+        <translation>モデルのディレクトリ:</translation>
+    </message>
+    <message>
+        <source>Samples (JSONL):</source>
+        <translation>サンプル（JSONL）:</translation>
+    </message>
+    <message>
+        <source>Samples (*.jsonl);;All files (*)</source>
+        <translation>サンプル (*.jsonl);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Comma-separated compressor names</source>
+        <translation>圧縮手法の名前（カンマ区切り）</translation>
+    </message>
+    <message>
+        <source>Compressors:</source>
+        <translation>圧縮手法:</translation>
+    </message>
+    <message>
+        <source>Comma-separated compression ratios (share of context KV removed)</source>
+        <translation>圧縮率（カンマ区切り、削除するコンテキスト KV の割合）</translation>
+    </message>
+    <message>
+        <source>Ratios:</source>
+        <translation>圧縮率:</translation>
+    </message>
+    <message>
+        <source>Run file:</source>
+        <translation>実行ファイル:</translation>
+    </message>
+    <message>
+        <source>KVLens runs (*.kvl);;All files (*)</source>
+        <translation>KVLens 実行ファイル (*.kvl);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>%v / %m samples</source>
+        <translation>%v / %m サンプル</translation>
+    </message>
+    <message>
+        <source>Not started</source>
+        <translation>未開始</translation>
+    </message>
+    <message>
+        <source>Messages of kvlens-cli appear here.</source>
+        <translation>kvlens-cli のメッセージがここに表示されます。</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>開始</translation>
+    </message>
+    <message>
+        <source>Cancel run</source>
+        <translation>実行を取り消す</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>参照…</translation>
+    </message>
+    <message>
+        <source>Choose a run file to write.</source>
+        <translation>書き込む実行ファイルを選んでください。</translation>
+    </message>
+    <message>
+        <source>Starting %1…</source>
+        <translation>%1 を開始しています…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>取り消しています…</translation>
+    </message>
+    <message>
+        <source>A run is in progress: cancel it before closing.</source>
+        <translation>実行中です: 閉じる前に取り消してください。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 samples · elapsed %3 · remaining %4</source>
+        <translation>%2 サンプル中 %1 · 経過 %3 · 残り %4</translation>
+    </message>
+    <message>
+        <source> · accuracy %1</source>
+        <translation> · 正答率 %1</translation>
+    </message>
+    <message>
+        <source>Cancelled. Finished samples are kept in the run file.</source>
+        <translation>取り消しました。完了したサンプルは実行ファイルに残っています。</translation>
+    </message>
+    <message>
+        <source>Finished.</source>
+        <translation>完了しました。</translation>
+    </message>
+    <message>
+        <source>kvlens-cli stopped with exit code %1; see the messages above.</source>
+        <translation>kvlens-cli が終了コード %1 で停止しました。上のメッセージを確認してください。</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::OverlapMatrixView</name>
+    <message>
+        <source>Failure-set overlap (Jaccard)</source>
+        <translation>失敗集合の重なり（Jaccard）</translation>
+    </message>
+    <message>
+        <source>No run open.
+The overlap matrix compares which rows fail under each pair of compressors: same mean accuracy can hide different failures.</source>
+        <translation>実行結果が開かれていません。
+重なり行列は、圧縮手法の各組でどの行が失敗するかを比較します。平均正答率が同じでも、失敗する行は異なることがあります。</translation>
+    </message>
+    <message>
+        <source>Compressor B</source>
+        <translation>圧縮手法 B</translation>
+    </message>
+    <message>
+        <source>Compressor A</source>
+        <translation>圧縮手法 A</translation>
+    </message>
+    <message>
+        <source>Jaccard</source>
+        <translation>Jaccard</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: Jaccard %3 · %1 only %4 · %2 only %5 · both %6</source>
+        <translation>%1 対 %2: Jaccard %3 · %1 のみ %4 · %2 のみ %5 · 両方 %6</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>該当なし</translation>
+    </message>
+    <message>
+        <source>Hover a cell for the A-only / B-only / both breakdown; click to select the pair.</source>
+        <translation>セルにカーソルを合わせると A のみ／B のみ／両方の内訳を表示します。クリックでその組を選択します。</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::PlotView</name>
+    <message>
+        <source>the %1 view holds no data to export</source>
+        <translation>%1 ビューにはエクスポートするデータがありません</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::RunProcess</name>
+    <message>
+        <source>Cannot start %1: %2</source>
+        <translation>%1 を開始できません: %2</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::SignatureNames</name>
+    <message>
+        <source>Low mapped coverage</source>
+        <translation>低カバレッジ</translation>
+    </message>
+    <message>
+        <source>Partial mapped coverage</source>
+        <translation>部分カバレッジ</translation>
+    </message>
+    <message>
+        <source>High coverage, likelihood drift</source>
+        <translation>高カバレッジ・尤度ドリフト</translation>
+    </message>
+    <message>
+        <source>Structural, likelihood drift</source>
+        <translation>構造的・尤度ドリフト</translation>
+    </message>
+    <message>
+        <source>Low EAR candidate</source>
+        <translation>低 EAR 候補</translation>
+    </message>
+    <message>
+        <source>Decode/scorer candidate</source>
+        <translation>デコード／採点候補</translation>
+    </message>
+    <message>
+        <source>Conflicting signals</source>
+        <translation>矛盾する診断</translation>
+    </message>
+    <message>
+        <source>Ambiguous</source>
+        <translation>判定不能</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::TaxonomyView</name>
+    <message>
+        <source>Failure signatures of C→W rows</source>
+        <translation>C→W 行の失敗シグネチャ</translation>
+    </message>
+    <message>
+        <source>No run open.
+The taxonomy shows, for each compressor and ratio, why rows that FullCache answers correctly fail under compression.</source>
+        <translation>実行結果が開かれていません。
+分類は、圧縮手法と圧縮率ごとに、FullCache で正解する行が圧縮でなぜ失敗するかを示します。</translation>
+    </message>
+    <message>
+        <source>Compressor and compression ratio</source>
+        <translation>圧縮手法と圧縮率</translation>
+    </message>
+    <message>
+        <source>Share of C→W rows</source>
+        <translation>C→W 行の割合</translation>
+    </message>
+    <message>
+        <source>C→W rows</source>
+        <translation>C→W 行数</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "accuracydata.h"
+#include "plotview.h"
+
+class QCPAbstractPlottable;
+
+namespace kvl {
+
+// Accuracy against compression ratio, one line per compressor, the FullCache
+// accuracy as a reference line on top, and each curve's cliff marked.
+class AccuracyRatioView : public PlotView
+{
+    Q_OBJECT
+  public:
+    explicit AccuracyRatioView(QWidget* parent = nullptr);
+
+    void setData(const AccuracyData& data);
+    const AccuracyData& data() const { return m_data; }
+    void clear() override;
+
+    // compressor,ratio,accuracy,cliff (FullCache as ratio 0; cliff = 1 on the marked point)
+    QString csv() const override;
+
+  signals:
+    // A click on a data point selects that configuration.
+    void configurationSelected(const QString& compressor, double ratio);
+
+  protected:
+    void rebuild() override;
+
+  private:
+    void onPlottableClick(QCPAbstractPlottable* plottable, int dataIndex);
+
+    AccuracyData m_data;
+};
+
+} // namespace kvl

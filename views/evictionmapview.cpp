@@ -1,0 +1,219 @@
+#include "evictionmapview.h"
+
+#include "csvtable.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+
+namespace kvl {
+
+EvictionMapView::EvictionMapView(QWidget* parent)
+    : PlotView(tr("Eviction map over instruction spans"),
+               tr("No run open.\nThe eviction map shows, per layer and context position, the "
+                  "share of kv-heads that keep each token, under the instruction spans."),
+               parent),
+      m_pooler(new AsyncPooler(this))
+{
+    connect(m_pooler, &AsyncPooler::pooledAvailable, this, [this](const PooledGrid& grid) {
+        m_pooled = grid;
+        m_pooledVersion = m_requestVersion;
+        if (hasData())
+            drawPooled();
+    });
+}
+
+void EvictionMapView::setData(const EvictionMap& data)
+{
+    m_data = data;
+    ++m_dataVersion;
+    if (!m_data.isValid())
+        m_data = {};
+    setHasData(!m_data.isEmpty());
+    if (hasData())
+        rebuild();
+}
+
+void EvictionMapView::clear()
+{
+    m_data = {};
+    m_pooled = {};
+    ++m_dataVersion;
+    m_pooler->cancel();
+    setHasData(false);
+}
+
+void EvictionMapView::setColorMap(ColorMap map)
+{
+    m_colorMap = map;
+    if (hasData())
+        rebuild();
+}
+
+void EvictionMapView::setMaxBins(int bins)
+{
+    m_maxBins = std::max(0, bins);
+    if (hasData())
+        rebuild();
+}
+
+int EvictionMapView::targetBins() const
+{
+    if (m_maxBins > 0)
+        return m_maxBins;
+    return std::max(64, plot()->width() - 150);
+}
+
+void EvictionMapView::resizeEvent(QResizeEvent* event)
+{
+    PlotView::resizeEvent(event);
+    if (hasData() && m_maxBins == 0 && m_data.positions > m_pooled.bins &&
+        std::min(targetBins(), m_data.positions) != m_pooled.bins)
+        rebuild();
+}
+
+void EvictionMapView::rebuild()
+{
+    const int bins = std::clamp(targetBins(), 1, m_data.positions);
+    if (m_pooledVersion == m_dataVersion && m_pooled.bins == bins) {
+        drawPooled();
+        return;
+    }
+    m_requestVersion = m_dataVersion;
+    if (auto grid =
+            m_pooler->request(m_data.keep, m_data.layers, m_data.positions, bins, PoolMode::Mean)) {
+        m_pooled = *grid;
+        m_pooledVersion = m_dataVersion;
+        drawPooled();
+    }
+}
+
+void EvictionMapView::drawPooled()
+{
+    const ViewPalette& pal = viewPalette();
+    const int layers = m_data.layers;
+    const int positions = m_data.positions;
+    resetPlot();
+    QCPAxisRect* rect = addAxisRect(1, 0);
+    QCPAxis* x = rect->axis(QCPAxis::atBottom);
+    QCPAxis* y = rect->axis(QCPAxis::atLeft);
+    const double band = m_data.spans.isEmpty() ? 0.0 : std::max(1.0, layers * 0.09);
+    x->setRange(-0.5, positions - 0.5);
+    y->setRange(-0.5 - band * 1.25, layers - 0.5);
+    x->grid()->setVisible(false);
+    y->grid()->setVisible(false);
+    x->setLabel(m_pooled.bins < positions ? tr("Context position (mean over bins of ~%1 positions)")
+                                                .arg(double(positions) / m_pooled.bins, 0, 'f', 1)
+                                          : tr("Context position"));
+    y->setLabel(tr("Layer"));
+    setRowTicks(y, layers);
+
+    const double width = double(positions) / m_pooled.bins;
+    auto* map = new QCPColorMap(x, y);
+    map->data()->setSize(m_pooled.bins, layers);
+    map->data()->setRange(QCPRange(width / 2 - 0.5, positions - width / 2 - 0.5),
+                          QCPRange(0, layers - 1));
+    for (int l = 0; l < layers; ++l)
+        for (int b = 0; b < m_pooled.bins; ++b)
+            map->data()->setCell(b, l, m_pooled.value(l, b));
+    map->setInterpolate(false);
+    map->setGradient(colorGradient(m_colorMap));
+    map->setDataRange(QCPRange(0.0, 1.0));
+    auto* scale = new QCPColorScale(plot());
+    plot()->plotLayout()->addElement(1, 1, scale);
+    scale->setGradient(map->gradient());
+    scale->setDataRange(QCPRange(0.0, 1.0));
+    scale->axis()->setLabel(tr("Keep fraction (share of kv-heads)"));
+    map->setColorScale(scale);
+    auto* group = new QCPMarginGroup(plot());
+    rect->setMarginGroup(QCP::msTop | QCP::msBottom, group);
+    scale->setMarginGroup(QCP::msTop | QCP::msBottom, group);
+    pal.applyTo(scale->axis());
+
+    // A one-row legend of the roles under the plot: narrow bands have no room for text.
+    QStringList roles;
+    for (const RoleSpan& span : m_data.spans)
+        if (!roles.contains(span.role))
+            roles << span.role;
+    if (!roles.isEmpty()) {
+        auto* row = new QCPLayoutGrid;
+        plot()->plotLayout()->addElement(2, 0, row);
+        plot()->plotLayout()->setRowStretchFactor(2, 0.001);
+        auto* legend = new QCPLegend;
+        row->addElement(0, 0, new QCPLayoutElement(plot())); // centres the legend
+        row->addElement(0, 1, legend);
+        row->addElement(0, 2, new QCPLayoutElement(plot()));
+        row->setColumnStretchFactor(1, 0.001);
+        legend->setLayer(QStringLiteral("legend"));
+        legend->setFillOrder(QCPLegend::foColumnsFirst);
+        legend->setWrap(0);
+        legend->setBrush(Qt::NoBrush);
+        legend->setBorderPen(Qt::NoPen);
+        legend->setTextColor(pal.foreground);
+        legend->setMargins(QMargins(0, 0, 0, 0));
+        for (const QString& role : roles) {
+            auto* swatch = new QCPBars(x, y); // no data: a legend entry only
+            swatch->setName(role);
+            swatch->setBrush(pal.roleColor(role));
+            swatch->setPen(Qt::NoPen);
+            swatch->addToLegend(legend);
+        }
+    }
+    const QFontMetrics metrics(plot()->font());
+    const double pixelsPerPosition =
+        double(std::max(64, plot()->width() - 150)) / std::max(1, positions);
+    for (const RoleSpan& span : m_data.spans) {
+        const QColor color = pal.roleColor(span.role);
+        auto* bandItem = new QCPItemRect(plot());
+        bandItem->setClipAxisRect(rect);
+        bandItem->topLeft->setAxes(x, y);
+        bandItem->bottomRight->setAxes(x, y);
+        bandItem->topLeft->setCoords(span.begin - 0.5, -0.5 - band * 0.2);
+        bandItem->bottomRight->setCoords(span.end - 0.5, -0.5 - band * 1.2);
+        bandItem->setPen(QPen(pal.background, 1));
+        bandItem->setBrush(color);
+        // Span edges continue faintly through the map, so a band's layers can be read off.
+        for (int edge : {span.begin, span.end}) {
+            auto* line = new QCPItemLine(plot());
+            line->setClipAxisRect(rect);
+            line->start->setAxes(x, y);
+            line->end->setAxes(x, y);
+            line->start->setCoords(edge - 0.5, -0.5);
+            line->end->setCoords(edge - 0.5, layers - 0.5);
+            QColor c = pal.foreground;
+            c.setAlpha(90);
+            line->setPen(QPen(c, 1, Qt::DotLine));
+        }
+        auto* text = new QCPItemText(plot());
+        text->setClipAxisRect(rect);
+        text->position->setAxes(x, y);
+        text->position->setCoords((span.begin + span.end) / 2.0 - 0.5, -0.5 - band * 0.7);
+        const QString label = span.label.isEmpty() ? span.role : span.label;
+        const bool fits =
+            metrics.horizontalAdvance(label) + 8 <= (span.end - span.begin) * pixelsPerPosition;
+        text->setText(fits ? label : QString());
+        const bool light = color.lightnessF() > 0.55;
+        text->setColor(light ? QColor(0x10, 0x10, 0x10) : QColor(Qt::white));
+    }
+    finishRebuild();
+}
+
+QString EvictionMapView::csv() const
+{
+    CsvTable table({QStringLiteral("layer"), QStringLiteral("position"), QStringLiteral("keep"),
+                    QStringLiteral("span_role"), QStringLiteral("span_label")});
+    QVector<int> spanOf(m_data.positions, -1);
+    for (int s = 0; s < m_data.spans.size(); ++s)
+        for (int p = std::max(0, m_data.spans[s].begin);
+             p < std::min(m_data.spans[s].end, m_data.positions); ++p)
+            spanOf[p] = s;
+    for (int l = 0; l < m_data.layers; ++l)
+        for (int p = 0; p < m_data.positions; ++p) {
+            table.add(l).add(p).add(m_data.keep[qsizetype(l) * m_data.positions + p]);
+            const RoleSpan span = spanOf[p] >= 0 ? m_data.spans[spanOf[p]] : RoleSpan{};
+            table.add(span.role).add(span.label).endRow();
+        }
+    return table.text();
+}
+
+} // namespace kvl

@@ -1,0 +1,140 @@
+#include "figureexporter.h"
+
+#include "common/error.h"
+#include "common/jsonio.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QImage>
+#include <QSvgGenerator>
+#include <qcustomplot.h>
+
+namespace kvl {
+
+namespace {
+
+const QString creator = QStringLiteral("KVLens");
+
+// Adds the provenance line under the plot for the time of one export, so the
+// on-screen view stays uncluttered while every saved file names its source.
+class ProvenanceFooter
+{
+  public:
+    ProvenanceFooter(QCustomPlot* plot, const QString& text) : m_plot(plot)
+    {
+        if (text.isEmpty())
+            return;
+        QColor color = plot->xAxis ? plot->xAxis->labelColor() : QColor(Qt::darkGray);
+        for (QCPAxisRect* rect : plot->axisRects())
+            color = rect->axis(QCPAxis::atBottom)->labelColor();
+        QFont font = plot->font();
+        font.setPointSizeF(font.pointSizeF() * 0.8);
+        m_element = new QCPTextElement(plot, text, font);
+        m_element->setTextColor(color);
+        m_element->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+        m_element->setMargins(QMargins(8, 2, 8, 4));
+        plot->plotLayout()->addElement(plot->plotLayout()->rowCount(), 0, m_element);
+    }
+    ~ProvenanceFooter()
+    {
+        if (!m_element)
+            return;
+        m_plot->plotLayout()->take(m_element);
+        delete m_element;
+        m_plot->plotLayout()->simplify();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+
+  private:
+    QCustomPlot* m_plot;
+    QCPTextElement* m_element = nullptr;
+};
+
+void savePng(QCustomPlot* plot, const QString& path, const QString& provenance, QSize size)
+{
+    // Twice the pixel density, so a PNG dropped into slides is not blurry.
+    QImage image = plot->toPixmap(size.width(), size.height(), 2.0).toImage();
+    image.setText(QStringLiteral("Software"), creator);
+    if (!provenance.isEmpty())
+        image.setText(QStringLiteral("Description"), provenance);
+    if (image.isNull() || !image.save(path, "PNG"))
+        throw Error(
+            path, QCoreApplication::translate("kvl::FigureExporter", "cannot write the PNG file"));
+}
+
+void savePdf(QCustomPlot* plot, const QString& path, const QString& provenance, QSize size)
+{
+    if (!plot->savePdf(path, size.width(), size.height(), QCP::epNoCosmetic, creator, provenance))
+        throw Error(
+            path, QCoreApplication::translate("kvl::FigureExporter", "cannot write the PDF file"));
+}
+
+void saveSvg(QCustomPlot* plot, const QString& path, const QString& provenance, QSize size)
+{
+    QSvgGenerator generator;
+    generator.setFileName(path);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setTitle(QFileInfo(path).completeBaseName());
+    generator.setDescription(provenance);
+    QCPPainter painter;
+    if (!painter.begin(&generator))
+        throw Error(
+            path, QCoreApplication::translate("kvl::FigureExporter", "cannot write the SVG file"));
+    plot->toPainter(&painter, size.width(), size.height());
+    painter.end();
+    if (!QFileInfo(path).exists() || QFileInfo(path).size() == 0)
+        throw Error(
+            path, QCoreApplication::translate("kvl::FigureExporter", "cannot write the SVG file"));
+}
+
+} // namespace
+
+FigureExporter::Format FigureExporter::formatForPath(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png"))
+        return Format::Png;
+    if (suffix == QLatin1String("pdf"))
+        return Format::Pdf;
+    if (suffix == QLatin1String("svg"))
+        return Format::Svg;
+    throw Error(path, QCoreApplication::translate(
+                          "kvl::FigureExporter",
+                          "unknown figure format (use a .png, .pdf or .svg file name)"));
+}
+
+QSize FigureExporter::defaultSize(const QCustomPlot* plot)
+{
+    // A plot that was never shown has no useful geometry; use a paper-friendly size.
+    if (plot->isVisible() && plot->width() >= 320 && plot->height() >= 200)
+        return plot->size();
+    return QSize(960, 600);
+}
+
+void FigureExporter::saveFigure(QCustomPlot* plot, const QString& path, const QString& provenance,
+                                QSize size)
+{
+    const Format format = formatForPath(path);
+    if (!size.isValid() || size.isEmpty())
+        size = defaultSize(plot);
+    ProvenanceFooter footer(plot, provenance);
+    switch (format) {
+    case Format::Png:
+        savePng(plot, path, provenance, size);
+        break;
+    case Format::Pdf:
+        savePdf(plot, path, provenance, size);
+        break;
+    case Format::Svg:
+        saveSvg(plot, path, provenance, size);
+        break;
+    }
+}
+
+void FigureExporter::saveCsv(const QString& path, const QString& csv)
+{
+    writeFileAtomically(path, csv.toUtf8());
+}
+
+} // namespace kvl

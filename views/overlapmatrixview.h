@@ -1,0 +1,56 @@
+#pragma once
+
+#include "overlapdata.h"
+#include "plotview.h"
+
+class QLabel;
+
+class QCPAxisRect;
+class QCPItemRect;
+
+namespace kvl {
+
+// Failure-set Jaccard matrix between compressors. Hovering a cell shows the
+// A-only / B-only / both breakdown; clicking selects the pair.
+class OverlapMatrixView : public PlotView
+{
+    Q_OBJECT
+  public:
+    explicit OverlapMatrixView(QWidget* parent = nullptr);
+
+    void setData(const OverlapMatrix& data);
+    const OverlapMatrix& data() const { return m_data; }
+    void clear() override;
+
+    // a,b,jaccard,a_only,b_only,both for every ordered pair
+    QString csv() const override;
+
+    // The cell (row a, column b) under a widget position of the plot; (-1, -1) outside.
+    QPoint cellAt(const QPoint& plotPixel) const;
+    // Pixel centre of cell (a, b) in plot-widget coordinates.
+    QPoint cellCenter(int a, int b) const;
+    void selectPair(int a, int b);
+    OverlapSelection selectionOf(int a, int b) const;
+    // One line describing a cell: "SnapKV vs TOVA: Jaccard 0.21 · SnapKV only 12 · ..."
+    QString describe(int a, int b) const;
+
+  signals:
+    void pairSelected(const kvl::OverlapSelection& selection);
+
+  protected:
+    void rebuild() override;
+
+  private:
+    void onMouseMove(QMouseEvent* event);
+    void onMouseRelease(QMouseEvent* event);
+    void updateSelectionMarker();
+
+    OverlapMatrix m_data;
+    QCPAxisRect* m_rect = nullptr;
+    QCPItemRect* m_marker = nullptr;
+    QLabel* m_info;
+    QPoint m_selected{-1, -1};
+    QPoint m_pressCell{-1, -1};
+};
+
+} // namespace kvl

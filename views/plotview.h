@@ -1,0 +1,85 @@
+#pragma once
+
+#include "provenance.h"
+#include "viewpalette.h"
+
+#include <QSize>
+#include <QWidget>
+
+class QCustomPlot;
+class QCPAxis;
+class QCPAxisRect;
+class QCPLegend;
+class QLabel;
+class QStackedLayout;
+class QVBoxLayout;
+
+namespace kvl {
+
+// Base of every view: one QCustomPlot, an empty state with a hint (shown until
+// real data arrives: no placeholder data is ever drawn), a palette, provenance,
+// and the figure/CSV export every view offers.
+class PlotView : public QWidget
+{
+    Q_OBJECT
+  public:
+    QCustomPlot* plot() const { return m_plot; }
+    QString title() const { return m_title; }
+    bool hasData() const { return m_hasData; }
+
+    Theme theme() const { return m_theme; }
+    void setTheme(Theme theme);
+    const ViewPalette& viewPalette() const { return m_palette; }
+
+    Provenance provenance() const { return m_provenance; }
+    void setProvenance(const Provenance& provenance) { m_provenance = provenance; }
+
+    QString emptyHint() const;
+    void setEmptyHint(const QString& hint);
+
+    // The view's data as CSV text (header line, one record per line).
+    virtual QString csv() const = 0;
+
+    // PNG, PDF or SVG by suffix, with the provenance footer. Throws kvl::Error
+    // when the view holds no data or the file cannot be written.
+    void exportFigure(const QString& path, QSize size = {}) const;
+    void exportCsv(const QString& path) const;
+
+    // Drops the data and returns to the empty state.
+    virtual void clear() = 0;
+
+  protected:
+    PlotView(const QString& title, const QString& emptyHint, QWidget* parent);
+
+    // Draws everything from the view's stored data with the current palette.
+    virtual void rebuild() = 0;
+
+    void setHasData(bool hasData);
+    // Removes plottables, items and layout elements, and puts the title in row 0.
+    // Views then add their axis rects from row 1 on.
+    void resetPlot();
+    QCPAxisRect* addAxisRect(int row, int column);
+    QCPLegend* addLegend(QCPAxisRect* rect, Qt::Alignment alignment);
+    // Applies the palette to all axes and queues a replot.
+    void finishRebuild();
+    // Widgets under the plot (selection details, hover read-outs); not exported.
+    QVBoxLayout* footerLayout() const { return m_footer; }
+    QLabel* addInfoLabel();
+    // Integer ticks 0 … rows−1 at a readable step (1, 2, 5, 10, …), labelled by
+    // `labels` when given; nothing outside the rows (bands above or below stay unlabelled).
+    static void setRowTicks(QCPAxis* axis, int rows, const QStringList& labels = {});
+
+  private:
+    QString m_title;
+    QString m_emptyHint;
+    QCustomPlot* m_plot;
+    QLabel* m_emptyLabel;
+    QStackedLayout* m_stack;
+    QVBoxLayout* m_footer;
+    Theme m_theme = Theme::Light;
+    ViewPalette m_palette = ViewPalette::light();
+    Provenance m_provenance;
+    bool m_hasData = false;
+};
+
+} // namespace kvl

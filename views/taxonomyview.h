@@ -1,0 +1,46 @@
+#pragma once
+
+#include "plotview.h"
+#include "taxonomydata.h"
+
+class QCPAbstractPlottable;
+
+namespace kvl {
+
+// Stacked bars of failure signatures (C→W rows), one bar per compressor × ratio.
+// Clicking a segment selects the rows of that cell with that signature.
+class TaxonomyView : public PlotView
+{
+    Q_OBJECT
+  public:
+    explicit TaxonomyView(QWidget* parent = nullptr);
+
+    void setData(const TaxonomyCounts& data);
+    const TaxonomyCounts& data() const { return m_data; }
+    void clear() override;
+
+    // Shares (each bar sums to 1) instead of row counts.
+    bool normalized() const { return m_normalized; }
+    void setNormalized(bool normalized);
+
+    // compressor,ratio,signature,count,share
+    QString csv() const override;
+
+    // Plot coordinates of the centre of one stacked segment (for tests and tooltips).
+    QPointF segmentCenter(int bar, int signature) const;
+
+  signals:
+    void selectionChanged(const kvl::TaxonomySelection& selection);
+
+  protected:
+    void rebuild() override;
+
+  private:
+    double segmentValue(int bar, int signature) const;
+    void onPlottableClick(QCPAbstractPlottable* plottable, int dataIndex);
+
+    TaxonomyCounts m_data;
+    bool m_normalized = false;
+};
+
+} // namespace kvl
