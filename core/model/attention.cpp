@@ -1,5 +1,7 @@
 #include "model/attention.h"
 
+#include "model/contextcache.h"
+
 #include <torch/torch.h>
 
 #include <limits>
@@ -80,6 +82,23 @@ AttentionOutput blockAttention(const AttentionInputs& in)
     if (!rowBlocks.empty())
         result.rowAttention = at::cat(rowBlocks, 1);
     return result;
+}
+
+at::Tensor windowAttention(const LayerCache& layer)
+{
+    const at::Tensor& q = layer.windowQueries; // [heads, W, hd]
+    const at::Tensor& k = layer.keys;          // [kv, T, hd]
+    const int64_t heads = q.size(0), w = q.size(1), hd = q.size(2);
+    const int64_t kvHeads = k.size(0), t = k.size(1);
+    const int64_t group = heads / kvHeads;
+    at::Tensor scores = at::bmm(q.reshape({kvHeads, group * w, hd}), k.transpose(1, 2))
+                            .mul_(1.0 / std::sqrt(double(hd)))
+                            .view({kvHeads, group, w, t});
+    if (w > 1)
+        scores.narrow(3, t - w, w)
+            .masked_fill_(at::ones({w, w}, at::TensorOptions().dtype(at::kBool)).triu(1),
+                          -std::numeric_limits<double>::infinity());
+    return at::softmax(scores, 3).view({heads, w, t});
 }
 
 } // namespace kvl

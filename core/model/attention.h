@@ -33,4 +33,10 @@ struct AttentionOutput
 // differentiable ops (in-place only on fresh score tensors), so training reuses it.
 AttentionOutput blockAttention(const AttentionInputs& in);
 
+struct LayerCache;
+// Attention of the prefill's window queries over the whole context (causal: window
+// row i sits at position T - W + i), per query head: [heads, W, T]. What SnapKV-style
+// scorers pool; reduce over each GQA group (heads / kv_heads consecutive heads) as needed.
+at::Tensor windowAttention(const LayerCache& layer);
+
 } // namespace kvl

@@ -73,6 +73,19 @@ std::vector<SignatureCount> RunReader::signatures()
     return cells;
 }
 
+std::vector<SignatureCount> RunReader::signatureTotals()
+{
+    std::vector<SignatureCount> cells;
+    SqliteStatement st = m_db->prepare(
+        QStringLiteral("SELECT signature, COUNT(*), SUM(COUNT(*)) OVER () FROM result "
+                       "WHERE transition = 'C->W' AND signature IS NOT NULL "
+                       "GROUP BY signature ORDER BY signature"));
+    while (st.step())
+        cells.push_back({QString(), 0.0, st.columnText(0), st.columnInt(1),
+                         double(st.columnInt(1)) / double(st.columnInt(2))});
+    return cells;
+}
+
 std::vector<OverlapCell> RunReader::failureOverlaps()
 {
     // Every compressed configuration takes part, also one with no failure at all.

@@ -68,6 +68,9 @@ class RunReader
     std::vector<AccuracyCell> accuracy();
     std::vector<TransitionCounts> transitions();
     std::vector<SignatureCount> signatures();
+    // Over all compressed configurations (compressor and ratio left empty/0): the
+    // taxonomy of SCIENCE.md's table.
+    std::vector<SignatureCount> signatureTotals();
     std::vector<OverlapCell> failureOverlaps();
     std::vector<SpanKeepCell> spanKeepByOrder();
     std::vector<LeakageCell> leakage();

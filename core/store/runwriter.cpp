@@ -181,6 +181,17 @@ QSet<QString> RunWriter::completedSampleKeys()
     return keys;
 }
 
+QSet<std::pair<QString, QString>> RunWriter::completedResults()
+{
+    QSet<std::pair<QString, QString>> done;
+    SqliteStatement st = m_db->prepare(QStringLiteral(
+        "SELECT sample_key, config_key FROM result JOIN sample ON sample.id = result.sample_id "
+        "JOIN config ON config.id = result.config_id"));
+    while (st.step())
+        done.insert({st.columnText(0), st.columnText(1)});
+    return done;
+}
+
 bool RunWriter::hasResult(const QString& sampleKey, const QString& configKey)
 {
     SqliteStatement st = m_db->prepare(QStringLiteral(

@@ -39,6 +39,8 @@ class RunWriter
 
     // Resume: samples already committed, and whether one (sample, config) row exists.
     QSet<QString> completedSampleKeys();
+    // (sample key, config key) of every stored row, for a resume that adds configurations.
+    QSet<std::pair<QString, QString>> completedResults();
     bool hasResult(const QString& sampleKey, const QString& configKey);
 
     void beginSample(const SampleInfo& sample);

@@ -4,12 +4,8 @@
 
 namespace kvl {
 
-RecallSequences::RecallSequences(int firstId, int vocabSize, int bosId, quint64 seed) : m_bosId(bosId)
+RecallSequences::RecallSequences(std::vector<int> ids, int bosId, quint64 seed) : m_bosId(bosId)
 {
-    std::vector<int> ids;
-    for (int id = firstId; id < vocabSize; ++id)
-        if (id != bosId)
-            ids.push_back(id);
     Rng rng(seed ^ 0x5EC0DEull);
     rng.shuffle(ids);
     const size_t half = ids.size() / 2;

@@ -15,8 +15,8 @@ namespace kvl {
 class RecallSequences
 {
 public:
-    // Ids in [firstId, vocabSize) are split into keys and values by a seeded shuffle.
-    RecallSequences(int firstId, int vocabSize, int bosId, quint64 seed);
+    // `ordinary` ids are split into keys and values by a seeded shuffle.
+    RecallSequences(std::vector<int> ordinary, int bosId, quint64 seed);
 
     TrainSequence make(const RecallMix& mix, Rng& rng) const;
 

@@ -116,12 +116,17 @@ int Trainer::run(int maxSteps)
     const int bos = tokenizer->bosId().value_or(0);
     const std::vector<int> stops = tokenizer->stopIds();
     const int pad = stops.empty() ? 0 : stops.front();
-    // Specials sit at the start of the vocabulary of the trainer's own BPE; recall keys
-    // and values are drawn above them.
-    int firstOrdinary = 0;
-    while (firstOrdinary < vocab && tokenizer->idToToken(firstOrdinary).startsWith(QLatin1String("<|")))
-        ++firstOrdinary;
-    const RecallSequences recall(firstOrdinary, vocab, bos, m_spec.seed);
+    // Recall keys and values are ordinary tokens: never BOS, a stop token or another
+    // special "<|...|>" token.
+    std::vector<int> ordinary;
+    for (int id = 0; id < vocab; ++id) {
+        const QString text = tokenizer->idToToken(id);
+        const bool special = id == bos || std::find(stops.begin(), stops.end(), id) != stops.end() ||
+                             (text.startsWith(QLatin1String("<|")) && text.endsWith(QLatin1String("|>")));
+        if (!special)
+            ordinary.push_back(id);
+    }
+    const RecallSequences recall(ordinary, bos, m_spec.seed);
 
     const QString ckpt = checkpointDir();
     const bool resuming = QFile::exists(QDir(ckpt).filePath(QLatin1String(kStateFile)));

@@ -1,7 +1,11 @@
 // Column pooling: the aggregation that lets a long context be drawn one cell per pixel.
 #include "offscreentestmain.h"
+#include "views/asyncpooler.h"
 #include "views/columnpooling.h"
+#include "views/evictionmapview.h"
 #include "views/heatmapview.h"
+
+#include <QSignalSpy>
 
 #include <cmath>
 #include <limits>
@@ -133,6 +137,61 @@ class TstColumnPooling : public QObject
         QVERIFY(view.hasData());
         QCOMPARE(view.pooled().bins, 2);
         QVERIFY(sameValues(view.pooled().values, {5, 3, 0, 7}));
+    }
+
+    void largeMatrixPoolsOffThread()
+    {
+        // 4 × 400000 = 1.6M cells, above the synchronous limit.
+        const int rows = 4, cols = 400000;
+        QVERIFY(qsizetype(rows) * cols > AsyncPooler::syncLimit);
+        Heatmap h;
+        h.rows = rows;
+        h.cols = cols;
+        h.values = QVector<double>(qsizetype(rows) * cols, 0.0);
+        h.values[2 * qsizetype(cols) + 123456] = 5.0; // bin 123456 / 4000 = 30 of 100
+        HeatmapView view;
+        view.setMaxBins(100);
+        view.setData(h);
+        QTRY_COMPARE_WITH_TIMEOUT(view.pooled().bins, 100, 10000);
+        QCOMPARE(view.pooled().value(2, 30), 5.0);
+        QCOMPARE(view.pooled().value(2, 29), 0.0);
+        QCOMPARE(view.pooled().value(1, 30), 0.0);
+    }
+
+    void supersededRequestIsDropped()
+    {
+        const int rows = 2, cols = 600000;
+        QVector<double> first(qsizetype(rows) * cols, 1.0);
+        QVector<double> second(qsizetype(rows) * cols, 2.0);
+        AsyncPooler pooler;
+        QSignalSpy spy(&pooler, &AsyncPooler::pooledAvailable);
+        QVERIFY(!pooler.request(first, rows, cols, 10, PoolMode::Max).has_value());
+        QVERIFY(!pooler.request(second, rows, cols, 10, PoolMode::Max).has_value());
+        QTRY_VERIFY_WITH_TIMEOUT(!pooler.isBusy(), 10000);
+        QTest::qWait(200); // a late result of the first request would arrive here
+        QCOMPARE(spy.count(), 1);
+        const auto grid = spy.at(0).at(0).value<PooledGrid>();
+        QCOMPARE(grid.value(0, 0), 2.0);
+    }
+
+    void smallMatrixPoolsAtOnce()
+    {
+        AsyncPooler pooler;
+        const auto grid = pooler.request(matrix, 2, 5, 2, PoolMode::Max);
+        QVERIFY(grid.has_value());
+        QVERIFY(sameValues(grid->values, {5, 3, 0, 7}));
+    }
+
+    void evictionMapMeanPools()
+    {
+        EvictionMap e;
+        e.layers = 2;
+        e.positions = 5;
+        e.keep = {1, 0, 0.5, 0.5, 0.5, 0, 0, 1, 1, 0};
+        EvictionMapView view;
+        view.setMaxBins(2); // [0,2) and [2,5): means (1+0)/2, 1.5/3; 0, 2/3
+        view.setData(e);
+        QVERIFY(sameValues(view.pooled().values, {0.5, 0.5, 0.0, 2.0 / 3}));
     }
 };
 

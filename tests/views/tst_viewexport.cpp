@@ -128,6 +128,10 @@ class TstViewExport : public QObject
             QVERIFY(bytes.contains("</svg>"));
             QVERIFY(QString::fromUtf8(bytes).contains(p.toText()));
         }
+        // Development aid: keep the files to look at (KVLENS_SCREENSHOT_DIR=/some/dir).
+        if (qEnvironmentVariableIsSet("KVLENS_SCREENSHOT_DIR"))
+            QFile::copy(path, qEnvironmentVariable("KVLENS_SCREENSHOT_DIR") + QLatin1Char('/') +
+                                  kind + QLatin1Char('.') + format);
         // The provenance footer is removed again after the export.
         QCOMPARE(view->plot()->plotLayout()->elementCount(), elementsBefore);
     }

@@ -1,13 +1,16 @@
 #include "common/error.h"
 #include "common/jsonio.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
 class TestJsonIo : public QObject
 {
     Q_OBJECT
-private slots:
+  private slots:
     void roundTrip()
     {
         QTemporaryDir dir;
@@ -28,9 +31,32 @@ private slots:
             QVERIFY(e.message().contains(QStringLiteral("offset")));
         }
     }
+    void refusesToReplaceLinksAndDirectories()
+    {
+        // Stand-ins for /dev/stdout (a link) and /dev/full (not a regular file), made in
+        // a temporary directory so that a failure cannot damage the system.
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("target.json"));
+        kvl::writeFileAtomically(target, "{}");
+        const QString link = dir.filePath(QStringLiteral("link.json"));
+        QVERIFY(QFile::link(target, link));
+        const QString subdir = dir.filePath(QStringLiteral("sub"));
+        QVERIFY(QDir().mkpath(subdir));
+        for (const QString& path : {link, subdir}) {
+            try {
+                kvl::writeFileAtomically(path, "x");
+                QFAIL("no error");
+            } catch (const kvl::Error& e) {
+                QVERIFY(e.message().startsWith(path + QStringLiteral(": ")));
+            }
+        }
+        QVERIFY(QFileInfo(link).isSymLink());
+        QCOMPARE(kvl::readFileBytes(target), QByteArray("{}"));
+    }
     void missingFileNamesFile()
     {
-        QVERIFY_THROWS_EXCEPTION(kvl::Error, kvl::readFileBytes(QStringLiteral("/nonexistent/x.json")));
+        QVERIFY_THROWS_EXCEPTION(kvl::Error,
+                                 kvl::readFileBytes(QStringLiteral("/nonexistent/x.json")));
     }
 };
 

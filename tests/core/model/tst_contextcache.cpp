@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "model/answerdecoder.h"
+#include "model/attention.h"
 #include "model/transformer.h"
 
 #include <QtTest>
@@ -330,6 +331,11 @@ class TestContextCache : public QObject
             const at::Tensor row = context.layers[layer].rowAttention.select(1, 1);
             QVERIFY(maxDiff(row.narrow(1, 0, 11), r.contextAttention[layer].select(1, 0)) < 1e-5);
         }
+        // The window queries' attention (recomputed from the cache) agrees for row 11,
+        // the last window row.
+        const at::Tensor window = windowAttention(l).view({2, 2, 5, 12}).mean(1);
+        QVERIFY(maxDiff(window.select(1, 4), l.rowAttention.select(1, 1)) < 1e-5);
+        QVERIFY(window.sum(2).sub(1.0).abs().max().item<double>() < 1e-5);
         // Row 4 cannot see later keys.
         QCOMPARE(l.rowAttention.select(1, 0).narrow(1, 5, 7).abs().max().item<double>(), 0.0);
     }

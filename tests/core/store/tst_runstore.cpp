@@ -149,6 +149,9 @@ class TestRunStore : public QObject
             QCOMPARE(w.completedSampleKeys(), (QSet<QString>{"s0", "s1"}));
             QVERIFY(w.hasResult(QStringLiteral("s1"), QStringLiteral("TOVA@0.5")));
             QVERIFY(!w.hasResult(QStringLiteral("s2"), QStringLiteral("TOVA@0.5")));
+            QCOMPARE(w.completedResults().size(), 8); // 2 samples x 4 configurations
+            QVERIFY(w.completedResults().contains(
+                {QStringLiteral("s0"), QStringLiteral("SnapKV@0.75")}));
             QCOMPARE(w.configs().size(), std::size_t(4));
             QCOMPARE(w.runInfo()->status, QStringLiteral("finished"));
             w.writeSample(handSample(2));
@@ -240,6 +243,16 @@ class TestRunStore : public QObject
             QCOMPARE(sig[i].count, count);
             QCOMPARE(sig[i].share, share);
         }
+
+        // Over all cells: 6 C→W rows, low 4 (2/3), partial 1, high drift 1 (1/6 each).
+        const auto totals = reader.signatureTotals();
+        QCOMPARE(totals.size(), std::size_t(3));
+        QCOMPARE(totals[0].signature, QStringLiteral("high_mapped_coverage_likelihood_drift"));
+        QCOMPARE(totals[0].count, 1);
+        QCOMPARE(totals[1].signature, QStringLiteral("low_mapped_coverage"));
+        QCOMPARE(totals[1].count, 4);
+        QVERIFY(near(totals[1].share, 4.0 / 6.0));
+        QCOMPARE(totals[2].signature, QStringLiteral("partial_mapped_coverage"));
 
         // Failure sets at 0.5: SnapKV {s1,s3}, TOVA {s0,s1}: A-only 1, B-only 1, both 1,
         // Jaccard 1/3. At 0.75 SnapKV is alone: no pair.

@@ -1,0 +1,154 @@
+// `kvlens-cli compress`: one sample, one press, one ratio: writes the kept mask (and
+// scores) as safetensors and prints the answer the model gives under it.
+#include "clicommand.h"
+#include "clioutput.h"
+
+#include "cache/keptselection.h"
+#include "checkpoint/checkpointdir.h"
+#include "checkpoint/safetensorswriter.h"
+#include "common/error.h"
+#include "compressors/presscatalog.h"
+#include "model/answerdecoder.h"
+#include "model/transformer.h"
+#include "tasks/promptlayout.h"
+#include "tasks/samplejsonl.h"
+#include "tasks/spantokens.h"
+#include "tokenizer/tokenizer.h"
+
+#include <c10/core/InferenceMode.h>
+
+#include <QCommandLineParser>
+#include <QJsonObject>
+
+namespace kvl::cli {
+namespace {
+
+// Context spans in positions of promptIds().context ([bos] + context tokens).
+std::vector<ContextSpan> contextSpans(const Sample& sample, const Tokenizer& tokenizer)
+{
+    const SpanTokens tokens = mapSpansToTokens(sample, tokenizer, false);
+    const int shift = tokenizer.bosId() ? 1 : 0;
+    std::vector<ContextSpan> spans;
+    for (size_t i = 0; i < sample.spans.size(); ++i) {
+        const Span& s = sample.spans[i];
+        if (s.field != SpanField::Context || tokens.spans[i].size() <= 0)
+            continue;
+        spans.push_back(
+            {tokens.spans[i].begin + shift, tokens.spans[i].end + shift,
+             s.kind == SpanKind::Instruction ? instructionRoleName(s.role) : spanKindName(s.kind)});
+    }
+    return spans;
+}
+
+int runCompress(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Compresses one sample's context with a press at a ratio, writes the kept "
+                       "mask and scores, and prints the answer under that configuration."));
+    parser.addHelpOption();
+    const auto opt = [&](const char* name, const char* help, const char* value,
+                         const QString& def = {}) {
+        parser.addOption({QLatin1String(name), QLatin1String(help), QLatin1String(value), def});
+    };
+    opt("model", "model directory", "DIR");
+    opt("sample", "samples (JSONL)", "F.jsonl");
+    opt("index", "sample index (0-based)", "I", QStringLiteral("0"));
+    opt("press", "press spec, see `kvlens-cli presses`", "SPEC");
+    opt("ratio", "compression ratio r (fraction removed)", "R");
+    opt("out", "output safetensors (kept, scores)", "OUT");
+    opt("max-new-tokens", "answer length limit", "N", QStringLiteral("64"));
+    parser.addOption({QStringLiteral("json"), QStringLiteral("print a JSON summary")});
+    parser.process(args);
+    for (const char* required : {"model", "sample", "press", "ratio", "out"})
+        if (!parser.isSet(QLatin1String(required)))
+            throw Error(QStringLiteral("missing --%1 (see --help)").arg(QLatin1String(required)));
+    bool ok = false;
+    const double ratio = parser.value(QStringLiteral("ratio")).toDouble(&ok);
+    if (!ok)
+        throw Error(QStringLiteral("--ratio must be a number"));
+    checkRatio(ratio, QStringLiteral("--ratio"));
+    const int index = parser.value(QStringLiteral("index")).toInt(&ok);
+    const QString samplePath = parser.value(QStringLiteral("sample"));
+    const std::vector<Sample> samples = readSamples(samplePath);
+    if (!ok || index < 0 || index >= int(samples.size()))
+        throw Error(samplePath, QStringLiteral("--index %1 is out of range (%2 samples)")
+                                    .arg(parser.value(QStringLiteral("index")))
+                                    .arg(samples.size()));
+    const int maxNew = parser.value(QStringLiteral("max-new-tokens")).toInt(&ok);
+    if (!ok || maxNew < 1)
+        throw Error(QStringLiteral("--max-new-tokens must be a positive integer"));
+
+    const PressCatalog catalog;
+    const auto press = catalog.press(parser.value(QStringLiteral("press")));
+    const QString modelDir = parser.value(QStringLiteral("model"));
+    const auto model = Transformer::load(modelDir);
+    const QString tokenizerPath = model->checkpoint()->tokenizerPath();
+    if (tokenizerPath.isEmpty())
+        throw Error(modelDir, QStringLiteral("no tokenizer.json"));
+    const auto tokenizer = loadTokenizer(tokenizerPath);
+
+    const Sample& sample = samples[size_t(index)];
+    const PromptIds ids = promptIds(*tokenizer, sample);
+    const auto length = int64_t(ids.context.size());
+    model->checkLength(length + int64_t(ids.question.size()) + maxNew);
+
+    c10::InferenceMode guard;
+    PrefillOptions prefill;
+    prefill.window = int(std::max<int64_t>(press->queryWindow(length), 1));
+    const ContextCache cache = model->prefill(ids.context, prefill);
+    CompressionInput input;
+    input.cache = &cache;
+    input.config = &model->config();
+    input.weights = &model->weights();
+    input.rope = &model->rope();
+    input.spans = contextSpans(sample, *tokenizer);
+    const CompressionResult result = press->compress(input, ratio);
+
+    GenerateOptions options;
+    options.maxNewTokens = maxNew;
+    options.stopIds = tokenizer->stopIds();
+    for (int id : model->config().eosTokenIds)
+        if (std::find(options.stopIds.begin(), options.stopIds.end(), id) == options.stopIds.end())
+            options.stopIds.push_back(id);
+    const Generation gen =
+        generateAnswer(*model, result.context(cache), result.edit(), ids.question, options);
+    const QString answer = tokenizer->decode(gen.ids);
+
+    const at::Tensor kept = result.kept.to(at::kByte).contiguous();
+    const std::vector<int64_t> shape = kept.sizes().vec();
+    SafetensorsWriter writer;
+    writer.add(QStringLiteral("kept"), DType::U8, shape,
+               QByteArray(reinterpret_cast<const char*>(kept.data_ptr<uint8_t>()),
+                          qsizetype(kept.numel())));
+    if (result.scores.defined()) {
+        const at::Tensor scores = result.scores.to(at::kFloat).contiguous();
+        writer.addF32(QStringLiteral("scores"), shape, scores.data_ptr<float>());
+    }
+    writer.setMetadata({{QStringLiteral("press"), press->spec()},
+                        {QStringLiteral("ratio"), QString::number(ratio)},
+                        {QStringLiteral("sample"), sample.id},
+                        {QStringLiteral("coverage_type"), coverageTypeName(result.coverage)}});
+    writer.write(parser.value(QStringLiteral("out")));
+
+    if (!parser.isSet(QStringLiteral("json"))) {
+        printLine(answer);
+        return 0;
+    }
+    QJsonObject summary = result.toJson();
+    summary[QStringLiteral("press")] = press->spec();
+    summary[QStringLiteral("ratio")] = ratio;
+    summary[QStringLiteral("sample")] = sample.id;
+    summary[QStringLiteral("context_tokens")] = qint64(length);
+    summary[QStringLiteral("answer")] = answer;
+    summary[QStringLiteral("gold")] = sample.answer;
+    printJson(summary);
+    return 0;
+}
+
+const CommandRegistrar registrar("compress",
+                                 "compress one sample with a press at a ratio; write the kept mask",
+                                 &runCompress);
+
+} // namespace
+} // namespace kvl::cli

@@ -1,0 +1,50 @@
+// `kvlens-cli presses [--json]`: every compressor with its parameters, defaults and
+// one-line rule, as the catalog builds them.
+#include "clicommand.h"
+#include "clioutput.h"
+
+#include "compressors/presscatalog.h"
+
+#include <QCommandLineParser>
+#include <QJsonObject>
+
+namespace kvl::cli {
+namespace {
+
+int runPresses(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Lists the compressors (presses): spec syntax name(inner):param=value,..."));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("json"), QStringLiteral("print JSON")});
+    parser.process(args);
+
+    const PressCatalog catalog;
+    if (parser.isSet(QStringLiteral("json"))) {
+        printJson({{QStringLiteral("syntax"),
+                    QStringLiteral("name[(inner[+inner...])][:param=value,...]")},
+                   {QStringLiteral("presses"), catalog.toJson()}});
+        return 0;
+    }
+    printLine(QStringLiteral("spec: name[(inner[+inner...])][:param=value,...]  e.g. "
+                             "adakv(snapkv:window=64):alpha_safeguard=0.2"));
+    for (const PressEntry& e : catalog.entries()) {
+        QString head = e.name;
+        if (!e.inner.isEmpty())
+            head += QStringLiteral("(%1)").arg(e.inner);
+        printLine(QStringLiteral("%1  [%2]  %3").arg(head, pressKindName(e.kind), e.rule));
+        for (const PressEntry::Param& p : e.params)
+            printLine(QStringLiteral("    %1=%2  %3")
+                          .arg(p.name,
+                               p.defaultValue.isEmpty() ? QStringLiteral("(none)") : p.defaultValue,
+                               p.help));
+    }
+    return 0;
+}
+
+const CommandRegistrar registrar("presses", "list the compressors with parameters and rules",
+                                 &runPresses);
+
+} // namespace
+} // namespace kvl::cli

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "checkpoint/modelconfig.h"
+#include "model/contextcache.h"
+
+#include <QString>
+#include <cstdint>
+#include <vector>
+
+namespace kvl {
+
+class Rope;
+struct ModelWeights;
+
+// A token range [begin, end) of the context (positions of the prefilled sequence,
+// BOS included) with the role the runner gives it ("system_rule", "evidence", ...).
+struct ContextSpan
+{
+    int64_t begin = 0;
+    int64_t end = 0;
+    QString role;
+};
+
+// Everything a press may read: the one prefill and the model it came from. Only
+// `cache` and `config` are required; presses that need more (CriticalKV: weights,
+// KeyRerotation: rope, whitelisting / fair eviction: spans) say so in their error.
+struct CompressionInput
+{
+    const ContextCache* cache = nullptr;
+    const ModelConfig* config = nullptr;
+    const ModelWeights* weights = nullptr;
+    const Rope* rope = nullptr;
+    std::vector<ContextSpan> spans;
+
+    int64_t length() const { return cache->length; }
+    int layers() const { return int(cache->layers.size()); }
+    int kvHeads() const { return config->numKvHeads; }
+    int heads() const { return config->numHeads; }
+    int headDim() const { return config->headDim; }
+};
+
+} // namespace kvl

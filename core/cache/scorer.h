@@ -1,0 +1,24 @@
+#pragma once
+
+#include "cache/compressioninput.h"
+
+#include <ATen/core/Tensor.h>
+#include <QString>
+#include <cstdint>
+
+namespace kvl {
+
+// The importance of every context entry: float [layers, kv_heads, T], higher = keep.
+// A score of +inf marks a protected entry that every selector keeps whatever the
+// budget (whitelisting). Some kvpress scorers depend on the ratio (StreamingLLM,
+// CriticalKV's first stage), so it is passed along.
+class Scorer
+{
+  public:
+    virtual ~Scorer() = default;
+    virtual QString spec() const = 0;
+    virtual at::Tensor score(const CompressionInput& input, double ratio) const = 0;
+    virtual int64_t queryWindow(int64_t length) const { return 0; }
+};
+
+} // namespace kvl

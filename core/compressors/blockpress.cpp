@@ -1,0 +1,85 @@
+// BlockPress: the context is read in blocks of `block` tokens; after each block the
+// inner scorer re-scores the entries kept so far plus the new block and every head
+// keeps its int(T(1-r)) best (kvpress BlockPress). The inner scorer sees the gathered
+// entries with the context's last window queries (subcache.h).
+#include "cache/keptselection.h"
+#include "cache/pressparams.h"
+#include "compressors/presscatalog.h"
+#include "compressors/subcache.h"
+
+#include <torch/torch.h>
+
+namespace kvl {
+namespace {
+
+constexpr int kBlock = 128; // kvpress block_size
+
+class BlockPress : public Press
+{
+  public:
+    BlockPress(std::unique_ptr<Scorer> scorer, int block, QString spec)
+        : m_scorer(std::move(scorer)), m_block(block), m_spec(std::move(spec))
+    {}
+    QString spec() const override { return m_spec; }
+    int64_t queryWindow(int64_t length) const override { return m_scorer->queryWindow(length); }
+
+    CompressionResult compress(const CompressionInput& input, double ratio) const override
+    {
+        checkRatio(ratio, m_spec);
+        const int64_t length = input.length();
+        const int64_t kept = keptPerHead(length, ratio);
+        const std::vector<int64_t> shape{input.layers(), input.kvHeads()};
+        at::Tensor index = torch::arange(kept, torch::kLong).expand({shape[0], shape[1], kept});
+        at::Tensor protectedMask = torch::zeros({shape[0], shape[1], length}, torch::kBool);
+        for (int64_t i = kept; i < length; i += m_block) {
+            const int64_t n = std::min<int64_t>(m_block, length - i);
+            const at::Tensor fresh =
+                torch::arange(i, i + n, torch::kLong).expand({shape[0], shape[1], n});
+            const at::Tensor current = torch::cat({index, fresh}, -1);
+            const ContextCache sub = gatherEntries(*input.cache, current);
+            CompressionInput subInput = input;
+            subInput.cache = &sub;
+            const at::Tensor scores = m_scorer->score(subInput, ratio);
+            protectedMask.scatter_(-1, current, protectedEntries(scores));
+            const at::Tensor best =
+                std::get<1>(torch::nan_to_num(scores, -INFINITY).sort(true, -1, true));
+            index = std::get<0>(current.gather(-1, best.narrow(-1, 0, kept)).sort(-1));
+        }
+        at::Tensor mask = torch::zeros({shape[0], shape[1], length}, torch::kBool);
+        mask.scatter_(-1, index, true);
+        CompressionResult r = evictionResult(mask | protectedMask, {}, input.headDim());
+        r.details[QStringLiteral("blocks")] = qint64((length - kept + m_block - 1) / m_block);
+        return r;
+    }
+
+  private:
+    std::unique_ptr<Scorer> m_scorer;
+    int m_block;
+    QString m_spec;
+};
+
+std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
+{
+    PressParams p(spec);
+    const int block = p.integer(QStringLiteral("block"), kBlock, 1, 1 << 24);
+    p.finish();
+    auto scorer = catalog.innerScorer(spec);
+    const QString canonical = p.canonical(scorer->spec());
+    return std::make_unique<BlockPress>(std::move(scorer), block, canonical);
+}
+
+} // namespace
+
+PressEntry blockEntry()
+{
+    return {QStringLiteral("block"),
+            PressEntry::Kind::Selector,
+            QStringLiteral("blocks of `block` tokens: after each, the inner scorer re-scores the "
+                           "kept entries + the block and every head keeps its int(T(1-r)) best"),
+            QStringLiteral("scorer"),
+            {{QStringLiteral("block"), QString::number(kBlock), QStringLiteral("block size")}},
+            nullptr,
+            &make};
+}
+
+} // namespace kvl

@@ -1,0 +1,99 @@
+// CriticalKV: two stages: the inner scorer's top int((1 - r)·T·first_stage_ratio) entries
+// are kept outright; every other entry is rescored (score + ε)·||W_o v||₁, the value's
+// L1 norm after the output projection, mean over the GQA group (kvpress CriticalKVPress).
+#include "cache/pressparams.h"
+#include "common/error.h"
+#include "compressors/presscatalog.h"
+#include "compressors/windowattention.h"
+#include "model/modelweights.h"
+
+#include <limits>
+#include <torch/torch.h>
+
+namespace kvl {
+namespace {
+
+constexpr double kFirstStageRatio = 0.5; // kvpress first_stage_ratio
+constexpr double kEpsilon = 1e-4;        // kvpress epsilon
+
+class CriticalKvScorer : public Scorer
+{
+  public:
+    CriticalKvScorer(std::unique_ptr<Scorer> inner, double firstStage, double eps, QString spec)
+        : m_inner(std::move(inner)), m_firstStage(firstStage), m_eps(eps), m_spec(std::move(spec))
+    {}
+    QString spec() const override { return m_spec; }
+    int64_t queryWindow(int64_t length) const override { return m_inner->queryWindow(length); }
+
+    at::Tensor score(const CompressionInput& input, double ratio) const override
+    {
+        if (!input.weights)
+            throw Error(m_spec, QStringLiteral("needs the model weights (o_proj)"));
+        const at::Tensor inner = m_inner->score(input, ratio);
+        at::Tensor scores = inner.clone();
+        const int64_t length = input.length();
+        const int64_t budget = int64_t((1.0 - ratio) * double(length) * m_firstStage);
+        at::Tensor first;
+        if (budget > 0)
+            first = std::get<1>(scores.topk(std::min(budget, length), -1, true, true));
+        std::vector<at::Tensor> norms;
+        for (int l = 0; l < input.layers(); ++l)
+            norms.push_back(projectedNorm(input, l));
+        scores = (scores + m_eps) * torch::stack(norms);
+        if (first.defined())
+            scores.scatter_(-1, first, std::numeric_limits<float>::max());
+        return torch::where(inner.isposinf(), inner, scores); // protected stay protected
+    }
+
+  private:
+    // ||W_o,h v||₁ per query head h, mean over each GQA group: [kv, T].
+    static at::Tensor projectedNorm(const CompressionInput& input, int layer)
+    {
+        const int64_t heads = input.heads(), d = input.headDim();
+        const at::Tensor& o = input.weights->layers[size_t(layer)].o; // [hidden, heads*d]
+        const at::Tensor wo = o.t().reshape({heads, d, o.size(0)});
+        const at::Tensor v = repeatKv(input.cache->layers[size_t(layer)].values, heads);
+        std::vector<at::Tensor> perHead; // one head at a time bounds memory ([T, hidden])
+        for (int64_t h = 0; h < heads; ++h)
+            perHead.push_back(torch::matmul(v[h], wo[h]).abs().sum(-1));
+        return groupMean(torch::stack(perHead), input.kvHeads());
+    }
+
+    std::unique_ptr<Scorer> m_inner;
+    double m_firstStage;
+    double m_eps;
+    QString m_spec;
+};
+
+std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog& catalog)
+{
+    if (spec.inner.size() != 1)
+        throw Error(QStringLiteral("press spec '%1'").arg(spec.toString()),
+                    QStringLiteral("criticalkv wraps one scorer: criticalkv(snapkv)"));
+    PressParams p(spec);
+    const double first = p.real(QStringLiteral("first_stage_ratio"), kFirstStageRatio, 0.0, 1.0);
+    const double eps = p.real(QStringLiteral("epsilon"), kEpsilon, 0.0, 1e9);
+    p.finish();
+    auto inner = catalog.scorer(spec.inner[0]);
+    const QString canonical = p.canonical(inner->spec());
+    return std::make_unique<CriticalKvScorer>(std::move(inner), first, eps, canonical);
+}
+
+} // namespace
+
+PressEntry criticalKvEntry()
+{
+    return {QStringLiteral("criticalkv"),
+            PressEntry::Kind::Wrapper,
+            QStringLiteral("keep the inner top first_stage_ratio of the budget, rescore the rest "
+                           "(score + eps) x ||W_o v||_1"),
+            QStringLiteral("scorer"),
+            {{QStringLiteral("first_stage_ratio"), QString::number(kFirstStageRatio),
+              QStringLiteral("share of the budget chosen by the inner score alone")},
+             {QStringLiteral("epsilon"), QString::number(kEpsilon),
+              QStringLiteral("added to the score before the projection norm")}},
+            &make,
+            nullptr};
+}
+
+} // namespace kvl

@@ -1,0 +1,47 @@
+// KNorm: score = -||k|| (keys with small norms draw the most attention), kvpress KnormPress.
+#include "cache/pressparams.h"
+#include "compressors/presscatalog.h"
+
+#include <torch/torch.h>
+
+namespace kvl {
+namespace {
+
+class KnormScorer : public Scorer
+{
+  public:
+    explicit KnormScorer(QString spec) : m_spec(std::move(spec)) {}
+    QString spec() const override { return m_spec; }
+    at::Tensor score(const CompressionInput& input, double) const override
+    {
+        std::vector<at::Tensor> layers;
+        for (const LayerCache& l : input.cache->layers)
+            layers.push_back(-l.keys.norm(2, -1));
+        return torch::stack(layers);
+    }
+
+  private:
+    QString m_spec;
+};
+
+std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+{
+    PressParams p(spec);
+    p.finish();
+    return std::make_unique<KnormScorer>(p.canonical());
+}
+
+} // namespace
+
+PressEntry knormEntry()
+{
+    return {QStringLiteral("knorm"),
+            PressEntry::Kind::Scorer,
+            QStringLiteral("score = -||k|| (L2 norm of the key)"),
+            {},
+            {},
+            &make,
+            nullptr};
+}
+
+} // namespace kvl

@@ -1,0 +1,148 @@
+#include "compressors/presscatalog.h"
+
+#include "common/error.h"
+#include "compressors/scorerpress.h"
+
+#include <QJsonObject>
+#include <QStringList>
+
+namespace kvl {
+
+QString pressKindName(PressEntry::Kind kind)
+{
+    switch (kind) {
+    case PressEntry::Kind::Scorer:
+        return QStringLiteral("scorer");
+    case PressEntry::Kind::Selector:
+        return QStringLiteral("selector");
+    case PressEntry::Kind::Wrapper:
+        return QStringLiteral("wrapper");
+    case PressEntry::Kind::Transform:
+        return QStringLiteral("transform");
+    }
+    return {};
+}
+
+PressCatalog::PressCatalog()
+{
+    // Explicit list (a static registrar would be dropped by the static-library link).
+    m_entries = {randomEntry(),
+                 streamingLlmEntry(),
+                 knormEntry(),
+                 snapKvEntry(),
+                 tovaEntry(),
+                 observedAttentionEntry(),
+                 expectedAttentionEntry(),
+                 keyDiffEntry(),
+                 lagKvEntry(),
+                 curEntry(),
+                 qfilterEntry(),
+                 criticalKvEntry(),
+                 whitelistEntry(),
+                 uniformEntry(),
+                 pyramidKvEntry(),
+                 adaKvEntry(),
+                 chunkKvEntry(),
+                 blockEntry(),
+                 perLayerEntry(),
+                 fairEvictionEntry(),
+                 composedEntry(),
+                 keyRerotationEntry(),
+                 quantizedEntry(),
+                 thinkEntry()};
+}
+
+const PressEntry* PressCatalog::find(const QString& name) const
+{
+    for (const PressEntry& e : m_entries)
+        if (e.name == name)
+            return &e;
+    return nullptr;
+}
+
+const PressEntry& PressCatalog::entry(const PressSpec& spec) const
+{
+    if (const PressEntry* e = find(spec.name))
+        return *e;
+    QStringList names;
+    for (const PressEntry& e : m_entries)
+        names << e.name;
+    throw Error(QStringLiteral("press spec '%1'").arg(spec.toString()),
+                QStringLiteral("unknown press '%1' (known: %2)")
+                    .arg(spec.name, names.join(QStringLiteral(", "))));
+}
+
+std::unique_ptr<Press> PressCatalog::press(const QString& spec) const
+{
+    return press(PressSpec::parse(spec));
+}
+
+std::unique_ptr<Press> PressCatalog::press(const PressSpec& spec) const
+{
+    const PressEntry& e = entry(spec);
+    if (e.makePress)
+        return e.makePress(spec, *this);
+    // A scorer on its own: kvpress's ScorerPress, uniform top-k per kv-head.
+    return std::make_unique<ScorerPress>(e.makeScorer(spec, *this));
+}
+
+std::unique_ptr<Scorer> PressCatalog::scorer(const PressSpec& spec) const
+{
+    const PressEntry& e = entry(spec);
+    if (!e.makeScorer)
+        throw Error(QStringLiteral("press spec '%1'").arg(spec.toString()),
+                    QStringLiteral("'%1' is a %2, not a scorer; it cannot go inside another "
+                                   "selector (write e.g. adakv(snapkv), chunkkv(knorm))")
+                        .arg(spec.name, pressKindName(e.kind)));
+    return e.makeScorer(spec, *this);
+}
+
+std::unique_ptr<Scorer> PressCatalog::innerScorer(const PressSpec& spec,
+                                                  const QString& fallback) const
+{
+    if (spec.inner.empty() && !fallback.isEmpty())
+        return scorer(PressSpec::parse(fallback));
+    if (spec.inner.size() != 1)
+        throw Error(
+            QStringLiteral("press spec '%1'").arg(spec.toString()),
+            QStringLiteral("'%1' takes one scorer in parentheses, e.g. %1(snapkv)").arg(spec.name));
+    return scorer(spec.inner[0]);
+}
+
+std::vector<QString> PressCatalog::exampleSpecs() const
+{
+    std::vector<QString> specs;
+    for (const PressEntry& e : m_entries) {
+        if (e.name == QLatin1String("qfilter"))
+            continue; // needs a filter file
+        if (e.inner.isEmpty() || e.inner.endsWith(QLatin1String("(optional)")))
+            specs.push_back(e.name);
+        else if (e.name == QLatin1String("composed"))
+            specs.push_back(QStringLiteral("composed(streamingllm+knorm)"));
+        else if (e.inner.startsWith(QLatin1String("press")))
+            specs.push_back(e.name + QStringLiteral("(snapkv)"));
+        else
+            specs.push_back(e.name + QStringLiteral("(knorm)"));
+    }
+    return specs;
+}
+
+QJsonArray PressCatalog::toJson() const
+{
+    QJsonArray out;
+    for (const PressEntry& e : m_entries) {
+        QJsonArray params;
+        for (const PressEntry::Param& p : e.params)
+            params.append(QJsonObject{{QStringLiteral("name"), p.name},
+                                      {QStringLiteral("default"), p.defaultValue},
+                                      {QStringLiteral("help"), p.help}});
+        out.append(QJsonObject{{QStringLiteral("name"), e.name},
+                               {QStringLiteral("kind"), pressKindName(e.kind)},
+                               {QStringLiteral("inner"), e.inner},
+                               {QStringLiteral("rule"), e.rule},
+                               {QStringLiteral("params"), params}});
+    }
+    return out;
+}
+
+} // namespace kvl

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "cache/press.h"
+#include "cache/pressspec.h"
+#include "cache/scorer.h"
+
+#include <QString>
+#include <memory>
+#include <vector>
+
+namespace kvl {
+
+class PressCatalog;
+
+// One compressor of the catalog: its name, what it is, its rule in one line, its
+// parameters with defaults (the named constants of its file) and how to build it.
+struct PressEntry
+{
+    enum class Kind
+    {
+        Scorer,    // scores entries; alone it is a press with uniform top-k per head
+        Selector,  // turns the scores of its inner scorer into a kept mask
+        Wrapper,   // wraps a scorer (rescoring) or whole presses
+        Transform, // rewrites K/V; positions all kept
+    };
+    struct Param
+    {
+        QString name;
+        QString defaultValue;
+        QString help;
+    };
+    using ScorerFactory = std::unique_ptr<Scorer> (*)(const PressSpec&, const PressCatalog&);
+    using PressFactory = std::unique_ptr<Press> (*)(const PressSpec&, const PressCatalog&);
+
+    QString name;
+    Kind kind = Kind::Scorer;
+    QString rule;  // one line, as in the file's comment
+    QString inner; // what goes in parentheses: "", "scorer", "scorer (optional)", "press+press..."
+    std::vector<Param> params;
+    ScorerFactory makeScorer = nullptr; // set for scorers and scorer wrappers
+    PressFactory makePress = nullptr;   // set for selectors, press wrappers and transforms
+};
+
+QString pressKindName(PressEntry::Kind kind);
+
+// Scorers (one file each).
+PressEntry randomEntry();
+PressEntry streamingLlmEntry();
+PressEntry knormEntry();
+PressEntry snapKvEntry();
+PressEntry tovaEntry();
+PressEntry observedAttentionEntry();
+PressEntry expectedAttentionEntry();
+PressEntry keyDiffEntry();
+PressEntry lagKvEntry();
+PressEntry curEntry();
+PressEntry qfilterEntry();
+// Scorer wrappers.
+PressEntry criticalKvEntry();
+PressEntry whitelistEntry();
+// Selectors.
+PressEntry uniformEntry();
+PressEntry pyramidKvEntry();
+PressEntry adaKvEntry();
+PressEntry chunkKvEntry();
+PressEntry blockEntry();
+PressEntry perLayerEntry();
+PressEntry fairEvictionEntry();
+// Press wrappers.
+PressEntry composedEntry();
+PressEntry keyRerotationEntry();
+// Transforms.
+PressEntry quantizedEntry();
+PressEntry thinkEntry();
+
+} // namespace kvl

@@ -1,0 +1,49 @@
+#include "compressors/scorerpress.h"
+
+#include "cache/keptselection.h"
+#include "cache/pressparams.h"
+#include "compressors/presscatalog.h"
+
+#include <torch/torch.h>
+
+namespace kvl {
+
+ScorerPress::ScorerPress(std::unique_ptr<Scorer> scorer, QString spec)
+    : m_scorer(std::move(scorer)), m_spec(spec.isEmpty() ? m_scorer->spec() : spec)
+{}
+
+CompressionResult ScorerPress::compress(const CompressionInput& input, double ratio) const
+{
+    checkRatio(ratio, m_spec);
+    const at::Tensor scores = m_scorer->score(input, ratio);
+    return evictionResult(topKMask(scores, keptPerHead(input.length(), ratio)), scores,
+                          input.headDim());
+}
+
+namespace {
+std::unique_ptr<Press> makeUniform(const PressSpec& spec, const PressCatalog& catalog)
+{
+    if (spec.inner.size() != 1)
+        throw Error(QStringLiteral("press spec '%1'").arg(spec.toString()),
+                    QStringLiteral("uniform takes one scorer: uniform(snapkv)"));
+    PressParams params(spec);
+    params.finish();
+    auto scorer = catalog.scorer(spec.inner[0]);
+    const QString canonical = params.canonical(scorer->spec());
+    return std::make_unique<ScorerPress>(std::move(scorer), canonical);
+}
+} // namespace
+
+PressEntry uniformEntry()
+{
+    PressEntry e;
+    e.name = QStringLiteral("uniform");
+    e.kind = PressEntry::Kind::Selector;
+    e.rule = QStringLiteral("every kv-head keeps its int(T(1-r)) best-scored entries (kvpress "
+                            "ScorerPress; a bare scorer name means the same)");
+    e.inner = QStringLiteral("scorer");
+    e.makePress = &makeUniform;
+    return e;
+}
+
+} // namespace kvl

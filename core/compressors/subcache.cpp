@@ -1,0 +1,52 @@
+#include "compressors/subcache.h"
+
+#include <torch/torch.h>
+
+namespace kvl {
+namespace {
+at::Tensor gatherRows(const at::Tensor& x, const at::Tensor& index) // [H, T, d], [H, n]
+{
+    if (!x.defined())
+        return x;
+    return x.gather(1, index.unsqueeze(-1).expand({index.size(0), index.size(1), x.size(2)}));
+}
+} // namespace
+
+ContextCache gatherEntries(const ContextCache& cache, const at::Tensor& index)
+{
+    ContextCache out;
+    out.length = index.size(2);
+    out.lastLogits = cache.lastLogits;
+    for (size_t l = 0; l < cache.layers.size(); ++l) {
+        const LayerCache& in = cache.layers[l];
+        LayerCache layer;
+        layer.keys = gatherRows(in.keys, index[int64_t(l)]);
+        layer.keysPreRope = gatherRows(in.keysPreRope, index[int64_t(l)]);
+        layer.values = gatherRows(in.values, index[int64_t(l)]);
+        layer.windowQueries = in.windowQueries;
+        layer.windowQueriesPreRope = in.windowQueriesPreRope;
+        out.layers.push_back(layer);
+    }
+    return out;
+}
+
+at::Tensor keptPositions(const at::Tensor& kept)
+{
+    const at::Tensor counts = kept.sum(-1);
+    const int64_t n = counts.min().item<int64_t>();
+    if (n != counts.max().item<int64_t>())
+        return {};
+    // Stable sort puts kept (descending 1s) first in position order.
+    const at::Tensor order =
+        std::get<1>(kept.to(torch::kInt).sort(/*stable=*/true, -1, /*descending=*/true));
+    return order.narrow(-1, 0, n).contiguous();
+}
+
+at::Tensor scatterMask(const at::Tensor& subMask, const at::Tensor& index, int64_t length)
+{
+    std::vector<int64_t> shape = index.sizes().vec();
+    shape.back() = length;
+    return torch::zeros(shape, torch::kBool).scatter_(-1, index, subMask.to(torch::kBool));
+}
+
+} // namespace kvl

@@ -1,0 +1,24 @@
+#pragma once
+
+#include "model/contextcache.h"
+
+#include <ATen/core/Tensor.h>
+
+namespace kvl {
+
+// The context restricted to some entries of every (layer, kv-head): index int64
+// [layers, kv_heads, n] of positions (sorted per head). Keys, pre-RoPE keys and values
+// are gathered; window queries are kept as they are (they stay the last context
+// queries), row attention is dropped. Presses that re-score a part of the context
+// (BlockPress, ComposedPress) hand this to their inner scorer.
+ContextCache gatherEntries(const ContextCache& cache, const at::Tensor& index);
+
+// Positions of the kept entries when every head of every layer keeps the same number:
+// kept bool [layers, kv_heads, T] -> int64 [layers, kv_heads, n], ascending; an
+// undefined tensor when the counts differ.
+at::Tensor keptPositions(const at::Tensor& kept);
+
+// Scatters a mask over gathered entries back to context positions.
+at::Tensor scatterMask(const at::Tensor& subMask, const at::Tensor& index, int64_t length);
+
+} // namespace kvl
