@@ -108,7 +108,7 @@ int runGenerate(const QStringList& args)
 
     const auto generator = makeTaskGenerator(parser.value(suite));
     const auto [tokenizer, tokenizerPath] = tokenizerFrom(parser);
-    GenerateOptions options;
+    TaskOptions options;
     std::tie(options.minTokens, options.maxTokens) = tokenRange(parser.value(tokens));
     options.variant = parser.value(variant);
     const std::vector<Sample> samples = generator->generateMany(

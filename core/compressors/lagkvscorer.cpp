@@ -52,7 +52,7 @@ class LagKvScorer : public Scorer
         const at::Tensor hi = std::get<0>(ref.max(2, true));
         // A constant channel in the reference would divide by zero (NaN in kvpress).
         const at::Tensor normalised = (v - lo) / (hi - lo).clamp_min(1e-12);
-        return torch::softmax(normalised.std(-1), -1);
+        return torch::softmax(normalised.std(at::IntArrayRef{-1}, /*unbiased=*/true, false), -1);
     }
 
     int m_sinks;

@@ -3,6 +3,7 @@
 // ObservedAttentionPress). Exact when prefill captured every query (queryWindow = T);
 // with a shorter capture it sums over the captured last queries only.
 #include "cache/pressparams.h"
+#include "common/error.h"
 #include "compressors/presscatalog.h"
 #include "compressors/windowattention.h"
 

@@ -54,8 +54,21 @@ PressCatalog::PressCatalog()
 
 const PressEntry* PressCatalog::find(const QString& name) const
 {
+    // The names kvpress users know these presses by.
+    static const std::pair<const char*, const char*> aliases[] = {
+        {"h2o", "observed"},
+        {"observed_attention", "observed"},
+        {"expected_attention", "expected"},
+        {"quantized_cache", "quantized"},
+        {"chunk", "chunkkv"},
+        {"per_layer", "perlayer"},
+        {"key_rerotation", "keyrerotation"}};
+    QString canonical = name;
+    for (const auto& [alias, target] : aliases)
+        if (name == QLatin1String(alias))
+            canonical = QLatin1String(target);
     for (const PressEntry& e : m_entries)
-        if (e.name == name)
+        if (e.name == canonical)
             return &e;
     return nullptr;
 }

@@ -2,6 +2,7 @@
 
 #include "cache/keptselection.h"
 #include "cache/pressparams.h"
+#include "common/error.h"
 #include "compressors/presscatalog.h"
 
 #include <torch/torch.h>

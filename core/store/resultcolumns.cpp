@@ -5,6 +5,7 @@
 #include <QJsonDocument>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 namespace kvl {
 
@@ -90,6 +91,72 @@ std::vector<LayerStat> layerStatsFromJson(const QString& text)
         layers.push_back({a.at(0).toInt(), optNumber(a.at(1)), optNumber(a.at(2))});
     }
     return layers;
+}
+
+namespace {
+class TripleParser
+{
+  public:
+    explicit TripleParser(const QByteArray& text)
+        : m_p(text.constData()), m_end(text.constData() + text.size())
+    {}
+
+    bool parse(std::vector<LayerStat>& out)
+    {
+        if (!eat('['))
+            return false;
+        if (eat(']'))
+            return m_p == m_end;
+        do {
+            LayerStat l;
+            std::optional<double> layer;
+            if (!eat('[') || !number(layer) || !layer || !eat(',') || !number(l.ger) || !eat(',') ||
+                !number(l.consensus) || !eat(']'))
+                return false;
+            l.layer = int(*layer);
+            out.push_back(l);
+        } while (eat(','));
+        return eat(']') && m_p == m_end;
+    }
+
+  private:
+    bool eat(char c)
+    {
+        if (m_p < m_end && *m_p == c) {
+            ++m_p;
+            return true;
+        }
+        return false;
+    }
+    bool number(std::optional<double>& value)
+    {
+        if (m_end - m_p >= 4 && std::memcmp(m_p, "null", 4) == 0) {
+            m_p += 4;
+            value.reset();
+            return true;
+        }
+        double v = 0.0;
+        const auto result = std::from_chars(m_p, m_end, v);
+        if (result.ec != std::errc())
+            return false;
+        m_p = result.ptr;
+        value = v;
+        return true;
+    }
+
+    const char* m_p;
+    const char* m_end;
+};
+} // namespace
+
+std::vector<LayerStat> layerStatsFromJsonUtf8(const QByteArray& text)
+{
+    std::vector<LayerStat> layers;
+    if (text.isEmpty())
+        return layers;
+    if (TripleParser(text).parse(layers))
+        return layers;
+    return layerStatsFromJson(QString::fromUtf8(text));
 }
 
 QString spanKeepsJson(const std::vector<SpanKeep>& spans)

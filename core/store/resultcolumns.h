@@ -22,6 +22,10 @@ void readResultValues(const SqliteStatement& st, int firstColumn, ResultRecord& 
 // The per-layer and per-span JSON columns (see RunSchema): empty text for no values.
 QString layerStatsJson(const std::vector<LayerStat>& layers);
 std::vector<LayerStat> layerStatsFromJson(const QString& text);
+// The same from UTF-8 bytes with a small parser for the exact shape the writer
+// produces ([[int, number|null, number|null], ...]), for aggregating millions of
+// values; falls back to the JSON parser for anything else.
+std::vector<LayerStat> layerStatsFromJsonUtf8(const QByteArray& text);
 QString spanKeepsJson(const std::vector<SpanKeep>& spans);
 std::vector<SpanKeep> spanKeepsFromJson(const QString& text);
 

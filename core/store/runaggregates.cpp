@@ -1,11 +1,13 @@
 // RunReader's aggregate queries: one GROUP BY per picture of the views/report.
 #include "diagnose/failureoverlap.h"
+#include "store/resultcolumns.h"
 #include "store/runreader.h"
 #include "store/sqlitedatabase.h"
 #include "store/sqlitestatement.h"
 
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace kvl {
 
@@ -150,18 +152,43 @@ std::vector<LeakageCell> RunReader::leakage()
 
 std::vector<LayerCell> RunReader::layerStatsByLayer()
 {
-    std::vector<LayerCell> cells;
+    // Aggregated here rather than with json_each(): a 36-layer sweep has millions of
+    // per-layer values, and SQLite's JSON functions re-parse each of them.
+    struct Sums
+    {
+        qint64 n = 0, nGer = 0, nConsensus = 0;
+        double ger = 0.0, consensus = 0.0;
+    };
+    // (not FullCache, compressor, ratio, layer): FullCache first, as everywhere.
+    std::map<std::tuple<bool, QString, double, int>, Sums> sums;
     SqliteStatement st = m_db->prepare(
-        QStringLiteral("SELECT c.compressor, c.ratio, json_extract(l.value, '$[0]') AS layer, "
-                       "COUNT(*), AVG(json_extract(l.value, '$[1]')), "
-                       "AVG(json_extract(l.value, '$[2]')) "
-                       "FROM result r JOIN config c ON c.id = r.config_id, "
-                       "json_each(r.layer_json) l WHERE r.layer_json IS NOT NULL "
-                       "GROUP BY c.compressor, c.ratio, layer ORDER BY %1, layer")
-            .arg(QLatin1String(kCellOrder)));
-    while (st.step())
-        cells.push_back({st.columnText(0), st.columnDouble(1), int(st.columnInt(2)),
-                         st.columnInt(3), st.columnOptDouble(4), st.columnOptDouble(5)});
+        QStringLiteral("SELECT c.compressor, c.ratio, r.layer_json FROM result r "
+                       "JOIN config c ON c.id = r.config_id WHERE r.layer_json IS NOT NULL"));
+    while (st.step()) {
+        const QString compressor = st.columnText(0);
+        const double ratio = st.columnDouble(1);
+        for (const LayerStat& l : layerStatsFromJsonUtf8(st.columnUtf8(2))) {
+            Sums& s = sums[{compressor != kFullCacheCompressor, compressor, ratio, l.layer}];
+            ++s.n;
+            if (l.ger) {
+                ++s.nGer;
+                s.ger += *l.ger;
+            }
+            if (l.consensus) {
+                ++s.nConsensus;
+                s.consensus += *l.consensus;
+            }
+        }
+    }
+    std::vector<LayerCell> cells;
+    for (const auto& [key, s] : sums) {
+        LayerCell cell{std::get<1>(key), std::get<2>(key), std::get<3>(key), s.n, {}, {}};
+        if (s.nGer > 0)
+            cell.meanGer = s.ger / double(s.nGer);
+        if (s.nConsensus > 0)
+            cell.meanConsensus = s.consensus / double(s.nConsensus);
+        cells.push_back(cell);
+    }
     return cells;
 }
 

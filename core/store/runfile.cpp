@@ -66,6 +66,10 @@ int identify(SqliteDatabase& db, bool mayBeNew)
     const QStringList tables = tableNames(db);
     if (appId == 0 && version == 0 && tables.isEmpty() && mayBeNew)
         return 0;
+    if (appId == 0 && tables.isEmpty())
+        throw Error(db.path(), QStringLiteral("an empty SQLite database, not a KVLens run file "
+                                              "(yet: a run that has just started writes it "
+                                              "within a second)"));
     if (appId != RunSchema::kApplicationId) {
         QString what =
             tables.isEmpty()

@@ -23,6 +23,11 @@ int RunReader::schemaVersion()
     return int(m_db->scalarInt(QStringLiteral("PRAGMA user_version")));
 }
 
+qint64 RunReader::dataVersion()
+{
+    return m_db->scalarInt(QStringLiteral("PRAGMA data_version"));
+}
+
 void RunReader::checkIntegrity()
 {
     SqliteStatement st = m_db->prepare(QStringLiteral("PRAGMA quick_check"));

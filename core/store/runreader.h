@@ -44,6 +44,9 @@ class RunReader
 
     const QString& path() const;
     int schemaVersion();
+    // Changes whenever another connection (the sweep writing the file) commits: poll
+    // it to refresh views as rows land (SQLite's PRAGMA data_version).
+    qint64 dataVersion();
     // Runs SQLite's quick_check over the whole file (O(size)); throws "damaged file".
     void checkIntegrity();
 

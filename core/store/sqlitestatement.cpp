@@ -149,6 +149,14 @@ QString SqliteStatement::columnText(int column) const
     return QString::fromUtf8(text, sqlite3_column_bytes(m_stmt, column));
 }
 
+QByteArray SqliteStatement::columnUtf8(int column) const
+{
+    if (isNull(column))
+        return {};
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(m_stmt, column));
+    return QByteArray(text, sqlite3_column_bytes(m_stmt, column));
+}
+
 QByteArray SqliteStatement::columnBlob(int column) const
 {
     if (isNull(column))

@@ -44,6 +44,8 @@ class SqliteStatement
     std::optional<qint64> columnOptInt(int column) const;
     QString columnText(int column) const;
     QByteArray columnBlob(int column) const;
+    // Text as UTF-8 bytes, without the conversion to QString (hot loops).
+    QByteArray columnUtf8(int column) const;
     int columnCount() const;
     QString columnName(int column) const;
 

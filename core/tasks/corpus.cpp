@@ -59,7 +59,7 @@ QStringList taskCorpusLines(int samplesPerSuite, std::uint64_t seed)
     lines << lexicon::fillerWords().join(QLatin1Char(' '));
 
     const WordCountTokenizer tokenizer;
-    GenerateOptions options;
+    TaskOptions options;
     options.minTokens = 64;
     options.maxTokens = 512;
     for (const auto& generator : makeTaskGenerators())

@@ -9,7 +9,7 @@
 
 namespace kvl {
 
-Sample TaskGenerator::generate(const Tokenizer& tokenizer, const GenerateOptions& options,
+Sample TaskGenerator::generate(const Tokenizer& tokenizer, const TaskOptions& options,
                                std::uint64_t seed, int index) const
 {
     if (options.minTokens < 1 || options.minTokens > options.maxTokens)
@@ -37,7 +37,7 @@ Sample TaskGenerator::generate(const Tokenizer& tokenizer, const GenerateOptions
 }
 
 std::vector<Sample> TaskGenerator::generateMany(const Tokenizer& tokenizer,
-                                                const GenerateOptions& options, std::uint64_t seed,
+                                                const TaskOptions& options, std::uint64_t seed,
                                                 int count) const
 {
     std::vector<Sample> samples;

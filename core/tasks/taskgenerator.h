@@ -14,7 +14,7 @@ class Tokenizer;
 
 // What to generate: context lengths in tokens of the given tokenizer (the context
 // alone, no special tokens), and a variant (empty: each sample draws one).
-struct GenerateOptions
+struct TaskOptions
 {
     int minTokens = 256;
     int maxTokens = 512;
@@ -44,9 +44,9 @@ class TaskGenerator
     // Sample `index` of the run seeded with `seed`; id "<suite>-<seed>-<index>".
     // Throws kvl::Error for an unknown variant, a bad range, or a range the
     // sample cannot fit.
-    Sample generate(const Tokenizer& tokenizer, const GenerateOptions& options, std::uint64_t seed,
+    Sample generate(const Tokenizer& tokenizer, const TaskOptions& options, std::uint64_t seed,
                     int index) const;
-    std::vector<Sample> generateMany(const Tokenizer& tokenizer, const GenerateOptions& options,
+    std::vector<Sample> generateMany(const Tokenizer& tokenizer, const TaskOptions& options,
                                      std::uint64_t seed, int count) const;
 
   protected:

@@ -16,7 +16,7 @@ TaskSequenceFn makeSuiteSequenceFn(std::shared_ptr<const Tokenizer> tokenizer)
         auto& generator = (*generators)[suite];
         if (!generator)
             generator = makeTaskGenerator(suite);
-        GenerateOptions options;
+        TaskOptions options;
         options.minTokens = minTokens;
         options.maxTokens = maxTokens;
         const Sample sample = generator->generate(*tokenizer, options, rng.next(), 0);

@@ -52,6 +52,7 @@ class TestRunConcurrency : public QObject
         w->writeSample(numbered(0));
         RunReader reader(file);
         QCOMPARE(reader.sampleCount(), 1);
+        const qint64 version = reader.dataVersion();
         // A sample in flight: the reader neither blocks nor sees it.
         const SampleRecord next = numbered(1);
         w->beginSample(next.sample);
@@ -60,7 +61,9 @@ class TestRunConcurrency : public QObject
         QCOMPARE(reader.sampleCount(), 1);
         QCOMPARE(reader.resultCount(), 4);
         runReportJson(reader);
+        QCOMPARE(reader.dataVersion(), version); // nothing committed yet
         w->commitSample();
+        QVERIFY(reader.dataVersion() != version);
         QCOMPARE(reader.sampleCount(), 2);
         QCOMPARE(reader.resultCount(), 8);
     }

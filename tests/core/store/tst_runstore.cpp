@@ -3,6 +3,7 @@
 #include "storefixtures.h"
 
 #include "common/error.h"
+#include "store/resultcolumns.h"
 #include "store/runreader.h"
 #include "store/runreport.h"
 #include "store/runwriter.h"
@@ -321,6 +322,29 @@ class TestRunStore : public QObject
         f.limit = 5;
         f.offset = 2;
         QCOMPARE(reader.results(f).size(), std::size_t(5));
+    }
+
+    void layerJsonParsing()
+    {
+        // The writer's compact form (fast parser) and hand-written JSON (fallback).
+        for (const QByteArray text : {QByteArray("[[0,0.5,null],[3,1e-3,0.25]]"),
+                                      QByteArray(" [ [0, 0.5, null], [3, 0.001, 0.25] ] ")}) {
+            const std::vector<LayerStat> l = layerStatsFromJsonUtf8(text);
+            QCOMPARE(l.size(), std::size_t(2));
+            QCOMPARE(l[0].layer, 0);
+            QCOMPARE(l[0].ger, 0.5);
+            QVERIFY(!l[0].consensus);
+            QCOMPARE(l[1].layer, 3);
+            QCOMPARE(l[1].ger, 0.001);
+            QCOMPARE(l[1].consensus, 0.25);
+        }
+        QVERIFY(layerStatsFromJsonUtf8(QByteArray()).empty());
+        const std::vector<LayerStat> written = {{0, 0.1, std::nullopt}, {1, 1.0 / 3.0, 0.75}};
+        const std::vector<LayerStat> back =
+            layerStatsFromJsonUtf8(layerStatsJson(written).toUtf8());
+        QCOMPARE(back.size(), std::size_t(2));
+        QCOMPARE(back[1].ger, 1.0 / 3.0); // shortest round-trip text is exact
+        QVERIFY(!back[0].consensus);
     }
 
     void reportHasTheDocumentedKeys()

@@ -36,7 +36,7 @@ std::unique_ptr<Tokenizer> makeTokenizer(const QString& kind)
 std::vector<Sample> generate(const QString& suite, const Tokenizer& tokenizer, int minTokens,
                              int maxTokens, const QString& variant, std::uint64_t seed, int n)
 {
-    GenerateOptions options;
+    TaskOptions options;
     options.minTokens = minTokens;
     options.maxTokens = maxTokens;
     options.variant = variant;

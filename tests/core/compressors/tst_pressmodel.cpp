@@ -1,0 +1,104 @@
+// Every press of the catalog on a real prefill of a tiny random-weight GQA model (4
+// query heads over 2 kv-heads): it runs, returns a mask of the right shape, and the
+// engine answers under it.
+#include <torch/torch.h>
+
+#include "compressors/pressbenchmark.h"
+#include "compressors/presscatalog.h"
+#include "model/answerdecoder.h"
+#include "model/transformer.h"
+
+#include <QtTest>
+
+using namespace kvl;
+
+namespace {
+
+ModelConfig tinyConfig()
+{
+    ModelConfig c;
+    c.vocabSize = 50;
+    c.hiddenSize = 32;
+    c.intermediateSize = 48;
+    c.numLayers = 2;
+    c.numHeads = 4;
+    c.numKvHeads = 2;
+    c.headDim = 8;
+    c.maxPositionEmbeddings = 1024;
+    c.ropeTheta = 10000.0;
+    return c;
+}
+
+} // namespace
+
+class TestPressModel : public QObject
+{
+    Q_OBJECT
+
+  private slots:
+    void everyPressOnARealPrefill_data()
+    {
+        QTest::addColumn<QString>("spec");
+        for (const QString& spec : PressCatalog().exampleSpecs())
+            QTest::newRow(qPrintable(spec)) << spec;
+        // Selectors over the attention scorers the studies use.
+        for (const char* spec :
+             {"adakv(snapkv)", "chunkkv(snapkv)", "pyramidkv:window=8,beta=2", "criticalkv(tova)",
+              "adakv(criticalkv(snapkv))", "whitelist(expected)", "block(observed)", "fair(tova)",
+              "keyrerotation(adakv(snapkv))", "composed(knorm+think)", "quantized:bits=2",
+              "quantized:bits=8"})
+            QTest::newRow(spec) << QString::fromLatin1(spec);
+    }
+
+    void everyPressOnARealPrefill()
+    {
+        QFETCH(QString, spec);
+        c10::InferenceMode guard;
+        const ModelConfig config = tinyConfig();
+        const Transformer model(config, randomModelWeights(config, 5, 0.3),
+                                QStringLiteral("tiny/config.json"));
+        std::vector<int> ids;
+        for (int i = 0; i < 300; ++i)
+            ids.push_back((7 * i + 3) % 50);
+        const auto press = PressCatalog().press(spec);
+        PrefillOptions options;
+        options.window = int(std::max<int64_t>(1, press->queryWindow(int64_t(ids.size()))));
+        const ContextCache cache = model.prefill(ids, options);
+        CompressionInput input;
+        input.cache = &cache;
+        input.config = &model.config();
+        input.weights = &model.weights();
+        input.rope = &model.rope();
+        input.spans = {{10, 40, QStringLiteral("system_rule")}};
+        const CompressionResult r = press->compress(input, 0.5);
+        QCOMPARE(r.kept.sizes().vec(), (std::vector<int64_t>{2, 2, 300}));
+        QVERIFY(r.kept.any().item<bool>());
+        if (r.scores.defined())
+            QVERIFY(!r.scores.isnan().any().item<bool>());
+        GenerateOptions gen;
+        gen.maxNewTokens = 3;
+        const Generation answer = generateAnswer(model, r.context(cache), r.edit(), {1, 2, 3}, gen);
+        QCOMPARE(int(answer.ids.size()), 3);
+        // Transforms really change what the model reads.
+        if (r.rewritten)
+            QVERIFY(r.rewritten->layers[0].keys.defined());
+    }
+
+    void benchmarkReportsFractions()
+    {
+        const ModelConfig config = tinyConfig();
+        const Transformer model(config, randomModelWeights(config, 5, 0.3),
+                                QStringLiteral("tiny/config.json"));
+        const PressBench bench =
+            benchPresses(model, 200, 0.5, {QStringLiteral("knorm"), QStringLiteral("snapkv")});
+        QCOMPARE(int(bench.presses.size()), 2);
+        QVERIFY(bench.prefillSeconds > 0);
+        for (const PressTiming& t : bench.presses) {
+            QVERIFY2(t.error.isEmpty(), qPrintable(t.error));
+            QVERIFY(t.prefillFraction > 0);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPressModel)
+#include "tst_pressmodel.moc"

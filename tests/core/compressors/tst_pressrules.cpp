@@ -1,0 +1,437 @@
+// Every press on a tiny hand-made cache whose kept set follows from the press's rule;
+// each expectation is worked out by hand in the comment above it (no press code is
+// used to compute an expectation).
+#include "pressfixture.h"
+
+#include "checkpoint/safetensorswriter.h"
+#include "common/error.h"
+#include "compressors/presscatalog.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+using namespace kvl;
+using namespace kvl::test;
+using Ints = std::vector<int>;
+
+namespace {
+
+CompressionResult run(const QString& spec, test::PressFixture& f, double ratio)
+{
+    f.bind();
+    return PressCatalog().press(spec)->compress(f.input, ratio);
+}
+
+// Keys [n, 0] whose norms are the given values.
+std::vector<std::vector<float>> normRows(const std::vector<float>& norms)
+{
+    std::vector<std::vector<float>> rows;
+    for (float n : norms)
+        rows.push_back({n, 0.0f});
+    return rows;
+}
+
+} // namespace
+
+class TestPressRules : public QObject
+{
+    Q_OBJECT
+
+  private slots:
+    void knorm()
+    {
+        // Norms 5, 1, 2, 10; r = 0.5 keeps int(4 * 0.5) = 2: the smallest norms, 1 and 2.
+        PressFixture f(1, 1, 1, 4, 2, 1);
+        f.setKeys(0, 0, {{3, 4}, {1, 0}, {0, 2}, {6, 8}});
+        const CompressionResult r = run(QStringLiteral("knorm"), f, 0.5);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{1, 2}));
+        QCOMPARE(r.scores[0][0][0].item<float>(), -5.0f);
+        QCOMPARE(coverageTypeName(r.coverage), QStringLiteral("measured_token_coverage"));
+        // uniform(knorm) is the same press written out.
+        QCOMPARE(keptAt(run(QStringLiteral("uniform(knorm)"), f, 0.5).kept, 0, 0), (Ints{1, 2}));
+    }
+
+    void streamingLlm()
+    {
+        // n_sink 1, T 6, r 0.5: keep 3 = the sink 0 and the 2 most recent, 4 and 5.
+        PressFixture f(1, 1, 1, 6, 2, 1);
+        QCOMPARE(keptAt(run(QStringLiteral("streamingllm:n_sink=1"), f, 0.5).kept, 0, 0),
+                 (Ints{0, 4, 5}));
+        // Default n_sink 4, T 10, r 0.5: keep 5 = sinks 0-3 and the last token 9.
+        PressFixture g(1, 1, 1, 10, 2, 1);
+        QCOMPARE(keptAt(run(QStringLiteral("streamingllm"), g, 0.5).kept, 0, 0),
+                 (Ints{0, 1, 2, 3, 9}));
+    }
+
+    void randomIsSeeded()
+    {
+        // T 40, r 0.5: 20 per head, the same set for the same seed, another for another.
+        PressFixture f(2, 2, 2, 40, 2, 1);
+        const CompressionResult a = run(QStringLiteral("random:seed=3"), f, 0.5);
+        const CompressionResult b = run(QStringLiteral("random:seed=3"), f, 0.5);
+        const CompressionResult c = run(QStringLiteral("random:seed=4"), f, 0.5);
+        QVERIFY(a.kept.equal(b.kept));
+        QVERIFY(!a.kept.equal(c.kept));
+        QCOMPARE(a.kept.sum(-1).min().item<int64_t>(), 20);
+        QCOMPARE(a.kept.sum(-1).max().item<int64_t>(), 20);
+    }
+
+    void snapKv()
+    {
+        // Window 2 (positions 4, 5), both queries [1, 0]; keys [x, 0] with x = 1, 3, -3,
+        // 1.5 at 0-3: attention (mean over the window) s1 > s3 > s0 > s2. r 0.3 keeps
+        // int(6 * 0.7) = 4: the window (max score) and 2 context entries.
+        // kernel 1: best s1, s3 -> {1, 3, 4, 5}.
+        // kernel 3 (zero-padded): p1 = (s0+s1+s2)/3 < p2 = (s1+s2+s3)/3 since s3 > s0;
+        // p0 = (s0+s1)/3 < p1; p3 = (s2+s3)/3 < p1 -> {1, 2, 4, 5}.
+        PressFixture f(1, 1, 1, 6, 2, 2);
+        f.setKeys(0, 0, {{1, 0}, {3, 0}, {-3, 0}, {1.5, 0}, {0, 0}, {0, 0}});
+        f.cache.layers[0].windowQueries.select(2, 0).fill_(1.0);
+        QCOMPARE(keptAt(run(QStringLiteral("snapkv:window=2,kernel=1"), f, 0.3).kept, 0, 0),
+                 (Ints{1, 3, 4, 5}));
+        QCOMPARE(keptAt(run(QStringLiteral("snapkv:window=2,kernel=3"), f, 0.3).kept, 0, 0),
+                 (Ints{1, 2, 4, 5}));
+        // Kernel 1, window 2: s0 = mean of e^(1/√2)/Z4 and e^(1/√2)/Z5 with
+        // Z4 = e^(1/√2) + e^(3/√2) + e^(-3/√2) + e^(1.5/√2) + 1, Z5 = Z4 + 1.
+        const double e = std::exp(1 / std::sqrt(2.0));
+        const double z4 = e + std::exp(3 / std::sqrt(2.0)) + std::exp(-3 / std::sqrt(2.0)) +
+                          std::exp(1.5 / std::sqrt(2.0)) + 1.0;
+        const CompressionResult r = run(QStringLiteral("snapkv:window=2,kernel=1"), f, 0.3);
+        QVERIFY(std::abs(r.scores[0][0][0].item<double>() - (e / z4 + e / (z4 + 1)) / 2) < 1e-6);
+        // A window the prefill did not capture is an error, not a guess.
+        QVERIFY_THROWS_EXCEPTION(Error, run(QStringLiteral("snapkv:window=3"), f, 0.3));
+    }
+
+    void tovaSharesOneScoreAcrossHeads()
+    {
+        // Head 0 (q [1,0]) reads kv-head 0 whose key 0 is [4,0]: attention
+        // [e^(4/√2), 1, 1, 1] / Z0. Head 1 (q [0,1]) reads kv-head 1 whose key 1 is [0,3]:
+        // [1, e^(3/√2), 1, 1] / Z1. Mean over heads: position 0 ≈ 0.469 > position 1 ≈
+        // 0.393 > 2 ≈ 0.069; the last token gets the max. r 0.5 keeps 2: {0, 3} for BOTH
+        // kv-heads (kv-head 1 on its own would prefer 1).
+        PressFixture f(1, 2, 2, 4, 2, 1);
+        f.setKeys(0, 0, {{4, 0}});
+        f.setKeys(0, 1, {{0, 0}, {0, 3}});
+        f.cache.layers[0].windowQueries[0][0][0] = 1.0;
+        f.cache.layers[0].windowQueries[1][0][1] = 1.0;
+        const CompressionResult r = run(QStringLiteral("tova"), f, 0.5);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{0, 3}));
+        QCOMPARE(keptAt(r.kept, 0, 1), (Ints{0, 3}));
+        const double a = std::exp(4 / std::sqrt(2.0)), b = std::exp(3 / std::sqrt(2.0));
+        const double expected0 = (a / (a + 3) + 1 / (b + 3)) / 2;
+        QVERIFY(std::abs(r.scores[0][1][0].item<double>() - expected0) < 1e-6);
+    }
+
+    void observedAttention()
+    {
+        // Every query captured (window 3), all zero: uniform causal attention. Received:
+        // key 0 = 1 + 1/2 + 1/3, key 1 = 1/2 + 1/3, key 2 = 1/3; divided by 3, 2, 1
+        // queries: 11/18, 5/12, 1/3. r 0.3 keeps int(2.1) = 2: {0, 1}.
+        PressFixture f(1, 1, 1, 3, 2, 3);
+        const CompressionResult r = run(QStringLiteral("observed"), f, 0.3);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{0, 1}));
+        QVERIFY(std::abs(r.scores[0][0][0].item<double>() - 11.0 / 18) < 1e-6);
+        QVERIFY(std::abs(r.scores[0][0][1].item<double>() - 5.0 / 12) < 1e-6);
+        QVERIFY(std::abs(r.scores[0][0][2].item<double>() - 1.0 / 3) < 1e-6);
+        QCOMPARE(PressCatalog().press(QStringLiteral("observed"))->queryWindow(100), int64_t(100));
+    }
+
+    void expectedAttention()
+    {
+        // head_dim 2 (inverse frequency 1), one future position (T = 4): the mean query
+        // is rotated by 4 rad. Pre-RoPE query [cos 4, -sin 4] = R(-4)[1,0] becomes [1,0];
+        // keys [cos φ, sin φ] at φ = 0, 1, 2, 3 score softmax(cos φ / √2): 0 > 1 > 2 > 3.
+        // r 0.5 keeps 2: {0, 1}. With ||v|| = 100 at position 3 it beats position 1: {0, 3}.
+        PressFixture f(1, 1, 1, 4, 2, 1);
+        std::vector<std::vector<float>> keys;
+        for (int p = 0; p < 4; ++p)
+            keys.push_back({float(std::cos(p)), float(std::sin(p))});
+        f.setKeys(0, 0, keys);
+        f.cache.layers[0].windowQueriesPreRope[0][0][0] = float(std::cos(4.0));
+        f.cache.layers[0].windowQueriesPreRope[0][0][1] = float(-std::sin(4.0));
+        f.setValues(0, 0, {{1, 0}, {1, 0}, {1, 0}, {100, 0}});
+        const QString base =
+            QStringLiteral("expected:n_future_positions=1,n_sink=0,use_covariance=false");
+        const CompressionResult plain = run(base + QStringLiteral(",use_vnorm=false"), f, 0.5);
+        QCOMPARE(keptAt(plain.kept, 0, 0), (Ints{0, 1}));
+        double z = 0;
+        for (int p = 0; p < 4; ++p)
+            z += std::exp(std::cos(p) / std::sqrt(2.0));
+        QVERIFY(std::abs(plain.scores[0][0][0].item<double>() - std::exp(1 / std::sqrt(2.0)) / z) <
+                1e-5);
+        QCOMPARE(keptAt(run(base, f, 0.5).kept, 0, 0), (Ints{0, 3}));
+    }
+
+    void keyDiff()
+    {
+        // Normalised keys [1,0], [1,0], [0,1]: anchor [2/3, 1/3]; cos = 0.894, 0.894,
+        // 0.447; score -cos: the odd key 2 is the most distinctive. r 0.5 keeps 1: {2}.
+        PressFixture f(1, 1, 1, 3, 2, 1);
+        f.setKeys(0, 0, {{1, 0}, {1, 0}, {0, 1}});
+        QCOMPARE(keptAt(run(QStringLiteral("keydiff"), f, 0.5).kept, 0, 0), (Ints{2}));
+    }
+
+    void lagKv()
+    {
+        // n_sink 1, lag 2, T 6: partitions {1,2} and {3,4} (+ remainder 5 = tail). Keys and
+        // values of 3, 4 are [0,0], [1,1]: min 0, max 1 per channel, so partition {1,2} is
+        // unchanged: [0.5,0.5] has std 0, [0,1] std √0.5. softmax -> 1/(1+e^√0.5) ≈ 0.330
+        // and ≈ 0.670; sink and tail 1. r 0.1 keeps int(5.4) = 5: all but 1.
+        PressFixture f(1, 1, 1, 6, 2, 1);
+        const std::vector<std::vector<float>> rows{{9, 9}, {0.5, 0.5}, {0, 1},
+                                                   {0, 0}, {1, 1},     {7, 7}};
+        f.setKeys(0, 0, rows);
+        f.setValues(0, 0, rows);
+        const CompressionResult r = run(QStringLiteral("lagkv:n_sink=1,lag=2"), f, 0.1);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{0, 2, 3, 4, 5}));
+        const double low = 1 / (1 + std::exp(std::sqrt(0.5)));
+        QVERIFY(std::abs(r.scores[0][0][1].item<double>() - low) < 1e-6);
+        QVERIFY(std::abs(r.scores[0][0][2].item<double>() - (1 - low)) < 1e-6);
+    }
+
+    void cur()
+    {
+        // Key norms² 1, 3, 2, 2 in windows of 2: leverage 1/4, 3/4 | 1/2, 1/2. k only,
+        // r 0.7 keeps int(1.2) = 1: {1}. Values norms² 3, 1, 1, 1: leverage 3/4, 1/4 |
+        // 1/2, 1/2; kv product 3/16, 3/16, 1/4, 1/4: r 0.5 keeps {2, 3}.
+        PressFixture f(1, 1, 1, 4, 2, 1);
+        f.setKeys(
+            0, 0,
+            normRows({1, float(std::sqrt(3.0)), float(std::sqrt(2.0)), float(std::sqrt(2.0))}));
+        f.setValues(0, 0, normRows({float(std::sqrt(3.0)), 1, 1, 1}));
+        QCOMPARE(
+            keptAt(run(QStringLiteral("cur:num_sinks=0,window=2,leverage=k"), f, 0.7).kept, 0, 0),
+            (Ints{1}));
+        QCOMPARE(keptAt(run(QStringLiteral("cur:num_sinks=0,window=2"), f, 0.5).kept, 0, 0),
+                 (Ints{2, 3}));
+    }
+
+    void qfilter()
+    {
+        // Filter [1, 0]; keys [2,0], [-1,0], [0,5]: score -<f,k> = -2, 1, 0.
+        // r 0.5 keeps 1: {1}; r 0.3 keeps 2: {1, 2}.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("filters.safetensors"));
+        const float filters[] = {1.0f, 0.0f};
+        SafetensorsWriter writer;
+        writer.addF32(QStringLiteral("q_filters"), {1, 1, 2}, filters);
+        writer.write(path);
+        PressFixture f(1, 1, 1, 3, 2, 1);
+        f.setKeys(0, 0, {{2, 0}, {-1, 0}, {0, 5}});
+        QCOMPARE(keptAt(run(QStringLiteral("qfilter:file=") + path, f, 0.5).kept, 0, 0), (Ints{1}));
+        QCOMPARE(keptAt(run(QStringLiteral("qfilter:file=") + path, f, 0.3).kept, 0, 0),
+                 (Ints{1, 2}));
+        QVERIFY_THROWS_EXCEPTION(Error, PressCatalog().press(QStringLiteral("qfilter")));
+    }
+
+    void criticalKv()
+    {
+        // Inner streamingllm (n_sink 0) scores 0, 1, 2, 3. r 0.5: n_kept 2, first stage
+        // int(0.5 * 4 * 0.5) = 1 keeps position 3. W_o = I, ||v||₁ = 1, 10, 1, 1:
+        // (t + 1e-4) ||v||₁ = 1e-4, 10.001, 2.0002 -> position 1 joins: {1, 3}
+        // (streamingllm alone keeps {2, 3}).
+        PressFixture f(1, 1, 1, 4, 2, 1);
+        f.setValues(0, 0, {{1, 0}, {10, 0}, {1, 0}, {1, 0}});
+        QCOMPARE(keptAt(run(QStringLiteral("streamingllm:n_sink=0"), f, 0.5).kept, 0, 0),
+                 (Ints{2, 3}));
+        QCOMPARE(
+            keptAt(run(QStringLiteral("criticalkv(streamingllm:n_sink=0)"), f, 0.5).kept, 0, 0),
+            (Ints{1, 3}));
+    }
+
+    void whitelist()
+    {
+        // Norms 1..6; the span [4, 6) is protected. r 0.5 keeps 3: 4, 5 and the best
+        // remaining by knorm, 0. r 0.8 keeps int(1.2) = 1 < 2 protected: both kept anyway.
+        PressFixture f(1, 1, 1, 6, 2, 1);
+        f.setKeys(0, 0, normRows({1, 2, 3, 4, 5, 6}));
+        f.input.spans = {{4, 6, QStringLiteral("system_rule")}};
+        QCOMPARE(keptAt(run(QStringLiteral("whitelist(knorm)"), f, 0.5).kept, 0, 0),
+                 (Ints{0, 4, 5}));
+        QCOMPARE(keptAt(run(QStringLiteral("whitelist(knorm)"), f, 0.8).kept, 0, 0), (Ints{4, 5}));
+        // Only the roles asked for are protected.
+        QCOMPARE(keptAt(run(QStringLiteral("whitelist(knorm):roles=evidence"), f, 0.5).kept, 0, 0),
+                 (Ints{0, 1, 2}));
+        // Whitelisting composes with head-wise allocation and chunks.
+        QCOMPARE(keptAt(run(QStringLiteral("adakv(whitelist(knorm))"), f, 0.5).kept, 0, 0),
+                 (Ints{0, 4, 5}));
+    }
+
+    void pyramidKv()
+    {
+        // window 1, beta 2, T 8, r 0.5: max capacity 1 + 4 = 5, min = 4/2 = 2,
+        // max = 4*2 - 2 = 6; 8 >= 6 >= 2 >= 1 holds; step (6-2)/2 = 2: layers keep 6, 4, 2.
+        // Norms 8..1 so the kept entries are the last ones.
+        PressFixture f(3, 1, 1, 8, 2, 1);
+        for (int l = 0; l < 3; ++l)
+            f.setKeys(l, 0, normRows({8, 7, 6, 5, 4, 3, 2, 1}));
+        const CompressionResult r = run(QStringLiteral("pyramidkv(knorm):window=1,beta=2"), f, 0.5);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{2, 3, 4, 5, 6, 7}));
+        QCOMPARE(keptAt(r.kept, 1, 0), (Ints{4, 5, 6, 7}));
+        QCOMPARE(keptAt(r.kept, 2, 0), (Ints{6, 7}));
+        // Defaults (window 64, beta 20): min 4/20 < 64 -> uniform round(8 * 0.5) = 4.
+        const CompressionResult u = run(QStringLiteral("pyramidkv(knorm)"), f, 0.5);
+        for (int l = 0; l < 3; ++l)
+            QCOMPARE(keptAt(u.kept, l, 0), (Ints{4, 5, 6, 7}));
+    }
+
+    void adaKv()
+    {
+        // n_kept 2 per head, 4 in the layer; alpha 0.5 -> safeguard int(2 * 0.5) = 1.
+        // Head 0 norms 1..4, head 1 norms 10..40 (knorm: head 0 scores higher). Safeguard:
+        // position 0 in each head; the other 2 go to head 0's best: 1, 2.
+        PressFixture f(1, 2, 2, 4, 2, 1);
+        f.setKeys(0, 0, normRows({1, 2, 3, 4}));
+        f.setKeys(0, 1, normRows({10, 20, 30, 40}));
+        const CompressionResult r = run(QStringLiteral("adakv(knorm):alpha_safeguard=0.5"), f, 0.5);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{0, 1, 2}));
+        QCOMPARE(keptAt(r.kept, 0, 1), (Ints{0}));
+        // alpha 1: the safeguard is the whole budget, i.e. uniform.
+        const CompressionResult u = run(QStringLiteral("adakv(knorm):alpha_safeguard=1"), f, 0.5);
+        QCOMPARE(keptAt(u.kept, 0, 0), (Ints{0, 1}));
+        QCOMPARE(keptAt(u.kept, 0, 1), (Ints{0, 1}));
+    }
+
+    void chunkKv()
+    {
+        // chunk 2, T 5: chunks {0,1}, {2,3}, {4}. Norms head 0: 1,1,9,9,9; head 1: 8,8,1,1,9.
+        // knorm summed over heads: -9,-9,-10,-10,-18; chunk means -9, -10, -18.
+        // r 0.5 keeps max(1, int(1.5)) = 1 chunk: {0,1} in BOTH heads (head 1 alone would
+        // keep 2, 3). r 0.2 keeps int(2.4) = 2 chunks: {0,1,2,3}.
+        PressFixture f(1, 2, 2, 5, 2, 1);
+        f.setKeys(0, 0, normRows({1, 1, 9, 9, 9}));
+        f.setKeys(0, 1, normRows({8, 8, 1, 1, 9}));
+        const CompressionResult r = run(QStringLiteral("chunkkv(knorm):chunk=2"), f, 0.5);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{0, 1}));
+        QCOMPARE(keptAt(r.kept, 0, 1), (Ints{0, 1}));
+        QCOMPARE(coverageTypeName(r.coverage), QStringLiteral("projected_token_coverage"));
+        QCOMPARE(keptAt(run(QStringLiteral("chunkkv(knorm):chunk=2"), f, 0.2).kept, 0, 1),
+                 (Ints{0, 1, 2, 3}));
+    }
+
+    void block()
+    {
+        // Norms 5,1,4,2,6,3, r 0.5 keeps 3, block 2. Start with {0,1,2}; + block {3,4}:
+        // the 3 smallest of norms 5,1,4,2,6 are 1,2,3 -> {1,2,3}; + block {5}: norms
+        // 1,4,2,3 -> {1,3,5}. (KNorm does not depend on the set, so this is also the
+        // global top-3.)
+        PressFixture f(1, 1, 1, 6, 2, 1);
+        f.setKeys(0, 0, normRows({5, 1, 4, 2, 6, 3}));
+        const CompressionResult r = run(QStringLiteral("block(knorm):block=2"), f, 0.5);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{1, 3, 5}));
+        QVERIFY(!r.scores.defined());
+    }
+
+    void perLayer()
+    {
+        // ratios 0 and 0.5: layer 0 keeps all 4, layer 1 int(2) = 2 (smallest norms 2, 3).
+        PressFixture f(2, 1, 1, 4, 2, 1);
+        for (int l = 0; l < 2; ++l)
+            f.setKeys(l, 0, normRows({4, 3, 2, 1}));
+        const CompressionResult r = run(QStringLiteral("perlayer(knorm):ratios=0;0.5"), f, 0.3);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{0, 1, 2, 3}));
+        QCOMPARE(keptAt(r.kept, 1, 0), (Ints{2, 3}));
+        QVERIFY_THROWS_EXCEPTION(Error, run(QStringLiteral("perlayer(knorm):ratios=0.5"), f, 0.3));
+    }
+
+    void fairEviction()
+    {
+        // T 10, span [0, 4) and the rest (6 tokens), recency scores. r 0.5: n_kept 5 split
+        // 4*0.5 = 2 and 6*0.5 = 3: {2,3} + {7,8,9} (uniform keeps 5..9, the span loses all).
+        // r 0.3: n_kept 7; exact shares 2.8 and 4.2 -> floors 2, 4, the one left goes to the
+        // larger remainder (the span): {1,2,3} + {6,7,8,9}.
+        PressFixture f(1, 1, 1, 10, 2, 1);
+        f.input.spans = {{0, 4, QStringLiteral("system_rule")}};
+        const QString spec = QStringLiteral("fair(streamingllm:n_sink=0)");
+        QCOMPARE(keptAt(run(spec, f, 0.5).kept, 0, 0), (Ints{2, 3, 7, 8, 9}));
+        QCOMPARE(keptAt(run(spec, f, 0.3).kept, 0, 0), (Ints{1, 2, 3, 6, 7, 8, 9}));
+        QCOMPARE(keptAt(run(QStringLiteral("streamingllm:n_sink=0"), f, 0.5).kept, 0, 0),
+                 (Ints{5, 6, 7, 8, 9}));
+    }
+
+    void composed()
+    {
+        // Stage 1 streamingllm (n_sink 0) at 0.5 keeps 4..7; stage 2 knorm at 0.5 keeps
+        // int(4 * 0.5) = 2 of them with the smallest norms (1 at 5, 2 at 7): {5, 7}; the
+        // small norms at 0..3 were already gone. r 0.75 splits evenly: 1 - sqrt(0.25) = 0.5.
+        PressFixture f(1, 1, 1, 8, 2, 1);
+        f.setKeys(0, 0, normRows({0.1f, 0.2f, 0.3f, 0.4f, 3, 1, 4, 2}));
+        QCOMPARE(keptAt(run(QStringLiteral("composed(streamingllm:n_sink=0+knorm):ratios=0.5;0.5"),
+                            f, 0.1)
+                            .kept,
+                        0, 0),
+                 (Ints{5, 7}));
+        QCOMPARE(keptAt(run(QStringLiteral("composed(streamingllm:n_sink=0+knorm)"), f, 0.75).kept,
+                        0, 0),
+                 (Ints{5, 7}));
+    }
+
+    void keyRerotation()
+    {
+        // head_dim 2, inverse frequency 1: the key of [1,0] at position p is [cos p, sin p].
+        // streamingllm (n_sink 0) at r 0.5 keeps 2, 3; re-rotated to ranks 0, 1 they become
+        // [1, 0] and [cos 1, sin 1]; evicted keys are untouched.
+        PressFixture f(1, 1, 1, 4, 2, 1);
+        std::vector<std::vector<float>> keys;
+        for (int p = 0; p < 4; ++p)
+            keys.push_back({float(std::cos(p)), float(std::sin(p))});
+        f.setKeys(0, 0, keys);
+        const CompressionResult r =
+            run(QStringLiteral("keyrerotation(streamingllm:n_sink=0)"), f, 0.5);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{2, 3}));
+        QVERIFY(r.rewritten.has_value());
+        const at::Tensor k = r.rewritten->layers[0].keys[0];
+        const auto near = [](const at::Tensor& row, double x, double y) {
+            return std::abs(row[0].item<double>() - x) < 1e-5 &&
+                   std::abs(row[1].item<double>() - y) < 1e-5;
+        };
+        QVERIFY(near(k[2], 1.0, 0.0));
+        QVERIFY(near(k[3], std::cos(1.0), std::sin(1.0)));
+        QVERIFY(near(k[1], std::cos(1.0), std::sin(1.0)));
+    }
+
+    void quantized()
+    {
+        // 2 bits, group 4, residual 1, T 2: token 0 [0, 0.4, 1.2, 3] has min 0, max 3,
+        // scale 1 -> [0, 0, 1, 3] (error² 0.16 + 0.04); token 1 stays exact.
+        // Key error sqrt(0.2 / (0.16 + 1.44 + 9 + 1 + 4 + 9 + 16)).
+        // Bytes (K and V): token 0: 4 * 2/8 + 1 group * (2 + 2) = 5 each; token 1: 4 * 2
+        // each: 2 * 5 + 2 * 8 = 26 of a full 2 * 2 * 8 = 32.
+        PressFixture f(1, 1, 1, 2, 4, 1);
+        const std::vector<std::vector<float>> rows{{0, 0.4f, 1.2f, 3}, {1, 2, 3, 4}};
+        f.setKeys(0, 0, rows);
+        f.setValues(0, 0, rows);
+        const CompressionResult r =
+            run(QStringLiteral("quantized:bits=2,group=4,residual=1"), f, 0.5);
+        QVERIFY(r.kept.all().item<bool>());
+        QCOMPARE(coverageTypeName(r.coverage),
+                 QStringLiteral("structural_position_addressability"));
+        const at::Tensor k = r.rewritten->layers[0].keys[0][0];
+        QVERIFY(k.allclose(torch::tensor({0.0f, 0.0f, 1.0f, 3.0f}), 1e-5, 1e-5));
+        QVERIFY(std::abs(*r.keyError - std::sqrt(0.2 / 40.6)) < 1e-5);
+        QCOMPARE(r.keptBytes, 26.0);
+        QCOMPARE(r.fullBytes, 32.0);
+        // bits from the ratio: r 0.5 -> 4 bits; r 0 -> untouched.
+        QCOMPARE(run(QStringLiteral("quantized:group=4"), f, 0.5).details.value("bits").toInt(), 4);
+        QCOMPARE(*run(QStringLiteral("quantized:group=4"), f, 0.0).keyError, 0.0);
+    }
+
+    void think()
+    {
+        // window 1, query [0.1, 1, 1, 10] -> mean q² [0.01, 1, 1, 100]; keys [1, 0.2, 2, 0.5]
+        // -> mean k² [1, 0.04, 4, 0.25]; channel scores 0.01, 0.04, 4, 25. r 0.5 prunes
+        // int(4 * 0.5) = 2 channels: 0 and 1 (by keys alone it would be 1 and 3).
+        PressFixture f(1, 1, 1, 2, 4, 1);
+        f.setKeys(0, 0, {{1, 0.2f, 2, 0.5f}, {1, 0.2f, 2, 0.5f}});
+        f.cache.layers[0].windowQueries[0][0] = torch::tensor({0.1f, 1.0f, 1.0f, 10.0f});
+        const CompressionResult r = run(QStringLiteral("think:window=1"), f, 0.5);
+        QVERIFY(r.kept.all().item<bool>());
+        QVERIFY(
+            r.rewritten->layers[0].keys[0][1].allclose(torch::tensor({0.0f, 0.0f, 2.0f, 0.5f})));
+        QCOMPARE(r.keptBytes, r.fullBytes * 0.75);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPressRules)
+#include "tst_pressrules.moc"
