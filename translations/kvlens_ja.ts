@@ -31,6 +31,49 @@ Open a run file (File › Open run…) or start one (File › New run…) to see
     </message>
 </context>
 <context>
+    <name>kvl::ComparePanel</name>
+    <message>
+        <source>Reference (pinned):</source>
+        <translation>基準（固定）:</translation>
+    </message>
+    <message>
+        <source>A:</source>
+        <translation>A:</translation>
+    </message>
+    <message>
+        <source>B:</source>
+        <translation>B:</translation>
+    </message>
+    <message>
+        <source>Pick a configuration and a sample (toolbar) to compare.</source>
+        <translation>比較する構成とサンプル（ツールバー）を選んでください。</translation>
+    </message>
+    <message>
+        <source>%1 — loading…</source>
+        <translation>%1 — 読み込み中…</translation>
+    </message>
+    <message>
+        <source>answer %1 (%2)</source>
+        <translation>回答 %1（%2）</translation>
+    </message>
+    <message>
+        <source>correct</source>
+        <translation>正解</translation>
+    </message>
+    <message>
+        <source>wrong</source>
+        <translation>不正解</translation>
+    </message>
+    <message>
+        <source>no row for sample %1</source>
+        <translation>サンプル %1 の行はありません</translation>
+    </message>
+    <message>
+        <source>sample %1</source>
+        <translation>サンプル %1</translation>
+    </message>
+</context>
+<context>
     <name>kvl::EvictionMapView</name>
     <message>
         <source>Eviction map over instruction spans</source>
@@ -111,7 +154,7 @@ GER per layer rises towards 1 just before the accuracy cliff; consensus shows wh
     </message>
     <message>
         <source>No run open.
-The heatmap shows where the question's attention goes in the context, per layer or head, with evidence spans and evicted entries marked.</source>
+The heatmap shows where the question&apos;s attention goes in the context, per layer or head, with evidence spans and evicted entries marked.</source>
         <translation>実行結果が開かれていません。
 ヒートマップは、質問のアテンションがコンテキストのどこに向かうかを層またはヘッドごとに示し、根拠スパンと退避されたエントリを強調します。</translation>
     </message>
@@ -305,10 +348,6 @@ The heatmap shows where the question's attention goes in the context, per layer 
 %1 は開かれませんでした。</translation>
     </message>
     <message>
-        <source>Opened %1</source>
-        <translation>%1 を開きました</translation>
-    </message>
-    <message>
         <source>KVLens</source>
         <translation>KVLens</translation>
     </message>
@@ -367,6 +406,134 @@ The heatmap shows where the question's attention goes in the context, per layer 
     <message>
         <source>Selected %1 C→W rows of %2 at ratio %3 with signature %4</source>
         <translation>%2（圧縮率 %3）のシグネチャ %4 の C→W 行 %1 件を選択しました</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Stop the run; finished samples stay in the run file</source>
+        <translation>実行を停止します。完了したサンプルは実行ファイルに残ります</translation>
+    </message>
+    <message>
+        <source>No FullCache attention stored for this sample.</source>
+        <translation>このサンプルの FullCache アテンションは保存されていません。</translation>
+    </message>
+    <message>
+        <source>Ratio:</source>
+        <translation>圧縮率:</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比較</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>サンプル</translation>
+    </message>
+    <message>
+        <source> · sample %1</source>
+        <translation> · サンプル %1</translation>
+    </message>
+    <message>
+        <source>Question attention over the context</source>
+        <translation>コンテキストに対する質問のアテンション</translation>
+    </message>
+    <message>
+        <source>Question attention — %1%2</source>
+        <translation>質問のアテンション — %1%2</translation>
+    </message>
+    <message>
+        <source>Question attention — FullCache%1</source>
+        <translation>質問のアテンション — FullCache%1</translation>
+    </message>
+    <message>
+        <source>Selection</source>
+        <translation>選択</translation>
+    </message>
+    <message>
+        <source>Configuration of the attention, eviction map and GER views</source>
+        <translation>アテンション・退避マップ・GER ビューの構成</translation>
+    </message>
+    <message>
+        <source>Sample of the attention and compare views; the eviction map averages over all samples unless one is chosen</source>
+        <translation>アテンションと比較ビューのサンプル。選ばない場合、退避マップは全サンプルの平均です</translation>
+    </message>
+    <message>
+        <source> Configuration: </source>
+        <translation> 構成: </translation>
+    </message>
+    <message>
+        <source>  Sample: </source>
+        <translation>  サンプル: </translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>%1 を開いています…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s), %1 rows</source>
+        <translation>
+            <numerusform>%n サンプル、%1 行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2, still running</source>
+        <translation>%1: %2、実行中</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Refresh failed: %1</source>
+        <translation>更新に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>Could not open %1</source>
+        <translation>%1 を開けませんでした</translation>
+    </message>
+    <message>
+        <source>All samples (mean)</source>
+        <translation>全サンプル（平均）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n row(s)</source>
+        <translation>
+            <numerusform>%1: %n 行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 · %2 (C→W)</source>
+        <translation>%1 · %2（C→W）</translation>
+    </message>
+    <message>
+        <source>Failures at ratio %1: %2 vs %3</source>
+        <translation>圧縮率 %1 での失敗: %2 対 %3</translation>
+    </message>
+    <message>
+        <source>Demo: %1 of %2 samples</source>
+        <translation>デモ: %2 サンプル中 %1</translation>
+    </message>
+    <message>
+        <source>, about %1 s left</source>
+        <translation>、残り約 %1 秒</translation>
+    </message>
+    <message>
+        <source>Demo finished.</source>
+        <translation>デモが完了しました。</translation>
+    </message>
+    <message>
+        <source>Demo cancelled; finished samples are kept.</source>
+        <translation>デモをキャンセルしました。完了したサンプルは保持されます。</translation>
+    </message>
+    <message>
+        <source>Demo failed (exit code %1).</source>
+        <translation>デモが失敗しました（終了コード %1）。</translation>
     </message>
 </context>
 <context>
@@ -521,10 +688,158 @@ The overlap matrix compares which rows fail under each pair of compressors: same
     </message>
 </context>
 <context>
+    <name>kvl::ResultRowsModel</name>
+    <message>
+        <source>Group</source>
+        <translation>グループ</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>サンプル</translation>
+    </message>
+    <message>
+        <source>Suite</source>
+        <translation>スイート</translation>
+    </message>
+    <message>
+        <source>Configuration</source>
+        <translation>構成</translation>
+    </message>
+    <message>
+        <source>Transition</source>
+        <translation>遷移</translation>
+    </message>
+    <message>
+        <source>Signature</source>
+        <translation>シグネチャ</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <source>ECov</source>
+        <translation>ECov</translation>
+    </message>
+    <message>
+        <source>ERR</source>
+        <translation>ERR</translation>
+    </message>
+    <message>
+        <source>ΔNLL</source>
+        <translation>ΔNLL</translation>
+    </message>
+    <message>
+        <source>EAR</source>
+        <translation>EAR</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::RowQueries</name>
+    <message>
+        <source>%1 only</source>
+        <translation>%1 のみ</translation>
+    </message>
+    <message>
+        <source>both</source>
+        <translation>両方</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::RowsPanel</name>
+    <message>
+        <source>%1 (loading…)</source>
+        <translation>%1（読み込み中…）</translation>
+    </message>
+    <message>
+        <source>Click a taxonomy bar or a failure-overlap cell to list its rows.</source>
+        <translation>分類の棒グラフまたは失敗の重なりのセルをクリックすると、その行を一覧表示します。</translation>
+    </message>
+</context>
+<context>
     <name>kvl::RunProcess</name>
     <message>
         <source>Cannot start %1: %2</source>
         <translation>%1 を開始できません: %2</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::SampleInspector</name>
+    <message>
+        <source>correct</source>
+        <translation>正解</translation>
+    </message>
+    <message>
+        <source>wrong</source>
+        <translation>不正解</translation>
+    </message>
+    <message>
+        <source>No FullCache attention stored for this sample.</source>
+        <translation>このサンプルの FullCache アテンションは保存されていません。</translation>
+    </message>
+    <message>
+        <source>No attention stored for this sample under this configuration.</source>
+        <translation>この構成でのこのサンプルのアテンションは保存されていません。</translation>
+    </message>
+    <message>
+        <source>Select a row in the Rows panel to inspect its sample.</source>
+        <translation>行パネルで行を選ぶと、そのサンプルを調べられます。</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>%1 を読み込み中…</translation>
+    </message>
+    <message>
+        <source>The sample is not in the run file.</source>
+        <translation>このサンプルは実行ファイルにありません。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2) under &lt;b&gt;%3&lt;/b&gt;</source>
+        <translation>&lt;b&gt;%3&lt;/b&gt; での &lt;b&gt;%1&lt;/b&gt;（%2）</translation>
+    </message>
+    <message>
+        <source>Answer: &lt;tt&gt;%1&lt;/tt&gt; (%2) · Gold: &lt;tt&gt;%3&lt;/tt&gt;</source>
+        <translation>回答: &lt;tt&gt;%1&lt;/tt&gt;（%2） · 正答: &lt;tt&gt;%3&lt;/tt&gt;</translation>
+    </message>
+    <message>
+        <source>FullCache: &lt;tt&gt;%1&lt;/tt&gt; (%2)</source>
+        <translation>FullCache: &lt;tt&gt;%1&lt;/tt&gt;（%2）</translation>
+    </message>
+    <message>
+        <source>No row of this sample under this configuration yet.</source>
+        <translation>この構成でのこのサンプルの行はまだありません。</translation>
+    </message>
+    <message>
+        <source>ERR %1 · ECov %2 · ΔNLL %3 · EAR %4 · DRR %5 · GER %6</source>
+        <translation>ERR %1 · ECov %2 · ΔNLL %3 · EAR %4 · DRR %5 · GER %6</translation>
+    </message>
+    <message>
+        <source>No kept mask stored: tokens are not coloured.</source>
+        <translation>保持マスクが保存されていないため、トークンは色付けされません。</translation>
+    </message>
+    <message>
+        <source>Token background: share of (layer, head) slots that kept it (bright = kept by all, dark = evicted by all).</source>
+        <translation>トークンの背景: そのトークンを保持した（層, ヘッド）スロットの割合（明るい = 全て保持、暗い = 全て退避）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;&lt;u&gt;Evidence&lt;/u&gt;&lt;/b&gt; · &lt;i&gt;instruction&lt;/i&gt;.</source>
+        <translation>&lt;b&gt;&lt;u&gt;根拠&lt;/u&gt;&lt;/b&gt; · &lt;i&gt;指示&lt;/i&gt;。</translation>
+    </message>
+    <message>
+        <source>The run stores no context text with token offsets: token positions are shown.</source>
+        <translation>実行ファイルにトークン位置付きのコンテキスト本文がないため、トークン位置を表示します。</translation>
+    </message>
+    <message>
+        <source>sample %1</source>
+        <translation>サンプル %1</translation>
+    </message>
+    <message>
+        <source>Question attention — FullCache</source>
+        <translation>質問のアテンション — FullCache</translation>
+    </message>
+    <message>
+        <source>Question attention — %1</source>
+        <translation>質問のアテンション — %1</translation>
     </message>
 </context>
 <context>
@@ -560,6 +875,35 @@ The overlap matrix compares which rows fail under each pair of compressors: same
     <message>
         <source>Ambiguous</source>
         <translation>判定不能</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::StartPage</name>
+    <message>
+        <source>Open run…</source>
+        <translation>実行ファイルを開く…</translation>
+    </message>
+    <message>
+        <source>Run the demo</source>
+        <translation>デモを実行</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>&lt;h1&gt;KVLens&lt;/h1&gt;</source>
+        <translation>&lt;h1&gt;KVLens&lt;/h1&gt;</translation>
+    </message>
+    <message>
+        <source>See why a compressed KV cache makes a model fail: accuracy against the compression ratio, failure signatures, which heads evicted the evidence.
+Open a run file written by kvlens-cli, or run a small demo sweep on the bundled model (a few minutes; the views fill in as samples finish).</source>
+        <translation>KV キャッシュの圧縮でモデルが失敗する理由を調べます: 圧縮率に対する正解率、失敗シグネチャ、根拠を退避したヘッド。
+kvlens-cli が書いた実行ファイルを開くか、同梱モデルで小さなデモを実行してください（数分。サンプルが終わるごとにビューが埋まります）。</translation>
+    </message>
+    <message>
+        <source>Starting the demo sweep…</source>
+        <translation>デモのスイープを開始しています…</translation>
     </message>
 </context>
 <context>

@@ -93,6 +93,15 @@ void PlotView::exportCsv(const QString& path) const
     FigureExporter::saveCsv(path, csv());
 }
 
+void PlotView::setTitle(const QString& title)
+{
+    if (title == m_title)
+        return;
+    m_title = title;
+    if (m_hasData)
+        rebuild();
+}
+
 void PlotView::resetPlot()
 {
     m_plot->clearPlottables();

@@ -25,6 +25,9 @@ class PlotView : public QWidget
   public:
     QCustomPlot* plot() const { return m_plot; }
     QString title() const { return m_title; }
+    // A title naming what this instance shows ("FullCache · sample s1"), where two
+    // views of one kind stand side by side; redraws when the view holds data.
+    void setTitle(const QString& title);
     bool hasData() const { return m_hasData; }
 
     Theme theme() const { return m_theme; }

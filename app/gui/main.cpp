@@ -1,6 +1,7 @@
 // kvlens: the desktop app (views over run files; runs happen in kvlens-cli).
 #include "demodata.h"
 #include "mainwindow.h"
+#include "storerunloader.h"
 #include "views/plotview.h"
 
 #include <QApplication>
@@ -76,6 +77,7 @@ int main(int argc, char** argv)
         sessionPath = parser.isSet(sessionOption) ? parser.value(sessionOption)
                                                   : kvl::SessionState::defaultPath();
     kvl::MainWindow window(sessionPath);
+    window.setRunLoader(&kvl::loadRunViewData);
     if (parser.isSet(themeOption))
         window.setTheme(parser.value(themeOption));
     if (!parser.positionalArguments().isEmpty())

@@ -1,7 +1,14 @@
 #include "mainwindow.h"
 
 #include "common/error.h"
+#include "comparepanel.h"
+#include "latestrequest.h"
 #include "newrundialog.h"
+#include "rowspanel.h"
+#include "runprocess.h"
+#include "runwatcher.h"
+#include "sampleinspector.h"
+#include "startpage.h"
 #include "views/accuracyratioview.h"
 #include "views/evictionmapview.h"
 #include "views/gerconsensusview.h"
@@ -13,16 +20,23 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressBar>
+#include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
 
 namespace kvl {
 
@@ -53,14 +67,42 @@ QPalette darkApplicationPalette()
 } // namespace
 
 MainWindow::MainWindow(const QString& sessionPath, QWidget* parent)
-    : QMainWindow(parent), m_sessionPath(sessionPath)
+    : QMainWindow(parent), m_sessionPath(sessionPath), m_load(new LatestRequest(this)),
+      m_rowsRequest(new LatestRequest(this)), m_sampleRequest(new LatestRequest(this)),
+      m_watcher(new RunWatcher(this)), m_demo(new RunProcess(this))
 {
     setObjectName(QStringLiteral("MainWindow"));
     createViews();
+    createStartPage();
+    createSelectionBar();
     createRunsDock();
+    createRowsDock();
     createMenus();
+    setRunChromeVisible(false);
     m_runLabel = new QLabel;
+    m_runProgress = new QProgressBar;
+    m_runProgress->setMaximumWidth(220);
+    m_runProgress->hide();
+    m_runCancel = new QToolButton;
+    m_runCancel->setText(tr("Cancel"));
+    m_runCancel->setToolTip(tr("Stop the run; finished samples stay in the run file"));
+    m_runCancel->hide();
+    connect(m_runCancel, &QToolButton::clicked, this, &MainWindow::cancelDemo);
+    statusBar()->addPermanentWidget(m_runProgress);
+    statusBar()->addPermanentWidget(m_runCancel);
     statusBar()->addPermanentWidget(m_runLabel);
+    connect(m_watcher, &RunWatcher::changed, this, [this](const QString& path) {
+        if (path == m_currentRun)
+            loadRun(true);
+    });
+    connect(m_demo, &RunProcess::progressChanged, this, &MainWindow::showDemoProgress);
+    connect(m_demo, &RunProcess::finished, this, &MainWindow::onDemoFinished);
+    connect(m_demo, &RunProcess::failedToStart, this, [this](const QString& message) {
+        m_start->setRunning(false);
+        m_start->setMessage(message);
+        m_runProgress->hide();
+        m_runCancel->hide();
+    });
     updateTitle();
     statusBar()->showMessage(tr("Open a run file (File › Open run…) or start a new run."));
     resize(1280, 800);
@@ -74,6 +116,8 @@ MainWindow::MainWindow(const QString& sessionPath, QWidget* parent)
     }
 }
 
+MainWindow::~MainWindow() = default;
+
 void MainWindow::createViews()
 {
     m_tabs = new QTabWidget;
@@ -82,16 +126,52 @@ void MainWindow::createViews()
     m_taxonomy = new TaxonomyView;
     m_overlap = new OverlapMatrixView;
     m_heatmap = new HeatmapView;
+    m_referenceHeatmap = new HeatmapView;
+    m_referenceHeatmap->setObjectName(QStringLiteral("ReferenceHeatmap"));
+    m_referenceHeatmap->setEmptyHint(tr("No FullCache attention stored for this sample."));
     m_eviction = new EvictionMapView;
     m_ger = new GerConsensusView;
+    m_compare = new ComparePanel;
+    m_inspector = new SampleInspector;
+
+    // The overlap matrix is per ratio: a chooser above it.
+    auto* overlapPage = new QWidget;
+    auto* overlapLayout = new QVBoxLayout(overlapPage);
+    overlapLayout->setContentsMargins(0, 4, 0, 0);
+    auto* ratioRow = new QHBoxLayout;
+    m_overlapRatioCombo = new QComboBox;
+    ratioRow->addWidget(new QLabel(tr("Ratio:")));
+    ratioRow->addWidget(m_overlapRatioCombo);
+    ratioRow->addStretch();
+    overlapLayout->addLayout(ratioRow);
+    overlapLayout->addWidget(m_overlap, 1);
+    connect(m_overlapRatioCombo, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0 && i < m_data.overlapRatios.size())
+            setOverlapRatio(m_data.overlapRatios[i]);
+    });
+
+    // FullCache above the compressed configuration: the evidence column bright in
+    // one and evicted in the other.
+    auto* attentionPage = new QSplitter(Qt::Vertical);
+    attentionPage->addWidget(m_referenceHeatmap);
+    attentionPage->addWidget(m_heatmap);
+
     m_tabs->addTab(m_accuracy, tr("Accuracy"));
     m_tabs->addTab(m_taxonomy, tr("Taxonomy"));
-    m_tabs->addTab(m_overlap, tr("Failure overlap"));
-    m_tabs->addTab(m_heatmap, tr("Attention"));
+    m_tabs->addTab(overlapPage, tr("Failure overlap"));
+    m_tabs->addTab(attentionPage, tr("Attention"));
     m_tabs->addTab(m_eviction, tr("Eviction map"));
     m_tabs->addTab(m_ger, tr("GER && consensus"));
+    m_tabs->addTab(m_compare, tr("Compare"));
+    m_tabs->addTab(m_inspector, tr("Sample"));
     m_views = {m_accuracy, m_taxonomy, m_overlap, m_heatmap, m_eviction, m_ger};
-    setCentralWidget(m_tabs);
+    for (PlotView* v : m_views)
+        m_pageViews.insert(v, v);
+    m_pageViews.insert(overlapPage, m_overlap);
+    m_pageViews.insert(attentionPage, m_heatmap);
+    m_stack = new QStackedWidget;
+    m_stack->addWidget(m_tabs);
+    setCentralWidget(m_stack);
 
     connect(m_taxonomy, &TaxonomyView::selectionChanged, this, &MainWindow::onTaxonomySelection);
     connect(m_overlap, &OverlapMatrixView::pairSelected, this, &MainWindow::onOverlapSelection);
@@ -100,6 +180,7 @@ void MainWindow::createViews()
                 m_selection.selectedCompressor = compressor;
                 m_selection.selectedRatio = ratio;
                 statusBar()->showMessage(tr("Selected %1 at ratio %2").arg(compressor).arg(ratio));
+                setFocusConfiguration(compressor, ratio);
             });
 }
 
@@ -177,7 +258,7 @@ void MainWindow::createMenus()
 
 PlotView* MainWindow::currentView() const
 {
-    return qobject_cast<PlotView*>(m_tabs->currentWidget());
+    return m_pageViews.value(m_tabs->currentWidget(), nullptr);
 }
 
 void MainWindow::showRun(const RunViewData& data)
@@ -194,20 +275,47 @@ void MainWindow::showRun(const RunViewData& data)
         return p;
     };
     m_heatmap->setProvenance(withBase(data.heatmapProvenance));
+    m_referenceHeatmap->setProvenance(withBase(data.referenceProvenance));
     m_eviction->setProvenance(withBase(data.evictionProvenance));
     m_accuracy->setData(data.accuracy);
     m_taxonomy->setData(data.taxonomy);
     m_overlap->setData(data.overlap);
-    m_heatmap->setData(data.heatmap);
-    m_eviction->setData(data.eviction);
-    m_ger->setData(data.ger);
+    // setData with an empty value would draw nothing yet leave the view "with data".
+    auto show = [](auto* view, const auto& value) {
+        if (value.isEmpty())
+            view->clear();
+        else
+            view->setData(value);
+    };
+    show(m_heatmap, data.heatmap);
+    show(m_referenceHeatmap, data.referenceHeatmap);
+    show(m_eviction, data.eviction);
+    show(m_ger, data.ger);
+    if (data.path != m_currentRun)
+        m_overlapRatio = -1.0;
     m_currentRun = data.path;
-    if (!data.path.isEmpty() && !m_openRuns.contains(data.path)) {
-        m_openRuns << data.path;
-        auto* item = new QListWidgetItem(QFileInfo(data.path).fileName(), m_runList);
-        item->setData(Qt::UserRole, data.path);
-        item->setToolTip(data.path);
-    }
+    if (!data.path.isEmpty() && !m_openRuns.contains(data.path))
+        addRunToList(data.path);
+    if (!data.path.isEmpty())
+        m_runConfigs.insert(data.path, data.configs);
+    // Keep the overlap ratio the user chose when the run is re-read.
+    const int kept = int(data.overlapRatios.indexOf(m_overlapRatio));
+    if (kept >= 0)
+        m_overlap->setData(data.overlaps[kept]);
+    else
+        m_overlapRatio = data.overlapRatios.value(data.overlapIndex, -1.0);
+    updateChoosers();
+    updateCompareChoices();
+    m_compare->setSample(data.sampleKey);
+    // Two heatmaps of one kind side by side: each title says what it shows.
+    const QString sample =
+        data.sampleKey.isEmpty() ? QString() : tr(" · sample %1").arg(data.sampleKey);
+    m_heatmap->setTitle(data.heatmap.isEmpty()
+                            ? tr("Question attention over the context")
+                            : tr("Question attention — %1%2").arg(data.focus.label(), sample));
+    m_referenceHeatmap->setTitle(tr("Question attention — FullCache%1").arg(sample));
+    m_stack->setCurrentWidget(m_tabs);
+    setRunChromeVisible(true);
     // Restore a saved overlap selection when the pair exists in this run.
     const int a = int(data.overlap.names.indexOf(m_selection.overlapA));
     const int b = int(data.overlap.names.indexOf(m_selection.overlapB));
@@ -219,20 +327,14 @@ void MainWindow::showRun(const RunViewData& data)
 void MainWindow::openRun(const QString& path)
 {
     if (!m_loader) {
-        QMessageBox::warning(this, tr("Open run"),
-                             tr("This build of KVLens cannot read run files yet.\n%1 was not "
-                                "opened.")
-                                 .arg(path));
+        showLoadError(path, tr("This build of KVLens cannot read run files yet.\n%1 was not "
+                               "opened.")
+                                .arg(path));
         return;
     }
-    try {
-        RunViewData data = m_loader(path);
-        data.path = path;
-        showRun(data);
-        statusBar()->showMessage(tr("Opened %1").arg(path));
-    } catch (const Error& e) {
-        QMessageBox::warning(this, tr("Open run"), e.message());
-    }
+    if (path != m_request.path)
+        m_request = RunRequest{path, {}, -1.0, {}};
+    loadRun(false);
 }
 
 void MainWindow::closeRun()
@@ -243,10 +345,24 @@ void MainWindow::closeRun()
     for (int i = m_runList->count() - 1; i >= 0; --i)
         if (m_runList->item(i)->data(Qt::UserRole).toString() == m_currentRun)
             delete m_runList->takeItem(i);
+    m_runConfigs.remove(m_currentRun);
     m_currentRun.clear();
+    m_request = {};
     m_data = {};
+    m_load->cancel();
+    m_rowsRequest->cancel();
+    m_sampleRequest->cancel();
+    m_watcher->stop();
     for (PlotView* v : m_views)
         v->clear();
+    m_referenceHeatmap->clear();
+    m_rows->clear();
+    m_rowsQuery = {};
+    m_inspector->clear();
+    updateChoosers();
+    updateCompareChoices();
+    m_stack->setCurrentWidget(m_start);
+    setRunChromeVisible(false);
     updateTitle();
 }
 
@@ -317,6 +433,8 @@ void MainWindow::showNewRunDialog()
             if (QFileInfo::exists(path) && m_loader)
                 openRun(path);
         });
+        // The views fill in as rows land, not only when the sweep is over.
+        connect(m_newRun->process(), &RunProcess::progressChanged, this, &MainWindow::followNewRun);
     }
     m_newRun->show();
     m_newRun->raise();
@@ -343,6 +461,7 @@ void MainWindow::onTaxonomySelection(const TaxonomySelection& s)
                                  .arg(s.compressor)
                                  .arg(s.ratio)
                                  .arg(s.signature));
+    showTaxonomyRows(s);
 }
 
 void MainWindow::onOverlapSelection(const OverlapSelection& s)
@@ -351,6 +470,7 @@ void MainWindow::onOverlapSelection(const OverlapSelection& s)
     m_selection.overlapB = s.b;
     statusBar()->showMessage(m_overlap->describe(int(m_overlap->data().names.indexOf(s.a)),
                                                  int(m_overlap->data().names.indexOf(s.b))));
+    showOverlapRows(s);
 }
 
 void MainWindow::setTheme(const QString& theme)
@@ -362,7 +482,7 @@ void MainWindow::setTheme(const QString& theme)
     } else {
         QApplication::setPalette(QApplication::style()->standardPalette());
     }
-    for (PlotView* v : m_views)
+    for (PlotView* v : findChildren<PlotView*>())
         v->setTheme(themeFromName(m_theme));
     if (m_themeGroup)
         for (QAction* a : m_themeGroup->actions())
@@ -400,19 +520,15 @@ void MainWindow::applySessionState(const SessionState& s)
     m_taxonomy->setNormalized(s.taxonomyShares);
     m_shares->setChecked(s.taxonomyShares);
     m_tabs->setCurrentIndex(std::clamp(s.currentTab, 0, int(m_tabs->count()) - 1));
-    // Runs are reopened only when this build can read them; the list is kept either way.
-    for (const QString& path : s.openRuns) {
-        if (m_loader && QFileInfo::exists(path)) {
-            openRun(path);
-        } else if (!m_openRuns.contains(path)) {
-            m_openRuns << path;
-            auto* item = new QListWidgetItem(QFileInfo(path).fileName(), m_runList);
-            item->setData(Qt::UserRole, path);
-            item->setToolTip(path);
-        }
-    }
-    if (m_loader && !s.currentRun.isEmpty() && QFileInfo::exists(s.currentRun))
-        openRun(s.currentRun);
+    // Runs are listed; the current one is opened when this build can read run files.
+    for (const QString& path : s.openRuns)
+        if (!m_openRuns.contains(path))
+            addRunToList(path);
+    QString current = s.currentRun;
+    if (current.isEmpty() && !s.openRuns.isEmpty())
+        current = s.openRuns.constLast();
+    if (m_loader && !current.isEmpty() && QFileInfo::exists(current))
+        openRun(current);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

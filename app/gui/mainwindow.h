@@ -1,55 +1,113 @@
 #pragma once
 
+#include "resultrowsmodel.h"
 #include "runviewdata.h"
 #include "sessionstate.h"
 
+#include <QHash>
 #include <QMainWindow>
 #include <QVector>
 
+#include <functional>
+
 class QAction;
 class QActionGroup;
+class QComboBox;
 class QLabel;
 class QListWidget;
+class QProgressBar;
+class QStackedWidget;
 class QTabWidget;
+class QDockWidget;
+class QToolBar;
+class QToolButton;
 
 namespace kvl {
 
 class AccuracyRatioView;
+class ComparePanel;
 class EvictionMapView;
 class GerConsensusView;
 class HeatmapView;
+class LatestRequest;
 class NewRunDialog;
 class OverlapMatrixView;
 class PlotView;
+class RowsPanel;
+class RunProcess;
+class RunWatcher;
+class SampleInspector;
+class StartPage;
 class TaxonomyView;
 struct OverlapSelection;
+struct RunProgress;
 struct TaxonomySelection;
 
-// The desktop window: menus, one tab per view, a dock listing open runs, a
-// status bar; remembers its session in a small JSON file.
+// The desktop window: a start page without a run; with one, menus, one tab per
+// view, a selection toolbar (configuration, sample), docks listing open runs and
+// the rows behind a clicked bar or cell, a sample inspector and a side-by-side
+// comparison. Run files are read on worker threads and re-read as a sweep
+// writes them; the window remembers its session in a small JSON file.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
   public:
     // sessionPath empty = do not load or save a session (tests, screenshots).
     explicit MainWindow(const QString& sessionPath = {}, QWidget* parent = nullptr);
+    ~MainWindow() override;
 
-    // How run files are read; without one, opening a run explains that this
-    // build cannot read run files.
+    // How run files are read (called on a worker thread); without one, opening a
+    // run explains that this build cannot read run files.
     void setRunLoader(RunLoader loader) { m_loader = std::move(loader); }
 
     // Shows a run's data in every view (views with no data show their hint).
     void showRun(const RunViewData& data);
+    // Loads the run off the GUI thread (runLoaded / runLoadFailed), then follows it
+    // as rows land. A damaged or foreign file gives a message box naming it.
     void openRun(const QString& path);
     void closeRun();
+    // Re-reads the current run with the current selection.
+    void refreshRun();
+
+    // Selection shared by the detail views; each reloads the run's details.
+    void setFocusConfiguration(const QString& compressor, double ratio);
+    void setFocusSample(const QString& sampleKey); // empty = mean over samples
+    void setOverlapRatio(double ratio);
+
+    // Drill-down: the rows behind a taxonomy segment or an overlap cell, and one row's sample.
+    void showTaxonomyRows(const TaxonomySelection& selection);
+    void showOverlapRows(const OverlapSelection& selection);
+    void inspectRow(const ResultRow& row);
+
+    // First five minutes: `<program> demo --out <demoPath()>`, opened as rows land.
+    void startDemo(const QString& program = {});
+    void cancelDemo();
+    static QString demoPath();
+    RunProcess* demoProcess() const { return m_demo; }
 
     PlotView* currentView() const;
     QVector<PlotView*> views() const { return m_views; }
     QTabWidget* tabs() const { return m_tabs; }
+    StartPage* startPage() const { return m_start; }
+    bool startPageShown() const;
+    RowsPanel* rowsPanel() const { return m_rows; }
+    SampleInspector* sampleInspector() const { return m_inspector; }
+    ComparePanel* comparePanel() const { return m_compare; }
+    HeatmapView* referenceHeatmap() const { return m_referenceHeatmap; }
+    RunWatcher* runWatcher() const { return m_watcher; }
+    const RunViewData& runData() const { return m_data; }
+    QString lastError() const { return m_lastError; }
+    bool isLoading() const;
 
     SessionState sessionState() const;
     void applySessionState(const SessionState& state);
     void setTheme(const QString& theme);
+
+  signals:
+    void runLoaded(const QString& path);
+    void runLoadFailed(const QString& path, const QString& message);
+    void rowsAvailable(int count);
+    void sampleDetailAvailable(const QString& sampleKey);
 
   protected:
     void closeEvent(QCloseEvent* event) override;
@@ -58,6 +116,17 @@ class MainWindow : public QMainWindow
     void createViews();
     void createMenus();
     void createRunsDock();
+    void createRowsDock();
+    void createSelectionBar();
+    void createStartPage();
+    void loadRun(bool refresh);
+    void showLoadError(const QString& path, const QString& message);
+    void updateChoosers();
+    void updateCompareChoices();
+    void runRowsQuery(const QString& title, std::function<QVector<ResultRow>()> query);
+    void showDemoProgress(const RunProgress& progress);
+    void onDemoFinished(bool ok, int exitCode, bool cancelled);
+    void followNewRun();
     void exportFigure();
     void exportData();
     void showNewRunDialog();
@@ -65,25 +134,55 @@ class MainWindow : public QMainWindow
     void onTaxonomySelection(const TaxonomySelection& selection);
     void onOverlapSelection(const OverlapSelection& selection);
     void updateTitle();
+    void addRunToList(const QString& path);
+    // The selection bar and the rows panel only mean something with a run open.
+    void setRunChromeVisible(bool visible);
 
     QString m_sessionPath;
     RunLoader m_loader;
     QStringList m_openRuns;
     QString m_currentRun;
     RunViewData m_data;
+    RunRequest m_request;
     SessionState m_selection; // selection part of the session, kept as the user clicks
+    double m_overlapRatio = -1.0;
+    QString m_lastError;
+    std::function<QVector<ResultRow>()> m_rowsQuery; // re-run when the run file grows
+    QString m_rowsTitle;
+    // Configurations of every run loaded in this window, for the compare panel.
+    QHash<QString, QVector<ConfigChoice>> m_runConfigs;
 
+    QStackedWidget* m_stack = nullptr;
+    StartPage* m_start = nullptr;
     QTabWidget* m_tabs = nullptr;
     QVector<PlotView*> m_views;
+    QHash<QWidget*, PlotView*> m_pageViews; // tab page → the view it exports
     AccuracyRatioView* m_accuracy = nullptr;
     TaxonomyView* m_taxonomy = nullptr;
     OverlapMatrixView* m_overlap = nullptr;
     HeatmapView* m_heatmap = nullptr;
+    HeatmapView* m_referenceHeatmap = nullptr;
     EvictionMapView* m_eviction = nullptr;
     GerConsensusView* m_ger = nullptr;
+    ComparePanel* m_compare = nullptr;
+    SampleInspector* m_inspector = nullptr;
+    RowsPanel* m_rows = nullptr;
+    QToolBar* m_selectionBar = nullptr;
+    QDockWidget* m_rowsDock = nullptr;
+    QComboBox* m_overlapRatioCombo = nullptr;
+    QComboBox* m_configCombo = nullptr;
+    QComboBox* m_sampleCombo = nullptr;
     QListWidget* m_runList = nullptr;
     QLabel* m_runLabel = nullptr;
+    QProgressBar* m_runProgress = nullptr;
+    QToolButton* m_runCancel = nullptr;
     NewRunDialog* m_newRun = nullptr;
+    LatestRequest* m_load = nullptr;
+    LatestRequest* m_rowsRequest = nullptr;
+    LatestRequest* m_sampleRequest = nullptr;
+    RunWatcher* m_watcher = nullptr;
+    RunProcess* m_demo = nullptr;
+    bool m_demoOpened = false;
     QActionGroup* m_themeGroup = nullptr;
     QActionGroup* m_colorMapGroup = nullptr;
     QAction* m_logScale = nullptr;

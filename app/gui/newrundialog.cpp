@@ -123,6 +123,11 @@ QLineEdit* NewRunDialog::addPathRow(QFormLayout* form, const QString& label, boo
     return edit;
 }
 
+QString NewRunDialog::outputPath() const
+{
+    return m_output->text().trimmed();
+}
+
 QString NewRunDialog::findCli()
 {
     const QString dir = QCoreApplication::applicationDirPath();

@@ -38,6 +38,7 @@ class NewRunDialog : public QDialog
     void setCompressors(const QString& list);
     void setRatios(const QString& list);
     void setOutputPath(const QString& path);
+    QString outputPath() const;
 
   public slots:
     void startRun();

@@ -9,8 +9,36 @@
 #include "views/taxonomydata.h"
 
 #include <functional>
+#include <limits>
 
 namespace kvl {
+
+// One configuration of a run, as the choosers list it.
+struct ConfigChoice
+{
+    QString compressor;
+    double ratio = 0.0;
+    // "SnapKV @ 0.75"; FullCache has no ratio.
+    QString label() const
+    {
+        return ratio == 0.0 && compressor == QLatin1String("FullCache")
+                   ? compressor
+                   : QStringLiteral("%1 @ %2").arg(compressor).arg(ratio);
+    }
+    bool operator==(const ConfigChoice&) const = default;
+};
+
+// What to load from a run file: the run, and the focus of the detail views
+// (heatmap, eviction map, GER). An empty compressor lets the loader pick the
+// configuration with the most C→W rows; an empty sample key averages the
+// eviction map over samples and shows the first failing sample's attention.
+struct RunRequest
+{
+    QString path;
+    QString compressor;
+    double ratio = -1.0;
+    QString sampleKey;
+};
 
 // Everything the window's views show for one run, as plain values. The store
 // adapter fills it from a run file; empty parts leave their view in the empty state.
@@ -19,17 +47,34 @@ struct RunViewData
     QString path;
     QString runName;
     QString model;
+    QString status; // running | finished | failed (empty: unknown)
+    qint64 sampleCount = 0;
+    qint64 resultCount = 0;
     AccuracyData accuracy;
     TaxonomyCounts taxonomy;
-    OverlapMatrix overlap;
+    OverlapMatrix overlap; // at focus.ratio when present, else the first ratio
+    // Failure overlap at every ratio of the run (the overlap view's ratio chooser).
+    QVector<double> overlapRatios;
+    QVector<OverlapMatrix> overlaps;
+    int overlapIndex = -1; // of `overlap` in `overlaps`
     Heatmap heatmap;
     Provenance heatmapProvenance; // compressor, ratio, layer/head of the heatmap
+    // The same sample's attention under FullCache, drawn beside the compressed one.
+    Heatmap referenceHeatmap;
+    Provenance referenceProvenance;
     EvictionMap eviction;
     Provenance evictionProvenance;
     GerData ger;
+    // The selection the detail views were built for, and what can be chosen.
+    ConfigChoice focus;
+    QString sampleKey; // sample of the heatmaps (and of the eviction map when chosen)
+    bool evictionAveraged = false;
+    QVector<ConfigChoice> configs;
+    QStringList sampleKeys;
 };
 
 // Reads a run file into view data; throws kvl::Error naming the file on failure.
-using RunLoader = std::function<RunViewData(const QString& path)>;
+// Called on a worker thread: it must not touch widgets.
+using RunLoader = std::function<RunViewData(const RunRequest& request)>;
 
 } // namespace kvl

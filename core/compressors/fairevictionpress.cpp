@@ -3,6 +3,7 @@
 // part per head, so every span loses the same fraction r (the pitfalls study's fix).
 #include "cache/keptselection.h"
 #include "cache/pressparams.h"
+#include "cache/spanroles.h"
 #include "compressors/presscatalog.h"
 #include <QStringList>
 
@@ -31,7 +32,7 @@ class FairEvictionPress : public Press
         std::vector<int64_t> part(size_t(length), 0);
         int64_t parts = 1;
         for (const ContextSpan& s : input.spans) {
-            if (!m_roles.isEmpty() && !m_roles.contains(s.role))
+            if (!spanSelected(s, m_roles))
                 continue;
             bool used = false;
             for (int64_t t = std::max<int64_t>(0, s.begin); t < std::min(s.end, length); ++t)
@@ -112,7 +113,8 @@ PressEntry fairEvictionEntry()
                            "lengths, top-k per part per head: every span loses the fraction r"),
             QStringLiteral("scorer"),
             {{QStringLiteral("roles"), QString(),
-              QStringLiteral("span roles that get their own share, ';'-separated (default: all)")}},
+              QStringLiteral("span roles that get their own share, ';'-separated, or all (default: "
+                             "instruction spans)")}},
             nullptr,
             &make};
 }

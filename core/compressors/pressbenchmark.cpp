@@ -41,7 +41,7 @@ PressBench benchPresses(const Transformer& model, int64_t tokens, double ratio,
         presses.push_back(catalog.press(s));
         window = std::max(window, presses.back()->queryWindow(tokens));
     }
-    std::vector<int> ids(size_t(tokens));
+    std::vector<int> ids(static_cast<size_t>(tokens));
     for (int64_t i = 0; i < tokens; ++i)
         ids[size_t(i)] = int((i * 7919 + 13) % model.config().vocabSize);
     PrefillOptions options;

@@ -86,10 +86,10 @@ class QuantizedPress : public Press
         CompressionResult r = evictionResult(all, {}, int(d));
         // Per (layer, head, token, K or V): d·bits/8 bytes plus an fp16 scale and zero
         // per group when quantized; residual entries in fp16.
-        const double slots = double(input.layers()) * double(input.kvHeads()) * 2.0;
+        const double kvSlots = double(input.layers()) * double(input.kvHeads()) * 2.0;
         const double qBytes = double(d) * bits / 8.0 + double(d / m_group) * 2.0 * 2.0;
-        r.keptBytes = slots * (double(quantized) * qBytes +
-                               double(length - quantized) * double(d) * kCacheBytesPerElement);
+        r.keptBytes = kvSlots * (double(quantized) * qBytes +
+                                 double(length - quantized) * double(d) * kCacheBytesPerElement);
         r.coverage = CoverageType::StructuralPositionAddressability;
         r.keyError = relativeError(k1, k0);
         r.valueError = relativeError(v1, v0);

@@ -2,6 +2,7 @@
 // (beyond the budget if need be) and fills the rest of the budget by the inner score
 // (the pitfalls study's fix: the remaining n_kept - |protected| are the top-k).
 #include "cache/pressparams.h"
+#include "cache/spanroles.h"
 #include "common/error.h"
 #include "compressors/presscatalog.h"
 #include <QStringList>
@@ -25,7 +26,7 @@ class WhitelistScorer : public Scorer
         at::Tensor scores = m_inner->score(input, ratio).clone();
         const int64_t length = input.length();
         for (const ContextSpan& span : input.spans) {
-            if (!m_roles.isEmpty() && !m_roles.contains(span.role))
+            if (!spanSelected(span, m_roles))
                 continue;
             const int64_t b = std::clamp<int64_t>(span.begin, 0, length);
             const int64_t e = std::clamp<int64_t>(span.end, b, length);
@@ -65,7 +66,8 @@ PressEntry whitelistEntry()
                            "score"),
             QStringLiteral("scorer"),
             {{QStringLiteral("roles"), QString(),
-              QStringLiteral("span roles to protect, ';'-separated (default: every span given)")}},
+              QStringLiteral(
+                  "span roles to protect, ';'-separated, or all (default: instruction spans)")}},
             &make,
             nullptr};
 }

@@ -4,6 +4,7 @@
 
 #include <QFileInfo>
 #include <dlfcn.h>
+#include <mutex>
 #include <sched.h>
 #include <thread>
 
@@ -27,14 +28,13 @@ int initEngineThreads()
     if (at::get_num_threads() != cores)
         at::set_num_threads(cores);
     // The inter-op pool can only be sized before its first use; later calls throw.
-    static bool interopDone = false;
-    if (!interopDone) {
-        interopDone = true;
+    static std::once_flag interop;
+    std::call_once(interop, [cores] {
         try {
             at::set_num_interop_threads(cores);
         } catch (const std::exception&) {
         }
-    }
+    });
     return at::get_num_threads();
 }
 

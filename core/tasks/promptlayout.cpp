@@ -10,6 +10,7 @@ PromptIds promptIds(const Tokenizer& tokenizer, const Sample& sample)
     PromptIds ids;
     if (const auto bos = tokenizer.bosId())
         ids.context.push_back(*bos);
+    ids.contextOffset = int(ids.context.size());
     const std::vector<int> context = tokenizer.encode(sample.context);
     ids.context.insert(ids.context.end(), context.begin(), context.end());
     ids.question = tokenizer.encode(sample.question);

@@ -18,6 +18,9 @@ struct PromptIds
     std::vector<int> context;
     std::vector<int> question;
     std::vector<int> answer; // gold answer tokens, the stop token last when there is one
+    // Index in `context` of the first token of encode(context) (1 after a BOS): add it
+    // to the positions mapSpansToTokens(sample, tokenizer) gives for context spans.
+    int contextOffset = 0;
 };
 
 PromptIds promptIds(const Tokenizer& tokenizer, const Sample& sample);

@@ -253,6 +253,13 @@ class TestPressRules : public QObject
         // Only the roles asked for are protected.
         QCOMPARE(keptAt(run(QStringLiteral("whitelist(knorm):roles=evidence"), f, 0.5).kept, 0, 0),
                  (Ints{0, 1, 2}));
+        // Evidence spans are not protected unless asked for (roles=all or roles=evidence).
+        f.input.spans = {{4, 6, QStringLiteral("evidence")}};
+        QCOMPARE(keptAt(run(QStringLiteral("whitelist(knorm)"), f, 0.5).kept, 0, 0),
+                 (Ints{0, 1, 2}));
+        QCOMPARE(keptAt(run(QStringLiteral("whitelist(knorm):roles=all"), f, 0.5).kept, 0, 0),
+                 (Ints{0, 4, 5}));
+        f.input.spans = {{4, 6, QStringLiteral("system_rule")}};
         // Whitelisting composes with head-wise allocation and chunks.
         QCOMPARE(keptAt(run(QStringLiteral("adakv(whitelist(knorm))"), f, 0.5).kept, 0, 0),
                  (Ints{0, 4, 5}));

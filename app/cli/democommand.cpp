@@ -1,0 +1,131 @@
+// `kvlens-cli demo`: the newcomer's first minutes. A small sweep on the bundled model
+// (two suites, three presses, three ratios) into demo.kvl, then the run's report.
+#include "clicommand.h"
+#include "clioutput.h"
+
+#include "checkpoint/modellocator.h"
+#include "common/error.h"
+#include "run/experimentspec.h"
+#include "run/sweepconsole.h"
+#include "run/sweeprunner.h"
+#include "store/runreader.h"
+#include "store/runreport.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QJsonArray>
+#include <cstdio>
+
+namespace kvl::cli {
+namespace {
+
+// The demo's defaults: retrieval shows evidence eviction, instructions shows span
+// eviction and leakage; three presses that fail differently; three ratios up to the
+// point where they do.
+constexpr const char* kDemoSuites[] = {"retrieval", "instructions"};
+constexpr const char* kDemoPresses[] = {"streamingllm", "snapkv", "tova"};
+constexpr double kDemoRatios[] = {0.25, 0.5, 0.75};
+
+int runDemo(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "A demo sweep on the bundled model (retrieval and instructions; StreamingLLM, SnapKV "
+        "and TOVA at 25/50/75% compression) into a run file, then its report. Open the run "
+        "file in the KVLens app to explore it. Rerunning resumes."));
+    parser.addHelpOption();
+    const auto opt = [&](const char* name, const char* help, const char* value,
+                         const QString& def = {}) {
+        parser.addOption({QLatin1String(name), QLatin1String(help), QLatin1String(value), def});
+    };
+    opt("model", "model directory (default: the bundled model)", "DIR", QStringLiteral("bundled"));
+    opt("out", "run file", "RUN.kvl", QStringLiteral("demo.kvl"));
+    opt("n", "samples per suite", "N", QStringLiteral("4"));
+    opt("tokens", "context length in tokens", "MIN:MAX", QStringLiteral("256:512"));
+    opt("threads", "libtorch threads (default: all cores)", "N", QStringLiteral("0"));
+    opt("format", "report format: text, csv or json", "FORMAT", QStringLiteral("text"));
+    parser.process(args);
+    bool ok = false;
+    const int n = parser.value(QStringLiteral("n")).toInt(&ok);
+    if (!ok || n < 1)
+        throw Error(QStringLiteral("--n must be a positive integer"));
+    const int threads = parser.value(QStringLiteral("threads")).toInt(&ok);
+    if (!ok || threads < 0)
+        throw Error(QStringLiteral("--threads must be a non-negative integer"));
+    const QString format = parser.value(QStringLiteral("format"));
+    if (format != QLatin1String("text") && format != QLatin1String("csv") &&
+        format != QLatin1String("json"))
+        throw Error(QStringLiteral("unknown --format '%1' (text, csv or json)").arg(format));
+
+    // Says clearly where the bundled model was looked for when it is not there.
+    const QString modelArg = parser.value(QStringLiteral("model"));
+    const QString modelDir = resolveModelDir(modelArg, QStringLiteral(KVLENS_SOURCE_RESOURCES));
+
+    QJsonArray samples, presses, ratios;
+    for (const char* suite : kDemoSuites)
+        samples.append(
+            QJsonObject{{QStringLiteral("suite"), QLatin1String(suite)},
+                        {QStringLiteral("n"), n},
+                        {QStringLiteral("tokens"), parser.value(QStringLiteral("tokens"))},
+                        {QStringLiteral("seed"), 1}});
+    for (const char* press : kDemoPresses)
+        presses.append(QLatin1String(press));
+    for (double r : kDemoRatios)
+        ratios.append(r);
+    ExperimentSpec spec = ExperimentSpec::fromJson(
+        {{QStringLiteral("model"), modelArg},
+         {QStringLiteral("samples"), samples},
+         {QStringLiteral("compressors"), presses},
+         {QStringLiteral("ratios"), ratios},
+         {QStringLiteral("interventions"),
+          QJsonArray{QJsonObject{{QStringLiteral("kind"), QStringLiteral("both")},
+                                 {QStringLiteral("on"), QStringLiteral("c_to_w")}}}}},
+        QStringLiteral("demo"));
+    spec.threads = threads;
+
+    const QString out = parser.value(QStringLiteral("out"));
+    printError(QStringLiteral("kvlens-cli demo: %1 samples x (FullCache + %2 presses x %3 ratios) "
+                              "on %4 -> %5")
+                   .arg(2 * n)
+                   .arg(std::size(kDemoPresses))
+                   .arg(std::size(kDemoRatios))
+                   .arg(QDir::toNativeSeparators(modelDir), out));
+    SweepOptions options;
+    options.modelDir = modelDir;
+    options.toolVersion = QStringLiteral(KVLENS_VERSION);
+    static std::atomic<bool> stop{false};
+    installStopSignals(stop);
+    options.cancel = &stop;
+    SweepConsole console(false, true);
+    options.progress = [&console](const SweepProgress& p) { console.report(p); };
+    const SweepSummary summary = SweepRunner(spec, options).run(out);
+    console.finish();
+    if (stop.load()) {
+        printError(QStringLiteral("kvlens-cli demo: interrupted; rerun to resume (%1)").arg(out));
+        return 130;
+    }
+
+    RunReader reader(out);
+    if (format == QLatin1String("json")) {
+        printJson(runReportJson(reader));
+    } else {
+        const QByteArray text =
+            (format == QLatin1String("csv") ? runReportCsv(reader) : runReportText(reader))
+                .toUtf8();
+        std::fwrite(text.constData(), 1, std::size_t(text.size()), stdout);
+        std::fflush(stdout);
+    }
+    printError(QStringLiteral("kvlens-cli demo: %1 samples in %2 s (%3 skipped); open %4 in the "
+                              "KVLens app to explore it")
+                   .arg(summary.done)
+                   .arg(summary.seconds, 0, 'f', 1)
+                   .arg(summary.skipped)
+                   .arg(out));
+    return 0;
+}
+
+const CommandRegistrar registrar("demo", "quick demo sweep on the bundled model, then its report",
+                                 &runDemo);
+
+} // namespace
+} // namespace kvl::cli

@@ -1,0 +1,120 @@
+// `kvlens-cli eval`: a model's FullCache score on fresh samples of a suite (the table of
+// the bundled model's card), overall and per context-length bucket.
+#include "clicommand.h"
+#include "clioutput.h"
+
+#include "checkpoint/checkpointdir.h"
+#include "checkpoint/modellocator.h"
+#include "common/error.h"
+#include "model/transformer.h"
+#include "run/experimentspec.h"
+#include "run/suiteevaluation.h"
+#include "tokenizer/tokenizer.h"
+
+#include <torch/torch.h>
+
+#include <QCommandLineParser>
+#include <cstdio>
+#include <tuple>
+#include <unistd.h>
+
+namespace kvl::cli {
+namespace {
+
+int runEval(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Score a model under FullCache (greedy decoding) on N freshly generated samples of a "
+        "suite: the mean score, and the score per context-length bucket."));
+    parser.addHelpOption();
+    const auto opt = [&](const char* name, const char* help, const char* value,
+                         const QString& def = {}) {
+        parser.addOption({QLatin1String(name), QLatin1String(help), QLatin1String(value), def});
+    };
+    opt("model", "model directory or \"bundled\"", "DIR");
+    opt("suite", "task suites, comma-separated (one result each)", "NAME[,NAME]");
+    opt("n", "samples per suite", "N");
+    opt("seed", "generator seed", "S", QStringLiteral("1"));
+    opt("tokens", "context length in tokens, MIN:MAX or N", "MIN:MAX", QStringLiteral("256:512"));
+    opt("variant", "suite variant (default: each sample draws one)", "NAME");
+    opt("max-new-tokens", "decode limit (default: gold length + 16)", "N", QStringLiteral("0"));
+    opt("threads", "libtorch threads (default: all cores)", "N", QStringLiteral("0"));
+    parser.addOption({QStringLiteral("json"), QStringLiteral("print one JSON object per suite")});
+    parser.process(args);
+    for (const char* required : {"model", "suite", "n"})
+        if (!parser.isSet(QLatin1String(required)))
+            throw Error(QStringLiteral("missing --%1 (see --help)").arg(QLatin1String(required)));
+    bool ok = false;
+    const int n = parser.value(QStringLiteral("n")).toInt(&ok);
+    if (!ok || n < 1)
+        throw Error(QStringLiteral("--n must be a positive integer"));
+    const quint64 seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
+    if (!ok)
+        throw Error(QStringLiteral("--seed must be a non-negative integer"));
+    const int maxNew = parser.value(QStringLiteral("max-new-tokens")).toInt(&ok);
+    if (!ok || maxNew < 0)
+        throw Error(QStringLiteral("--max-new-tokens must be a non-negative integer"));
+    const int threads = parser.value(QStringLiteral("threads")).toInt(&ok);
+    if (!ok || threads < 0)
+        throw Error(QStringLiteral("--threads must be a non-negative integer"));
+    TaskOptions options;
+    std::tie(options.minTokens, options.maxTokens) =
+        parseTokenRange(parser.value(QStringLiteral("tokens")), QStringLiteral("--tokens"));
+    options.variant = parser.value(QStringLiteral("variant"));
+    const QStringList suites =
+        parser.value(QStringLiteral("suite")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString& suite : suites)
+        makeTaskGenerator(suite.trimmed()); // unknown names fail before the model loads
+
+    const QString dir = resolveModelDir(parser.value(QStringLiteral("model")),
+                                        QStringLiteral(KVLENS_SOURCE_RESOURCES));
+    const auto model = Transformer::load(dir);
+    const QString tokenizerPath = model->checkpoint()->tokenizerPath();
+    if (tokenizerPath.isEmpty())
+        throw Error(dir, QStringLiteral("no tokenizer.json in the model directory"));
+    const auto tokenizer = loadTokenizer(tokenizerPath);
+    if (threads > 0)
+        at::set_num_threads(threads);
+
+    const bool json = parser.isSet(QStringLiteral("json"));
+    const bool bar = isatty(fileno(stderr)) != 0;
+    for (const QString& suite : suites) {
+        const SuiteEvaluation eval = evaluateSuite(
+            *model, *tokenizer, suite.trimmed(), n, options, seed, maxNew,
+            [&](int done, int total) {
+                if (bar)
+                    std::fprintf(stderr, "\r\033[K%s %d/%d", qPrintable(suite), done, total);
+            });
+        if (bar)
+            std::fprintf(stderr, "\r\033[K");
+        if (json) {
+            printJson(eval.toJson());
+            continue;
+        }
+        printLine(
+            QStringLiteral("%1: score %2 (n=%3%4)")
+                .arg(eval.suite)
+                .arg(eval.score, 0, 'f', 3)
+                .arg(eval.n)
+                .arg(eval.skipped ? QStringLiteral(", %1 too long").arg(eval.skipped) : QString()));
+        for (const LengthBucketScore& b : eval.buckets)
+            printLine(QStringLiteral("  %1-%2 tokens: %3 (n=%4)")
+                          .arg(b.minTokens)
+                          .arg(b.maxTokens)
+                          .arg(b.score, 0, 'f', 3)
+                          .arg(b.n));
+        for (auto it = eval.summary.begin(); it != eval.summary.end(); ++it)
+            if (it.key() != QLatin1String("score") && it.key() != QLatin1String("n") &&
+                it.key() != QLatin1String("percent"))
+                printLine(
+                    QStringLiteral("  %1: %2").arg(it.key()).arg(it.value().toDouble(), 0, 'f', 3));
+    }
+    return 0;
+}
+
+const CommandRegistrar registrar("eval", "FullCache score of a model on fresh samples of a suite",
+                                 &runEval);
+
+} // namespace
+} // namespace kvl::cli

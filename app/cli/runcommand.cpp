@@ -1,0 +1,185 @@
+// `kvlens-cli run`: a sweep (samples × FullCache + compressors × ratios) into a run file,
+// from a spec file or from flags; resumable, shardable, one JSON progress line per sample.
+#include "clicommand.h"
+#include "clioutput.h"
+
+#include "checkpoint/modellocator.h"
+#include "common/error.h"
+#include "run/experimentspec.h"
+#include "run/sweepconsole.h"
+#include "run/sweeprunner.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QJsonArray>
+
+namespace kvl::cli {
+namespace {
+
+int positiveInt(const QCommandLineParser& parser, const char* name, int min = 1)
+{
+    bool ok = false;
+    const int v = parser.value(QLatin1String(name)).toInt(&ok);
+    if (!ok || v < min)
+        throw Error(
+            QStringLiteral("--%1 must be an integer >= %2").arg(QLatin1String(name)).arg(min));
+    return v;
+}
+
+// The spec the flags describe; it goes through ExperimentSpec::fromJson so a quick
+// run and a spec file are validated (and recorded) the same way.
+QJsonObject quickSpec(const QCommandLineParser& parser)
+{
+    QJsonObject spec;
+    if (!parser.isSet(QStringLiteral("model")))
+        throw Error(QStringLiteral("missing --model DIR|bundled (or --spec FILE)"));
+    spec.insert(QStringLiteral("model"), parser.value(QStringLiteral("model")));
+    QJsonArray samples;
+    const QString tokens = parser.value(QStringLiteral("tokens"));
+    bool seedOk = false;
+    const double seed = double(parser.value(QStringLiteral("seed")).toULongLong(&seedOk));
+    if (!seedOk)
+        throw Error(QStringLiteral("--seed must be a non-negative integer"));
+    if (parser.isSet(QStringLiteral("suite"))) {
+        if (!parser.isSet(QStringLiteral("n")))
+            throw Error(QStringLiteral("--suite needs --n N (samples per suite)"));
+        const int n = positiveInt(parser, "n");
+        for (const QString& suite :
+             parser.value(QStringLiteral("suite")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            QJsonObject s{{QStringLiteral("suite"), suite.trimmed()},
+                          {QStringLiteral("n"), n},
+                          {QStringLiteral("tokens"), tokens},
+                          {QStringLiteral("seed"), seed}};
+            if (parser.isSet(QStringLiteral("variant")))
+                s.insert(QStringLiteral("variant"), parser.value(QStringLiteral("variant")));
+            samples.append(s);
+        }
+    }
+    for (const QString& file : parser.values(QStringLiteral("dataset")))
+        for (const QString& f : file.split(QLatin1Char(','), Qt::SkipEmptyParts))
+            samples.append(QJsonObject{{QStringLiteral("jsonl"), f.trimmed()}});
+    if (samples.isEmpty())
+        throw Error(QStringLiteral("no samples: give --suite NAME --n N and/or --dataset F.jsonl"));
+    spec.insert(QStringLiteral("samples"), samples);
+
+    QJsonArray compressors;
+    for (const QString& list : parser.values(QStringLiteral("press")))
+        for (const QString& p : splitPressList(list))
+            compressors.append(p);
+    spec.insert(QStringLiteral("compressors"), compressors);
+    QJsonArray ratios;
+    for (const QString& r :
+         parser.value(QStringLiteral("ratios")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const double x = r.trimmed().toDouble(&ok);
+        if (!ok)
+            throw Error(QStringLiteral("--ratios: '%1' is not a number").arg(r));
+        ratios.append(x);
+    }
+    spec.insert(QStringLiteral("ratios"), ratios);
+    spec.insert(QStringLiteral("seed"), seed);
+    if (parser.isSet(QStringLiteral("interventions"))) {
+        const QString on = parser.value(QStringLiteral("interventions"));
+        QJsonArray list;
+        if (on != QLatin1String("none"))
+            list.append(QJsonObject{
+                {QStringLiteral("kind"), QStringLiteral("both")},
+                {QStringLiteral("on"), on},
+                {QStringLiteral("beta"), parser.value(QStringLiteral("beta")).toDouble()}});
+        spec.insert(QStringLiteral("interventions"), list);
+    }
+    if (parser.isSet(QStringLiteral("max-new-tokens")))
+        spec.insert(QStringLiteral("max_new_tokens"), positiveInt(parser, "max-new-tokens"));
+    return spec;
+}
+
+int runRun(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Run a sweep: every sample under FullCache and under each compressor x ratio (one "
+        "prefill per sample), with per-row diagnostics, into a run file. Rerunning on an "
+        "existing run file resumes it. Prints one JSON progress line per sample."));
+    parser.addHelpOption();
+    const auto opt = [&](const char* name, const char* help, const char* value = nullptr,
+                         const QString& def = {}) {
+        if (value)
+            parser.addOption({QLatin1String(name), QLatin1String(help), QLatin1String(value), def});
+        else
+            parser.addOption({QLatin1String(name), QLatin1String(help)});
+    };
+    opt("spec", "experiment spec (JSON); flags below build one instead", "FILE");
+    opt("out", "run file to write or resume (.kvl)", "RUN.kvl");
+    opt("model", "model directory or \"bundled\" (overrides the spec's)", "DIR");
+    opt("suite", "task suites to generate, comma-separated", "NAME[,NAME]");
+    opt("n", "samples per suite", "N");
+    opt("tokens", "context length in tokens, MIN:MAX or N", "MIN:MAX", QStringLiteral("256:512"));
+    opt("variant", "suite variant (default: each sample draws one)", "NAME");
+    opt("dataset", "samples from a JSONL file (repeatable)", "F.jsonl");
+    opt("press", "press specs, comma-separated (see `kvlens-cli presses`)", "SPEC[,SPEC]");
+    opt("ratios", "compression ratios (fraction removed)", "R[,R]");
+    opt("seed", "seed of the generators and sham interventions", "S", QStringLiteral("1"));
+    opt("interventions", "boost+sham on: low_ear (default), c_to_w, all or none", "ON");
+    opt("beta", "intervention boost factor", "B", QStringLiteral("4"));
+    opt("max-new-tokens", "decode limit (default: gold length + 16)", "N");
+    opt("shard", "run shard K of N (1-based) of the samples", "K/N", QStringLiteral("1/1"));
+    opt("threads", "libtorch threads (default: the spec's, else all cores)", "N");
+    opt("max-samples", "stop after running N samples (resume later)", "N");
+    opt("quiet", "no progress lines on stdout");
+    parser.process(args);
+    if (!parser.positionalArguments().isEmpty())
+        throw Error(QStringLiteral("unexpected argument '%1' (see --help)")
+                        .arg(parser.positionalArguments().first()));
+    if (!parser.isSet(QStringLiteral("out")))
+        throw Error(QStringLiteral("missing --out RUN.kvl (see --help)"));
+
+    ExperimentSpec spec;
+    if (parser.isSet(QStringLiteral("spec"))) {
+        for (const char* flag : {"suite", "n", "dataset", "press", "ratios"})
+            if (parser.isSet(QLatin1String(flag)))
+                throw Error(QStringLiteral("--%1 cannot be combined with --spec (edit the spec)")
+                                .arg(QLatin1String(flag)));
+        spec = ExperimentSpec::fromFile(parser.value(QStringLiteral("spec")));
+        if (parser.isSet(QStringLiteral("model")))
+            spec.model = parser.value(QStringLiteral("model"));
+    } else {
+        spec = ExperimentSpec::fromJson(quickSpec(parser), QStringLiteral("command line"),
+                                        QDir::currentPath());
+    }
+    if (parser.isSet(QStringLiteral("threads")))
+        spec.threads = positiveInt(parser, "threads");
+
+    SweepOptions options;
+    options.modelDir = resolveModelDir(spec.model, QStringLiteral(KVLENS_SOURCE_RESOURCES));
+    options.shard = Shard::parse(parser.value(QStringLiteral("shard")));
+    if (parser.isSet(QStringLiteral("max-samples")))
+        options.maxSamples = positiveInt(parser, "max-samples");
+    options.toolVersion = QStringLiteral(KVLENS_VERSION);
+    static std::atomic<bool> stop{false};
+    installStopSignals(stop);
+    options.cancel = &stop;
+    SweepConsole console(!parser.isSet(QStringLiteral("quiet")), true);
+    options.progress = [&console](const SweepProgress& p) { console.report(p); };
+
+    SweepRunner runner(spec, options);
+    const SweepSummary summary = runner.run(parser.value(QStringLiteral("out")));
+    console.finish();
+    QJsonObject result = summary.toJson();
+    result.insert(QStringLiteral("shard"), options.shard.toString());
+    printJson(result);
+    if (stop.load()) {
+        printError(QStringLiteral("kvlens-cli run: interrupted; %1 of %2 samples are in %3, rerun "
+                                  "the same command to resume")
+                       .arg(summary.done)
+                       .arg(summary.total)
+                       .arg(summary.out));
+        return 130;
+    }
+    return 0;
+}
+
+const CommandRegistrar
+    registrar("run", "run a sweep (FullCache + compressors x ratios) into a run file", &runRun);
+
+} // namespace
+} // namespace kvl::cli

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "runviewdata.h"
+#include "sampledetail.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+
+namespace kvl {
+
+class HeatmapView;
+class LatestRequest;
+
+// A configuration of an open run, as the compare panel lists it.
+struct CompareChoice
+{
+    QString path;
+    QString runName;
+    ConfigChoice config;
+    QString label() const;
+    bool operator==(const CompareChoice&) const = default;
+};
+
+// Two configurations (of one run or of two open runs) side by side under a
+// pinned reference (FullCache by default), all showing the one selected sample:
+// question attention with evidence boxed and evicted entries greyed, answer and
+// signature of each.
+class ComparePanel : public QWidget
+{
+    Q_OBJECT
+  public:
+    explicit ComparePanel(QWidget* parent = nullptr);
+
+    // Keeps the current picks where they are still offered.
+    void setChoices(const QVector<CompareChoice>& choices);
+    void setSample(const QString& sampleKey);
+    QString sample() const { return m_sample; }
+    // 0 = reference, 1 = A, 2 = B.
+    void pick(int slot, int choiceIndex);
+    CompareChoice picked(int slot) const;
+    HeatmapView* heatmap(int slot) const { return m_maps[slot]; }
+    // The title of a slot's heatmap: configuration, answer, signature.
+    QString caption(int slot) const;
+    // Picks for A and B when the current ones are not offered (the window passes
+    // its focus configuration and another compressor at the same ratio).
+    void setPreferred(const CompareChoice& a, const CompareChoice& b);
+
+  signals:
+    // All three slots show the current sample.
+    void detailsAvailable();
+
+  private:
+    void reload();
+
+    QVector<CompareChoice> m_choices;
+    QString m_sample;
+    QComboBox* m_combos[3];
+    CompareChoice m_preferred[2];
+    HeatmapView* m_maps[3];
+    LatestRequest* m_request;
+};
+
+} // namespace kvl

@@ -1,0 +1,397 @@
+// MainWindow, the run side: loading off the GUI thread, live refresh, the shared
+// selection, drill-down into rows and samples, and the demo of the start page.
+#include "mainwindow.h"
+
+#include "comparepanel.h"
+#include "latestrequest.h"
+#include "newrundialog.h"
+#include "rowqueries.h"
+#include "rowspanel.h"
+#include "runprocess.h"
+#include "runwatcher.h"
+#include "sampledetail.h"
+#include "sampleinspector.h"
+#include "startpage.h"
+#include "views/overlapmatrixview.h"
+#include "views/signaturenames.h"
+#include "views/taxonomydata.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QToolButton>
+
+#include <cmath>
+
+namespace kvl {
+
+namespace {
+
+bool sameRatio(double a, double b)
+{
+    return std::abs(a - b) < 1e-9;
+}
+
+} // namespace
+
+void MainWindow::createStartPage()
+{
+    m_start = new StartPage;
+    m_stack->addWidget(m_start);
+    m_stack->setCurrentWidget(m_start);
+    connect(m_start, &StartPage::openRequested, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open run"), {},
+                                                          tr("KVLens runs (*.kvl);;All files (*)"));
+        if (!path.isEmpty())
+            openRun(path);
+    });
+    connect(m_start, &StartPage::demoRequested, this, [this] { startDemo(); });
+    connect(m_start, &StartPage::cancelRequested, this, &MainWindow::cancelDemo);
+}
+
+void MainWindow::createSelectionBar()
+{
+    QToolBar* bar = addToolBar(tr("Selection"));
+    m_selectionBar = bar;
+    bar->setObjectName(QStringLiteral("SelectionBar"));
+    bar->setMovable(false);
+    m_configCombo = new QComboBox;
+    m_configCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_configCombo->setToolTip(tr("Configuration of the attention, eviction map and GER views"));
+    m_sampleCombo = new QComboBox;
+    m_sampleCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_sampleCombo->setToolTip(tr("Sample of the attention and compare views; the eviction map "
+                                 "averages over all samples unless one is chosen"));
+    bar->addWidget(new QLabel(tr(" Configuration: ")));
+    bar->addWidget(m_configCombo);
+    bar->addWidget(new QLabel(tr("  Sample: ")));
+    bar->addWidget(m_sampleCombo);
+    connect(m_configCombo, &QComboBox::activated, this, [this](int i) {
+        if (i >= 0 && i < m_data.configs.size())
+            setFocusConfiguration(m_data.configs[i].compressor, m_data.configs[i].ratio);
+    });
+    connect(m_sampleCombo, &QComboBox::activated, this, [this](int i) {
+        setFocusSample(i <= 0 ? QString() : m_sampleCombo->itemData(i).toString());
+    });
+}
+
+void MainWindow::createRowsDock()
+{
+    auto* dock = new QDockWidget(tr("Rows"), this);
+    m_rowsDock = dock;
+    dock->setObjectName(QStringLiteral("RowsDock"));
+    m_rows = new RowsPanel;
+    dock->setWidget(m_rows);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    resizeDocks({dock}, {200}, Qt::Vertical);
+    connect(m_rows, &RowsPanel::rowSelected, this, &MainWindow::inspectRow);
+}
+
+void MainWindow::addRunToList(const QString& path)
+{
+    m_openRuns << path;
+    auto* item = new QListWidgetItem(QFileInfo(path).fileName(), m_runList);
+    item->setData(Qt::UserRole, path);
+    item->setToolTip(path);
+}
+
+void MainWindow::setRunChromeVisible(bool visible)
+{
+    m_selectionBar->setVisible(visible);
+    m_rowsDock->setVisible(visible);
+}
+
+bool MainWindow::startPageShown() const
+{
+    return m_stack->currentWidget() == m_start;
+}
+
+bool MainWindow::isLoading() const
+{
+    return m_load->isBusy();
+}
+
+void MainWindow::refreshRun()
+{
+    if (!m_request.path.isEmpty())
+        loadRun(true);
+}
+
+void MainWindow::loadRun(bool refresh)
+{
+    const RunRequest request = m_request;
+    const RunLoader loader = m_loader;
+    if (!refresh)
+        statusBar()->showMessage(tr("Opening %1…").arg(request.path));
+    m_load->run<RunViewData>(
+        [loader, request] {
+            RunViewData data = loader(request);
+            data.path = request.path;
+            return data;
+        },
+        [this, refresh](const RunViewData& data) {
+            showRun(data);
+            m_watcher->watch(data.path);
+            if (refresh && m_rowsQuery)
+                runRowsQuery(m_rowsTitle, m_rowsQuery);
+            const QString rows =
+                tr("%n sample(s), %1 rows", nullptr, int(data.sampleCount)).arg(data.resultCount);
+            statusBar()->showMessage(data.status == QLatin1String("running")
+                                         ? tr("%1: %2, still running").arg(data.path, rows)
+                                         : tr("%1: %2").arg(data.path, rows));
+            emit runLoaded(data.path);
+        },
+        [this, refresh, request](const QString& message) {
+            if (refresh) {
+                // A sweep mid-write can be caught between states; the next poll retries.
+                statusBar()->showMessage(tr("Refresh failed: %1").arg(message));
+                return;
+            }
+            showLoadError(request.path, message);
+        });
+}
+
+void MainWindow::showLoadError(const QString& path, const QString& message)
+{
+    m_lastError = message;
+    statusBar()->showMessage(message);
+    // Not exec(): a modal loop here would stall the live refresh and the demo.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Open run"),
+                                tr("Could not open %1").arg(QFileInfo(path).fileName()),
+                                QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("OpenRunError"));
+    box->setInformativeText(message);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+    emit runLoadFailed(path, message);
+}
+
+void MainWindow::updateChoosers()
+{
+    {
+        const QSignalBlocker block(m_configCombo);
+        m_configCombo->clear();
+        for (const ConfigChoice& c : m_data.configs)
+            m_configCombo->addItem(c.label());
+        m_configCombo->setCurrentIndex(int(m_data.configs.indexOf(m_data.focus)));
+    }
+    {
+        const QSignalBlocker block(m_sampleCombo);
+        m_sampleCombo->clear();
+        if (!m_data.sampleKeys.isEmpty())
+            m_sampleCombo->addItem(tr("All samples (mean)"));
+        for (const QString& key : m_data.sampleKeys)
+            m_sampleCombo->addItem(key, key);
+        const int i = m_data.evictionAveraged || m_request.sampleKey.isEmpty()
+                          ? 0
+                          : m_sampleCombo->findData(m_request.sampleKey);
+        m_sampleCombo->setCurrentIndex(m_data.sampleKeys.isEmpty() ? -1 : std::max(0, i));
+    }
+    {
+        const QSignalBlocker block(m_overlapRatioCombo);
+        m_overlapRatioCombo->clear();
+        for (double r : m_data.overlapRatios)
+            m_overlapRatioCombo->addItem(QString::number(r));
+        m_overlapRatioCombo->setCurrentIndex(int(m_data.overlapRatios.indexOf(m_overlapRatio)));
+    }
+}
+
+void MainWindow::updateCompareChoices()
+{
+    QVector<CompareChoice> choices;
+    // The current run first, then the other open runs (to compare two models' runs).
+    QStringList runs = m_openRuns;
+    if (runs.removeAll(m_currentRun) > 0)
+        runs.prepend(m_currentRun);
+    const bool several = m_runConfigs.size() > 1;
+    for (const QString& path : runs)
+        for (const ConfigChoice& c : m_runConfigs.value(path))
+            choices << CompareChoice{path, several ? QFileInfo(path).completeBaseName() : QString(),
+                                     c};
+    // A = the focus configuration, B = another compressor at the same ratio.
+    CompareChoice a, b;
+    for (const CompareChoice& c : choices) {
+        if (c.path != m_currentRun)
+            continue;
+        if (c.config == m_data.focus)
+            a = c;
+        else if (b.path.isEmpty() && c.config.compressor != m_data.focus.compressor &&
+                 c.config.compressor != QLatin1String("FullCache") &&
+                 sameRatio(c.config.ratio, m_data.focus.ratio))
+            b = c;
+    }
+    m_compare->setPreferred(a, b);
+    m_compare->setChoices(choices);
+}
+
+void MainWindow::setFocusConfiguration(const QString& compressor, double ratio)
+{
+    if (m_request.path.isEmpty() || !m_loader)
+        return;
+    m_request.compressor = compressor;
+    m_request.ratio = ratio;
+    loadRun(true);
+}
+
+void MainWindow::setFocusSample(const QString& sampleKey)
+{
+    if (m_request.path.isEmpty() || !m_loader)
+        return;
+    m_request.sampleKey = sampleKey;
+    loadRun(true);
+}
+
+void MainWindow::setOverlapRatio(double ratio)
+{
+    for (int i = 0; i < m_data.overlapRatios.size(); ++i)
+        if (sameRatio(m_data.overlapRatios[i], ratio)) {
+            m_overlapRatio = m_data.overlapRatios[i];
+            m_overlap->setData(m_data.overlaps[i]);
+            const QSignalBlocker block(m_overlapRatioCombo);
+            m_overlapRatioCombo->setCurrentIndex(i);
+        }
+}
+
+void MainWindow::runRowsQuery(const QString& title, std::function<QVector<ResultRow>()> query)
+{
+    m_rowsTitle = title;
+    m_rowsQuery = query;
+    m_rows->setBusy(title);
+    if (auto* dock = qobject_cast<QDockWidget*>(m_rows->parentWidget()))
+        dock->show();
+    m_rowsRequest->run<QVector<ResultRow>>(
+        query,
+        [this, title](const QVector<ResultRow>& rows) {
+            m_rows->setRows(tr("%1: %n row(s)", nullptr, int(rows.size())).arg(title), rows);
+            emit rowsAvailable(int(rows.size()));
+        },
+        [this](const QString& message) { m_rows->setRows(message, {}); });
+}
+
+void MainWindow::showTaxonomyRows(const TaxonomySelection& s)
+{
+    if (m_currentRun.isEmpty() || !m_loader)
+        return;
+    const QString path = m_currentRun;
+    const QString title =
+        tr("%1 · %2 (C→W)")
+            .arg(ConfigChoice{s.compressor, s.ratio}.label(), signatureDisplayName(s.signature));
+    runRowsQuery(title,
+                 [path, s] { return taxonomyRows(path, s.compressor, s.ratio, s.signature); });
+}
+
+void MainWindow::showOverlapRows(const OverlapSelection& s)
+{
+    if (m_currentRun.isEmpty() || !m_loader || m_overlapRatio < 0)
+        return;
+    const QString path = m_currentRun;
+    const double ratio = m_overlapRatio;
+    const QString title = tr("Failures at ratio %1: %2 vs %3").arg(ratio).arg(s.a, s.b);
+    runRowsQuery(title, [path, ratio, s] { return overlapRows(path, ratio, s.a, s.b); });
+}
+
+void MainWindow::inspectRow(const ResultRow& row)
+{
+    if (m_currentRun.isEmpty())
+        return;
+    const QString path = m_currentRun;
+    const StoredResult r = row.result;
+    m_inspector->setBusy(r.sampleKey);
+    m_tabs->setCurrentWidget(m_inspector);
+    m_compare->setSample(r.sampleKey);
+    m_sampleRequest->run<SampleDetail>(
+        [path, r] { return loadSampleDetail(path, r.sampleKey, r.compressor, r.ratio); },
+        [this](const SampleDetail& d) {
+            m_inspector->setDetail(d);
+            emit sampleDetailAvailable(d.sample.key);
+        },
+        [this](const QString& message) { m_inspector->setBusy(message); });
+}
+
+QString MainWindow::demoPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/demo.kvl");
+}
+
+void MainWindow::startDemo(const QString& program)
+{
+    if (m_demo->isRunning())
+        return;
+    const QString out = demoPath();
+    QDir().mkpath(QFileInfo(out).absolutePath());
+    m_demoOpened = false;
+    m_start->setRunning(true);
+    m_runProgress->setRange(0, 0);
+    m_runProgress->show();
+    m_runCancel->show();
+    m_demo->start(program.isEmpty() ? NewRunDialog::findCli() : program,
+                  {QStringLiteral("demo"), QStringLiteral("--out"), out});
+}
+
+void MainWindow::cancelDemo()
+{
+    if (m_demo->isRunning())
+        m_demo->cancel();
+}
+
+void MainWindow::showDemoProgress(const RunProgress& p)
+{
+    QString text = tr("Demo: %1 of %2 samples").arg(p.done).arg(p.total);
+    if (!std::isnan(p.etaS))
+        text += tr(", about %1 s left").arg(qRound(p.etaS));
+    m_start->setProgress(p.done, p.total, text);
+    if (p.total > 0) {
+        m_runProgress->setRange(0, p.total);
+        m_runProgress->setValue(p.done);
+    }
+    m_runProgress->setFormat(QStringLiteral("%1/%2").arg(p.done).arg(p.total));
+    // Land on the overview as soon as the first samples are in; the watcher
+    // refreshes the views as the rest land.
+    if (!m_demoOpened && p.done > 0 && QFileInfo::exists(demoPath()) && m_loader) {
+        m_demoOpened = true;
+        openRun(demoPath());
+    }
+}
+
+void MainWindow::onDemoFinished(bool ok, int exitCode, bool cancelled)
+{
+    m_start->setRunning(false);
+    m_runProgress->hide();
+    m_runCancel->hide();
+    QString message = ok          ? tr("Demo finished.")
+                      : cancelled ? tr("Demo cancelled; finished samples are kept.")
+                                  : tr("Demo failed (exit code %1).").arg(exitCode);
+    if (!ok && !cancelled && !m_demo->stderrText().trimmed().isEmpty())
+        message +=
+            QLatin1Char('\n') + m_demo->stderrText().trimmed().section(QLatin1Char('\n'), -3);
+    m_start->setMessage(message);
+    statusBar()->showMessage(message);
+    if (QFileInfo::exists(demoPath()) && m_loader) {
+        if (m_currentRun == demoPath())
+            refreshRun();
+        else if (ok)
+            openRun(demoPath());
+    }
+}
+
+void MainWindow::followNewRun()
+{
+    const QString path = m_newRun ? m_newRun->outputPath() : QString();
+    if (!path.isEmpty() && m_loader && QFileInfo::exists(path) &&
+        QFileInfo(path).absoluteFilePath() != QFileInfo(m_currentRun).absoluteFilePath())
+        openRun(path);
+}
+
+} // namespace kvl

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "views/evictionmapdata.h"
+#include "views/heatmapdata.h"
+
+#include <QJsonArray>
+#include <QVector>
+
+namespace kvl {
+
+struct AttentionSummary;
+struct KeptMask;
+
+// Turns stored masks and attention summaries into view values. Spans are the
+// store's sample spans: [{"kind", "start", "end", "order", "role", "label"}, ...]
+// over context token positions.
+
+// Fraction of a layer's kv-heads keeping each position: layers × contextLen, layer-major.
+QVector<double> layerKeepRates(const KeptMask& mask);
+// Fraction of all (layer, kv-head) slots keeping each position: how many heads kept a token.
+QVector<double> tokenKeepRates(const KeptMask& mask);
+
+// Question attention per layer (mean over kv-heads) over the context. With a mask,
+// an entry is marked evicted when no kv-head of the layer keeps the position: it
+// then contributes no attention at all.
+Heatmap attentionHeatmap(const AttentionSummary& attention, const KeptMask* mask,
+                         const QJsonArray& spans);
+
+QVector<PositionSpan> evidenceSpans(const QJsonArray& spans);
+// Every span with a kind other than evidence/distractor, labelled by role (or kind).
+QVector<RoleSpan> roleSpans(const QJsonArray& spans);
+
+// Running mean of per-sample keep maps whose context lengths differ: position t is
+// averaged over the samples whose context reaches t.
+class KeepAccumulator
+{
+  public:
+    void add(const KeptMask& mask);
+    int samples() const { return m_samples; }
+    EvictionMap result() const;
+
+  private:
+    int m_layers = 0;
+    int m_positions = 0;
+    int m_samples = 0;
+    QVector<double> m_sum; // layers × positions
+    QVector<int> m_count;  // per position
+};
+
+} // namespace kvl

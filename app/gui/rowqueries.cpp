@@ -1,0 +1,70 @@
+#include "rowqueries.h"
+
+#include "store/runreader.h"
+
+#include <QCoreApplication>
+#include <QSet>
+
+namespace kvl {
+
+namespace {
+
+std::vector<StoredResult> failures(RunReader& reader, const QString& compressor, double ratio)
+{
+    ResultFilter f;
+    f.compressor = compressor;
+    f.ratio = ratio;
+    f.transition = Transition::CorrectToWrong;
+    return reader.results(f);
+}
+
+QString only(const QString& name)
+{
+    return QCoreApplication::translate("kvl::RowQueries", "%1 only").arg(name);
+}
+
+} // namespace
+
+QVector<ResultRow> taxonomyRows(const QString& path, const QString& compressor, double ratio,
+                                const QString& signature)
+{
+    RunReader reader(path);
+    QVector<ResultRow> rows;
+    const std::optional<Signature> wanted = signatureFromName(signature);
+    for (StoredResult& r : failures(reader, compressor, ratio))
+        if (r.record.signature && (!wanted || *r.record.signature == *wanted) &&
+            (wanted || signatureName(*r.record.signature) == signature))
+            rows.push_back({std::move(r), {}});
+    return rows;
+}
+
+QVector<ResultRow> overlapRows(const QString& path, double ratio, const QString& a,
+                               const QString& b)
+{
+    RunReader reader(path);
+    const std::vector<StoredResult> failA = failures(reader, a, ratio);
+    const std::vector<StoredResult> failB = a == b ? failA : failures(reader, b, ratio);
+    QSet<QString> keysA, keysB;
+    for (const StoredResult& r : failA)
+        keysA.insert(r.sampleKey);
+    for (const StoredResult& r : failB)
+        keysB.insert(r.sampleKey);
+    QVector<ResultRow> aOnly, bOnly, both;
+    const QString bothLabel = QCoreApplication::translate("kvl::RowQueries", "both");
+    for (const StoredResult& r : failA) {
+        if (keysB.contains(r.sampleKey))
+            both.push_back({r, bothLabel});
+        else
+            aOnly.push_back({r, only(a)});
+    }
+    if (a != b)
+        for (const StoredResult& r : failB) {
+            if (keysA.contains(r.sampleKey))
+                both.push_back({r, bothLabel});
+            else
+                bOnly.push_back({r, only(b)});
+        }
+    return aOnly + bOnly + both;
+}
+
+} // namespace kvl

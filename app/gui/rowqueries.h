@@ -1,0 +1,19 @@
+#pragma once
+
+#include "resultrowsmodel.h"
+
+namespace kvl {
+
+// Drill-down queries behind the clickable views. Each opens its own RunReader,
+// so they run on a worker thread; they throw kvl::Error naming the file.
+
+// The C→W rows of one configuration with one failure signature (a taxonomy segment).
+QVector<ResultRow> taxonomyRows(const QString& path, const QString& compressor, double ratio,
+                                const QString& signature);
+
+// The C→W rows of compressors a and b at one ratio, grouped "<a> only", "<b> only"
+// and "both" (an overlap cell): a-only rows first, as "the rows SnapKV alone fails".
+QVector<ResultRow> overlapRows(const QString& path, double ratio, const QString& a,
+                               const QString& b);
+
+} // namespace kvl

@@ -1,0 +1,75 @@
+#include "rowspanel.h"
+
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace kvl {
+
+RowsPanel::RowsPanel(QWidget* parent)
+    : QWidget(parent), m_title(new QLabel), m_model(new ResultRowsModel(this)),
+      m_proxy(new QSortFilterProxyModel(this)), m_view(new QTableView)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_title->setWordWrap(true);
+    layout->addWidget(m_title);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(ResultRowsModel::SortRole);
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(-1, Qt::AscendingOrder); // model order (grouped) until the user sorts
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setAlternatingRowColors(true);
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    layout->addWidget(m_view);
+    clear();
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                const QModelIndex source = m_proxy->mapToSource(current);
+                if (source.isValid())
+                    emit rowSelected(m_model->row(source.row()));
+            });
+}
+
+void RowsPanel::setRows(const QString& title, QVector<ResultRow> rows)
+{
+    const bool grouped = std::any_of(rows.cbegin(), rows.cend(),
+                                     [](const ResultRow& r) { return !r.group.isEmpty(); });
+    m_model->setRows(std::move(rows));
+    m_view->setColumnHidden(ResultRowsModel::GroupColumn, !grouped);
+    m_view->resizeColumnsToContents();
+    m_title->setText(title);
+}
+
+void RowsPanel::setBusy(const QString& title)
+{
+    m_title->setText(tr("%1 (loading…)").arg(title));
+}
+
+void RowsPanel::clear()
+{
+    m_model->clear();
+    m_view->setColumnHidden(ResultRowsModel::GroupColumn, true);
+    m_title->setText(tr("Click a taxonomy bar or a failure-overlap cell to list its rows."));
+}
+
+QString RowsPanel::title() const
+{
+    return m_title->text();
+}
+
+void RowsPanel::selectRow(int index)
+{
+    const QModelIndex proxy = m_proxy->mapFromSource(m_model->index(index, 0));
+    if (proxy.isValid())
+        m_view->selectionModel()->setCurrentIndex(proxy, QItemSelectionModel::ClearAndSelect |
+                                                             QItemSelectionModel::Rows);
+}
+
+} // namespace kvl

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "store/runrecords.h"
+#include "views/heatmapdata.h"
+
+#include <QPair>
+#include <QVector>
+
+namespace kvl {
+
+// Everything the sample inspector shows for one sample under one configuration.
+struct SampleDetail
+{
+    QString path;
+    SampleInfo sample;
+    QString compressor;
+    double ratio = 0.0;
+    bool found = false; // a row of this sample under this configuration exists
+    ResultRecord result;
+    QString referenceAnswer; // the FullCache answer, when stored
+    std::optional<bool> referenceCorrect;
+    // Context text and each token position's character range in it, when the run
+    // stored them (sample meta "context" and "token_offsets"); empty otherwise.
+    QString context;
+    QVector<QPair<int, int>> tokenOffsets;
+    // Per context position, fraction of (layer, kv-head) slots that kept it; empty
+    // without a stored mask.
+    QVector<double> tokenKeep;
+    Heatmap heatmap;          // this configuration
+    Heatmap referenceHeatmap; // FullCache
+};
+
+// Reads one sample's row, mask and attention (and FullCache's); throws kvl::Error
+// naming the file. Runs on a worker thread.
+SampleDetail loadSampleDetail(const QString& path, const QString& sampleKey,
+                              const QString& compressor, double ratio);
+
+} // namespace kvl

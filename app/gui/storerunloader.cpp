@@ -1,0 +1,295 @@
+#include "storerunloader.h"
+
+#include "maskviews.h"
+#include "store/runreader.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace kvl {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+bool sameRatio(double a, double b)
+{
+    return std::abs(a - b) < 1e-9;
+}
+
+AccuracyData accuracyOf(RunReader& reader)
+{
+    // Cells come per suite; the curve is over all samples of the configuration.
+    std::map<std::pair<QString, double>, std::pair<qint64, qint64>> sums;
+    for (const AccuracyCell& c : reader.accuracy()) {
+        auto& s = sums[{c.compressor, c.ratio}];
+        s.first += c.n;
+        s.second += c.correct;
+    }
+    AccuracyData data;
+    std::map<QString, AccuracyCurve> curves;
+    for (const auto& [key, s] : sums) {
+        const double acc = s.first > 0 ? double(s.second) / double(s.first) : kNaN;
+        if (key.first == kFullCacheCompressor) {
+            data.fullCacheAccuracy = acc;
+            continue;
+        }
+        AccuracyCurve& c = curves[key.first];
+        c.compressor = key.first;
+        c.ratios << key.second; // std::map order: ratios ascending
+        c.accuracy << acc;
+    }
+    for (auto& [name, c] : curves)
+        data.curves << c;
+    return data;
+}
+
+TaxonomyCounts taxonomyOf(RunReader& reader, const QVector<ConfigChoice>& configs)
+{
+    const std::vector<SignatureCount> cells = reader.signatures();
+    std::set<QString> present;
+    for (const SignatureCount& c : cells)
+        present.insert(c.signature);
+    TaxonomyCounts t;
+    // Stacking order = the table order of the signature rules.
+    for (Signature s : allSignatures())
+        if (present.count(signatureName(s)))
+            t.signatures << signatureName(s);
+    for (const QString& s : present)
+        if (!t.signatures.contains(s))
+            t.signatures << s;
+    if (t.signatures.isEmpty())
+        return t;
+    for (const ConfigChoice& c : configs) {
+        if (c.compressor == kFullCacheCompressor)
+            continue;
+        TaxonomyBar bar{c.compressor, c.ratio, QVector<int>(t.signatures.size(), 0)};
+        for (const SignatureCount& s : cells)
+            if (s.compressor == c.compressor && sameRatio(s.ratio, c.ratio))
+                bar.counts[t.signatures.indexOf(s.signature)] = int(s.count);
+        t.bars << bar;
+    }
+    return t;
+}
+
+// Failure-set overlap per ratio; the diagonal holds each compressor's own C→W count.
+void overlapsOf(RunReader& reader, RunViewData& data)
+{
+    std::map<double, std::map<QString, qint64>> failures;
+    for (const TransitionCounts& t : reader.transitions())
+        if (t.compressor != kFullCacheCompressor)
+            failures[t.ratio][t.compressor] = t.correctToWrong;
+    for (const ConfigChoice& c : data.configs)
+        if (c.compressor != kFullCacheCompressor)
+            failures[c.ratio][c.compressor]; // configurations without rows yet still take part
+    const std::vector<OverlapCell> cells = reader.failureOverlaps();
+    for (const auto& [ratio, byCompressor] : failures) {
+        if (byCompressor.size() < 2)
+            continue; // one compressor at a ratio has nothing to overlap with
+        OverlapMatrix m;
+        for (const auto& [name, count] : byCompressor)
+            m.names << name;
+        const int n = m.size();
+        m.jaccard.fill(kNaN, n * n);
+        m.aOnly.fill(0, n * n);
+        m.bOnly.fill(0, n * n);
+        m.both.fill(0, n * n);
+        for (int i = 0; i < n; ++i) {
+            const qint64 own = byCompressor.at(m.names[i]);
+            m.both[m.index(i, i)] = int(own);
+            m.jaccard[m.index(i, i)] = own > 0 ? 1.0 : kNaN;
+        }
+        for (const OverlapCell& c : cells) {
+            if (!sameRatio(c.ratio, ratio))
+                continue;
+            const int a = int(m.names.indexOf(c.a)), b = int(m.names.indexOf(c.b));
+            if (a < 0 || b < 0)
+                continue;
+            const double j = c.jaccard ? *c.jaccard : kNaN;
+            m.jaccard[m.index(a, b)] = m.jaccard[m.index(b, a)] = j;
+            m.both[m.index(a, b)] = m.both[m.index(b, a)] = int(c.both);
+            m.aOnly[m.index(a, b)] = m.bOnly[m.index(b, a)] = int(c.aOnly);
+            m.bOnly[m.index(a, b)] = m.aOnly[m.index(b, a)] = int(c.bOnly);
+        }
+        data.overlapRatios << ratio;
+        data.overlaps << m;
+    }
+}
+
+// The configuration the detail views show when none was asked for: the one with
+// the most failures caused by compression.
+ConfigChoice defaultFocus(RunReader& reader, const QVector<ConfigChoice>& configs)
+{
+    ConfigChoice best;
+    qint64 most = -1;
+    for (const TransitionCounts& t : reader.transitions())
+        if (t.compressor != kFullCacheCompressor && t.correctToWrong > most) {
+            most = t.correctToWrong;
+            best = {t.compressor, t.ratio};
+        }
+    if (most >= 0)
+        return best;
+    for (const ConfigChoice& c : configs)
+        if (c.compressor != kFullCacheCompressor)
+            return c;
+    return configs.isEmpty() ? ConfigChoice{} : configs.first();
+}
+
+GerData gerOf(RunReader& reader, const QString& compressor)
+{
+    std::map<double, GerByLayer> series;
+    for (const LayerCell& c : reader.layerStatsByLayer()) {
+        if (c.compressor != compressor || c.layer < 0)
+            continue;
+        GerByLayer& s = series[c.ratio];
+        s.label = ConfigChoice{c.compressor, c.ratio}.label();
+        if (s.ger.size() <= c.layer) {
+            s.ger.resize(c.layer + 1, kNaN);
+            s.consensus.resize(c.layer + 1, kNaN);
+        }
+        s.ger[c.layer] = c.meanGer ? *c.meanGer : kNaN;
+        s.consensus[c.layer] = c.meanConsensus ? *c.meanConsensus : kNaN;
+    }
+    GerData data;
+    for (auto& [ratio, s] : series)
+        data.series << s;
+    return data;
+}
+
+// Heatmap pair and eviction map of the focus configuration.
+void detailsOf(RunReader& reader, const RunRequest& request, RunViewData& data)
+{
+    qint64 focusId = 0, fullId = 0;
+    for (const ConfigRecord& c : reader.configs()) {
+        if (c.compressor == data.focus.compressor && sameRatio(c.ratio, data.focus.ratio))
+            focusId = c.id;
+        if (c.isFullCache())
+            fullId = c.id;
+    }
+    if (focusId == 0)
+        return;
+    ResultFilter filter;
+    filter.compressor = data.focus.compressor;
+    filter.ratio = data.focus.ratio;
+    const std::vector<StoredResult> rows = reader.results(filter);
+
+    // The heatmap's sample: the one asked for, else the first C→W row with an
+    // attention summary (the question is why it failed), else any with one.
+    const StoredResult* shown = nullptr;
+    for (const StoredResult& r : rows) {
+        if (!r.hasAttention)
+            continue;
+        if (!request.sampleKey.isEmpty()) {
+            if (r.sampleKey == request.sampleKey) {
+                shown = &r;
+                break;
+            }
+            continue;
+        }
+        if (!shown || (r.record.transition == Transition::CorrectToWrong &&
+                       shown->record.transition != Transition::CorrectToWrong))
+            shown = &r;
+    }
+    std::map<qint64, SampleInfo> samples;
+    for (SampleInfo& s : reader.samples())
+        samples[s.id] = std::move(s);
+
+    if (shown) {
+        const SampleInfo& sample = samples[shown->sampleId];
+        data.sampleKey = shown->sampleKey;
+        const std::optional<KeptMask> mask = reader.mask(shown->sampleId, focusId);
+        if (const auto att = reader.attention(shown->sampleId, focusId)) {
+            data.heatmap = attentionHeatmap(*att, mask ? &*mask : nullptr, sample.spans);
+            data.heatmapProvenance.compressor = data.focus.compressor;
+            data.heatmapProvenance.ratio = data.focus.ratio;
+            data.heatmapProvenance.note = QStringLiteral("sample %1").arg(shown->sampleKey);
+        }
+        if (fullId != 0)
+            if (const auto att = reader.attention(shown->sampleId, fullId)) {
+                data.referenceHeatmap = attentionHeatmap(*att, nullptr, sample.spans);
+                data.referenceProvenance.compressor = kFullCacheCompressor;
+                data.referenceProvenance.note = QStringLiteral("sample %1").arg(shown->sampleKey);
+            }
+    }
+
+    // Eviction map: one sample's mask, or the mean over every sample with a mask.
+    KeepAccumulator keep;
+    QString spansFrom;
+    for (const StoredResult& r : rows) {
+        if (!r.hasMask || (!request.sampleKey.isEmpty() && r.sampleKey != request.sampleKey))
+            continue;
+        if (const auto mask = reader.mask(r.sampleId, focusId)) {
+            keep.add(*mask);
+            if (spansFrom.isEmpty()) {
+                spansFrom = r.sampleKey;
+                data.eviction.spans = roleSpans(samples[r.sampleId].spans);
+            }
+        }
+    }
+    if (keep.samples() > 0) {
+        const QVector<RoleSpan> spans = data.eviction.spans;
+        data.eviction = keep.result();
+        data.eviction.spans = spans;
+        data.evictionAveraged = request.sampleKey.isEmpty();
+        data.evictionProvenance.compressor = data.focus.compressor;
+        data.evictionProvenance.ratio = data.focus.ratio;
+        data.evictionProvenance.note =
+            data.evictionAveraged ? QStringLiteral("mean over %1 samples; spans of sample %2")
+                                        .arg(keep.samples())
+                                        .arg(spansFrom)
+                                  : QStringLiteral("sample %1").arg(spansFrom);
+    }
+}
+
+} // namespace
+
+RunViewData loadRunViewData(const RunRequest& request)
+{
+    RunReader reader(request.path);
+    RunViewData data;
+    data.path = request.path;
+    const RunInfo info = reader.runInfo();
+    data.runName = QFileInfo(request.path).completeBaseName();
+    data.model = info.modelName;
+    data.status = info.status;
+    data.sampleCount = reader.sampleCount();
+    data.resultCount = reader.resultCount();
+    for (const ConfigRecord& c : reader.configs())
+        data.configs << ConfigChoice{c.compressor, c.ratio};
+    std::stable_sort(
+        data.configs.begin(), data.configs.end(), [](const ConfigChoice& a, const ConfigChoice& b) {
+            const bool fa = a.compressor == kFullCacheCompressor;
+            const bool fb = b.compressor == kFullCacheCompressor;
+            if (fa != fb)
+                return fa;
+            return a.compressor != b.compressor ? a.compressor < b.compressor : a.ratio < b.ratio;
+        });
+    for (const SampleInfo& s : reader.samples())
+        data.sampleKeys << s.key;
+
+    data.accuracy = accuracyOf(reader);
+    data.taxonomy = taxonomyOf(reader, data.configs);
+    overlapsOf(reader, data);
+
+    data.focus = defaultFocus(reader, data.configs);
+    if (!request.compressor.isEmpty()) {
+        const ConfigChoice asked{request.compressor, std::max(0.0, request.ratio)};
+        for (const ConfigChoice& c : data.configs)
+            if (c.compressor == asked.compressor && sameRatio(c.ratio, asked.ratio))
+                data.focus = c;
+    }
+    for (int i = 0; i < data.overlapRatios.size(); ++i)
+        if (sameRatio(data.overlapRatios[i], data.focus.ratio) || data.overlapIndex < 0)
+            data.overlapIndex = i;
+    if (data.overlapIndex >= 0)
+        data.overlap = data.overlaps[data.overlapIndex];
+    data.ger = gerOf(reader, data.focus.compressor);
+    detailsOf(reader, request, data);
+    return data;
+}
+
+} // namespace kvl

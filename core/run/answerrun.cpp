@@ -1,0 +1,85 @@
+#include "run/answerrun.h"
+
+#include "model/transformer.h"
+#include "run/preparedsample.h"
+#include "tasks/samplescorer.h"
+#include "tokenizer/tokenizer.h"
+
+#include <torch/torch.h>
+
+#include <QElapsedTimer>
+#include <algorithm>
+
+namespace kvl {
+
+std::vector<int> stopIdsOf(const Tokenizer& tokenizer, const std::vector<int>& configEos)
+{
+    std::vector<int> ids = tokenizer.stopIds();
+    for (int id : configEos)
+        if (std::find(ids.begin(), ids.end(), id) == ids.end())
+            ids.push_back(id);
+    return ids;
+}
+
+void scorePrediction(const PreparedSample& sample, AnswerRun& run)
+{
+    run.scoreJson = scoreSample(sample.sample.suite, sample.sample, run.answer);
+    run.score = run.scoreJson.value(QStringLiteral("score")).toDouble();
+    run.correct =
+        run.score >= 1.0 - 1e-9 && run.scoreJson.value(QStringLiteral("leak")).toInt(0) == 0;
+}
+
+AttentionSummary summarizeAttention(const at::Tensor& contextAttention)
+{
+    if (!contextAttention.defined() || contextAttention.dim() != 4)
+        return {};
+    const at::Tensor mean = contextAttention.to(at::kFloat).mean(2).contiguous();
+    AttentionSummary s(int(mean.size(0)), int(mean.size(1)), int(mean.size(2)));
+    std::copy_n(mean.data_ptr<float>(), mean.numel(), s.weights.begin());
+    return s;
+}
+
+AnswerRun decodeSample(const Transformer& model, const Tokenizer& tokenizer,
+                       const PreparedSample& sample, const ContextCache& context,
+                       const CacheEdit& edit, const AnswerSettings& settings)
+{
+    QElapsedTimer timer;
+    timer.start();
+    AnswerRun run;
+    GenerateOptions options;
+    options.maxNewTokens = settings.maxNewTokens;
+    options.stopIds = settings.stopIds;
+    run.generation = generateAnswer(model, context, edit, sample.ids.question, options);
+    run.answer = tokenizer.decode(run.generation.ids);
+    scorePrediction(sample, run);
+    run.answerMs = double(timer.nsecsElapsed()) / 1e6;
+    return run;
+}
+
+AnswerRun answerSample(const Transformer& model, const Tokenizer& tokenizer,
+                       const PreparedSample& sample, const ContextCache& context,
+                       const CacheEdit& edit, const AnswerSettings& settings)
+{
+    QElapsedTimer timer;
+    timer.start();
+    ScoreOptions options;
+    options.fullDistributions = true;
+    options.topK = settings.topK;
+    options.captureAttention = true;
+    AnswerScore gold =
+        scoreAnswer(model, context, edit, sample.ids.question, sample.ids.answer, options);
+    AnswerRun run = decodeSample(model, tokenizer, sample, context, edit, settings);
+    run.gold = std::move(gold);
+    run.attention = summarizeAttention(run.gold.contextAttention);
+    run.gold.contextAttention = {}; // summarized; the full tensor is not kept
+    const at::Tensor lp = run.gold.logProbs.contiguous();
+    const int64_t steps = lp.size(0), vocab = lp.size(1);
+    run.stepLogProbs.resize(size_t(steps));
+    for (int64_t i = 0; i < steps; ++i)
+        run.stepLogProbs[size_t(i)].assign(lp.data_ptr<float>() + i * vocab,
+                                           lp.data_ptr<float>() + (i + 1) * vocab);
+    run.answerMs = double(timer.nsecsElapsed()) / 1e6;
+    return run;
+}
+
+} // namespace kvl

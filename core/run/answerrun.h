@@ -1,0 +1,61 @@
+#pragma once
+
+#include "diagnose/attentionsummary.h"
+#include "model/answerdecoder.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <optional>
+#include <vector>
+
+namespace kvl {
+
+class Tokenizer;
+class Transformer;
+struct PreparedSample;
+
+// How every configuration of a sweep answers.
+struct AnswerSettings
+{
+    int maxNewTokens = 64;
+    std::vector<int> stopIds;
+    int topK = 10;
+};
+
+// One configuration's answer to one sample: the teacher-forced gold likelihood (with
+// the per-step distributions and the question/answer attention the diagnostics
+// compare), the greedy answer and its score.
+struct AnswerRun
+{
+    AnswerScore gold;
+    std::vector<std::vector<float>> stepLogProbs; // [A][vocab]
+    AttentionSummary attention;                   // question + gold-answer queries, mean over rows
+    Generation generation;
+    QString answer;
+    QJsonObject scoreJson; // scoreSample()'s object
+    double score = 0.0;
+    bool correct = false;
+    double answerMs = 0.0;
+};
+
+// The stop ids of the tokenizer and the model's config, without duplicates.
+std::vector<int> stopIdsOf(const Tokenizer& tokenizer, const std::vector<int>& configEos);
+
+// Scores `prediction` by the sample's suite. Correct = a perfect score (exact match;
+// every instruction rule kept and no leak; a Text2JSON score of 1).
+void scorePrediction(const PreparedSample& sample, AnswerRun& run);
+
+// Teacher-forces the gold answer (with attention), then decodes greedily, under `edit`.
+AnswerRun answerSample(const Transformer& model, const Tokenizer& tokenizer,
+                       const PreparedSample& sample, const ContextCache& context,
+                       const CacheEdit& edit, const AnswerSettings& settings);
+
+// Greedy decoding and scoring only (interventions need no gold replay).
+AnswerRun decodeSample(const Transformer& model, const Tokenizer& tokenizer,
+                       const PreparedSample& sample, const ContextCache& context,
+                       const CacheEdit& edit, const AnswerSettings& settings);
+
+// Mean over the query rows of contextAttention [layers, kv_heads, rows, T].
+AttentionSummary summarizeAttention(const at::Tensor& contextAttention);
+
+} // namespace kvl

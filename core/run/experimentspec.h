@@ -1,0 +1,108 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+#include <vector>
+
+namespace kvl {
+
+// Where a sweep's samples come from: a seeded task-suite generator, or a JSONL file
+// in the schema of tasks/SCHEMA.md.
+struct SampleSource
+{
+    enum class Kind
+    {
+        Generator,
+        Jsonl
+    };
+    Kind kind = Kind::Generator;
+    // Generator: n samples of `suite`, context lengths in [minTokens, maxTokens].
+    QString suite;
+    int n = 0;
+    int minTokens = 256;
+    int maxTokens = 512;
+    std::uint64_t seed = 1;
+    QString variant; // empty: each sample draws one
+    // Jsonl: the path as written in the spec, and as resolved against the spec's folder.
+    QString path;
+    QString resolvedPath;
+};
+
+// One compressor of the sweep: the press spec (cache/pressspec.h) and the name rows are
+// grouped by (the spec as written unless the spec file names it).
+struct CompressorConfig
+{
+    QString name;
+    QString spec;
+};
+
+// Re-answering selected rows with the attention to some context entries boosted by
+// log beta: "boost" on the evidence, "sham" on as many random non-evidence entries.
+struct InterventionSpec
+{
+    QString kind = QStringLiteral("boost"); // boost | sham
+    double beta = 4.0;
+    // Which compressed rows: "low_ear" (C→W with EAR < 0.5), "c_to_w" (every C→W row)
+    // or "all" (every compressed row).
+    QString on = QStringLiteral("low_ear");
+};
+
+// Which rows keep their blobs in the run file: "all", "failures" (FullCache rows and
+// rows answered wrong) or "none". Masks are bit-packed and small; attention summaries
+// are floats, so by default only the rows a researcher inspects keep them.
+struct StoreOptions
+{
+    QString masks = QStringLiteral("all");
+    QString attention = QStringLiteral("failures");
+};
+
+// The experiment of one run file: model, samples, compressors × ratios, interventions.
+// JSON form (every key but model, samples and compressors optional):
+//   {"model": "bundled" | DIR,
+//    "samples": [{"suite": "retrieval", "n": 20, "tokens": "256:512", "seed": 1,
+//                 "variant": ""}, {"jsonl": "data.jsonl"}],
+//    "compressors": ["snapkv", {"name": "AdaKV", "spec": "adakv(snapkv)"}],
+//    "ratios": [0.25, 0.5, 0.75],
+//    "interventions": [{"kind": "boost", "beta": 4, "on": "low_ear"},
+//                      {"kind": "sham", "beta": 4, "on": "low_ear"}],
+//    "seed": 1, "threads": 0, "max_new_tokens": 0,
+//    "store": {"masks": "all", "attention": "failures"}}
+// "interventions" absent = boost and sham at beta 4 on low-EAR rows; [] = none.
+// max_new_tokens 0 = the gold answer's length + 16 tokens per sample.
+struct ExperimentSpec
+{
+    QString model;
+    std::vector<SampleSource> samples;
+    std::vector<CompressorConfig> compressors;
+    std::vector<double> ratios;
+    std::vector<InterventionSpec> interventions;
+    std::uint64_t seed = 1;
+    int threads = 0; // 0: libtorch's default
+    int maxNewTokens = 0;
+    StoreOptions store;
+
+    // Throws kvl::Error(origin, "field 'samples[1].n': ...") for a malformed spec.
+    // Relative JSONL paths resolve against baseDir.
+    static ExperimentSpec fromJson(const QJsonObject& object, const QString& origin,
+                                   const QString& baseDir = {});
+    static ExperimentSpec fromFile(const QString& path);
+
+    // The canonical JSON with every default written out: two specs that run the same
+    // experiment give the same object (this is what a run file records and what a
+    // resumed run must match).
+    QJsonObject toJson() const;
+
+    static std::vector<InterventionSpec> defaultInterventions();
+};
+
+// A comma-separated list of press specs, as `--press` takes it. Press parameters are
+// comma-separated too, so a piece that is only key=value (no ':' or '(') continues the
+// previous spec: "snapkv:window=64,kernel=5,tova" -> "snapkv:window=64,kernel=5", "tova".
+QStringList splitPressList(const QString& text);
+
+// "MIN:MAX" or "N" (exactly N) token lengths; throws kvl::Error naming `what`.
+std::pair<int, int> parseTokenRange(const QString& text, const QString& what);
+
+} // namespace kvl

@@ -1,0 +1,73 @@
+#include "run/preparedsample.h"
+
+#include "tasks/spantokens.h"
+#include "tokenizer/tokenizer.h"
+
+#include <QJsonArray>
+#include <algorithm>
+
+namespace kvl {
+
+PreparedSample prepareSample(const Sample& sample, const QString& key, const Tokenizer& tokenizer)
+{
+    PreparedSample p;
+    p.sample = sample;
+    p.ids = promptIds(tokenizer, sample);
+    // Spans index the context encoded without BOS; the prefilled sequence has it first.
+    const SpanTokens tokens = mapSpansToTokens(sample, tokenizer, false);
+    const int shift = p.ids.contextOffset;
+
+    std::vector<std::pair<int, size_t>> instructions; // (begin, index into p.spans)
+    for (size_t i = 0; i < sample.spans.size(); ++i) {
+        const Span& s = sample.spans[i];
+        const TokenRange range = tokens.spans[i];
+        if (s.field != SpanField::Context || range.size() <= 0)
+            continue;
+        SpanPositions sp;
+        sp.kind = spanKindName(s.kind);
+        sp.role = s.kind == SpanKind::Instruction ? instructionRoleName(s.role) : QString();
+        sp.label = s.label;
+        for (int t = range.begin; t < range.end; ++t)
+            sp.positions.push_back(t + shift);
+        if (s.kind == SpanKind::Instruction)
+            instructions.push_back({range.begin, p.spans.size()});
+        if (s.kind == SpanKind::Evidence)
+            p.evidenceSpans.push_back(sp.positions);
+        if (s.kind == SpanKind::Distractor)
+            p.distractors.insert(p.distractors.end(), sp.positions.begin(), sp.positions.end());
+        p.pressSpans.push_back(
+            {range.begin + shift, range.end + shift, sp.role.isEmpty() ? sp.kind : sp.role});
+        p.spans.push_back(std::move(sp));
+    }
+    std::stable_sort(instructions.begin(), instructions.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (size_t order = 0; order < instructions.size(); ++order)
+        p.spans[instructions[order].second].instructionOrder = int(order);
+    p.evidence = unionOfSpans(p.evidenceSpans);
+    p.distractors = unionOfSpans({p.distractors});
+
+    p.info.key = key;
+    p.info.suite = sample.suite.isEmpty() ? QStringLiteral("custom") : sample.suite;
+    p.info.sourceId = sample.id;
+    p.info.contextLen = int(p.ids.context.size());
+    p.info.questionLen = int(p.ids.question.size());
+    p.info.gold = sample.answer;
+    p.info.meta = sample.meta;
+    if (!sample.variant.isEmpty())
+        p.info.meta.insert(QStringLiteral("variant"), sample.variant);
+    for (const SpanPositions& s : p.spans) {
+        QJsonObject o{{QStringLiteral("kind"), s.kind},
+                      {QStringLiteral("start"), s.positions.front()},
+                      {QStringLiteral("end"), s.positions.back() + 1}};
+        if (!s.role.isEmpty())
+            o.insert(QStringLiteral("role"), s.role);
+        if (!s.label.isEmpty())
+            o.insert(QStringLiteral("label"), s.label);
+        if (s.instructionOrder)
+            o.insert(QStringLiteral("order"), *s.instructionOrder);
+        p.info.spans.append(o);
+    }
+    return p;
+}
+
+} // namespace kvl

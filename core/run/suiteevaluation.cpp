@@ -1,0 +1,88 @@
+#include "run/suiteevaluation.h"
+
+#include "common/error.h"
+#include "model/transformer.h"
+#include "run/answerrun.h"
+#include "run/preparedsample.h"
+#include "tasks/samplescorer.h"
+#include "tokenizer/tokenizer.h"
+
+#include <c10/core/InferenceMode.h>
+
+#include <QJsonArray>
+#include <map>
+
+namespace kvl {
+
+std::pair<int, int> lengthBucketOf(int tokens)
+{
+    int hi = 128;
+    while (tokens > hi)
+        hi *= 2;
+    return {hi == 128 ? 1 : hi / 2 + 1, hi};
+}
+
+QJsonObject SuiteEvaluation::toJson() const
+{
+    QJsonArray b;
+    for (const LengthBucketScore& s : buckets)
+        b.append(QJsonObject{
+            {QStringLiteral("tokens"), QStringLiteral("%1:%2").arg(s.minTokens).arg(s.maxTokens)},
+            {QStringLiteral("n"), s.n},
+            {QStringLiteral("score"), s.score}});
+    return {{QStringLiteral("suite"), suite},     {QStringLiteral("n"), n},
+            {QStringLiteral("score"), score},     {QStringLiteral("skipped"), skipped},
+            {QStringLiteral("summary"), summary}, {QStringLiteral("buckets"), b}};
+}
+
+SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokenizer,
+                              const QString& suite, int n, const TaskOptions& options,
+                              std::uint64_t seed, int maxNewTokens,
+                              const std::function<void(int, int)>& progress)
+{
+    const auto generator = makeTaskGenerator(suite);
+    AnswerSettings settings;
+    settings.stopIds = stopIdsOf(tokenizer, model.config().eosTokenIds);
+
+    SuiteEvaluation eval;
+    eval.suite = generator->suite();
+    ScoreSummary summary;
+    double total = 0.0;
+    std::map<int, LengthBucketScore> buckets;
+    c10::InferenceMode inference;
+    for (int i = 0; i < n; ++i) {
+        const Sample sample = generator->generate(tokenizer, options, seed, i);
+        const PreparedSample prepared = prepareSample(sample, sample.id, tokenizer);
+        settings.maxNewTokens =
+            maxNewTokens > 0 ? maxNewTokens : int(prepared.ids.answer.size()) + 16;
+        try {
+            model.checkLength(int64_t(prepared.ids.context.size() + prepared.ids.question.size()) +
+                              settings.maxNewTokens);
+        } catch (const Error&) {
+            ++eval.skipped;
+            continue;
+        }
+        const ContextCache cache = model.prefill(prepared.ids.context, PrefillOptions{1, {}});
+        const AnswerRun run = decodeSample(model, tokenizer, prepared, cache, {}, settings);
+        summary.add(run.scoreJson);
+        total += run.score;
+        ++eval.n;
+        const auto [lo, hi] = lengthBucketOf(int(prepared.ids.context.size()) - prepared.ids.contextOffset);
+        LengthBucketScore& b = buckets[lo];
+        b.minTokens = lo;
+        b.maxTokens = hi;
+        b.score += run.score;
+        ++b.n;
+        if (progress)
+            progress(i + 1, n);
+    }
+    eval.score = eval.n > 0 ? total / eval.n : 0.0;
+    eval.summary = summary.toJson();
+    for (auto& [lo, b] : buckets) {
+        b.score /= b.n;
+        eval.buckets.push_back(b);
+    }
+    return eval;
+}
+
+} // namespace kvl

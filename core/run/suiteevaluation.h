@@ -1,0 +1,53 @@
+#pragma once
+
+#include "tasks/taskgenerator.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace kvl {
+
+class Tokenizer;
+class Transformer;
+
+// FullCache scores of one length bucket: context tokens in [minTokens, maxTokens].
+struct LengthBucketScore
+{
+    int minTokens = 0;
+    int maxTokens = 0;
+    int n = 0;
+    double score = 0.0; // mean task score
+};
+
+// `kvlens-cli eval`: a model's FullCache score on fresh samples of one suite, as the
+// bundled model's card reports it (greedy decoding, the suite's scorer).
+struct SuiteEvaluation
+{
+    QString suite;
+    int n = 0;       // samples scored
+    int skipped = 0; // too long for the model
+    double score = 0.0;
+    QJsonObject summary; // ScoreSummary: mean of every scorer field (rules, leak, ...)
+    std::vector<LengthBucketScore> buckets;
+
+    // {"suite", "n", "score", "skipped", "summary", "buckets": [{"tokens": "MIN:MAX",
+    //  "n", "score"}]}
+    QJsonObject toJson() const;
+};
+
+// Generates n samples of `suite` (seeded, sample i depends on (suite, seed, i) only)
+// and scores the greedy FullCache answers; maxNewTokens 0 = gold length + 16.
+// `progress(done, n)` after each sample.
+SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokenizer,
+                              const QString& suite, int n, const TaskOptions& options,
+                              std::uint64_t seed, int maxNewTokens = 0,
+                              const std::function<void(int, int)>& progress = {});
+
+// The length bucket of a context of `tokens` tokens: powers of two, (2^k, 2^(k+1)]
+// from 1-128 up.
+std::pair<int, int> lengthBucketOf(int tokens);
+
+} // namespace kvl

@@ -1,0 +1,60 @@
+#include "run/sweepprogress.h"
+
+#include <cmath>
+
+namespace kvl {
+
+namespace {
+QJsonValue optional(const std::optional<double>& v)
+{
+    return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
+}
+
+QString duration(double seconds)
+{
+    const auto s = qint64(std::llround(seconds));
+    if (s >= 3600)
+        return QStringLiteral("%1h%2m").arg(s / 3600).arg((s % 3600) / 60, 2, 10, QLatin1Char('0'));
+    if (s >= 60)
+        return QStringLiteral("%1m%2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1s").arg(s);
+}
+} // namespace
+
+QJsonObject SweepProgress::toJson() const
+{
+    QJsonObject o{{QStringLiteral("done"), done},
+                  {QStringLiteral("total"), total},
+                  {QStringLiteral("elapsed_s"), std::round(elapsedS * 1000.0) / 1000.0},
+                  {QStringLiteral("eta_s"), optional(etaS)},
+                  {QStringLiteral("accuracy"),
+                   optional(compressedAccuracy ? compressedAccuracy : fullAccuracy)},
+                  {QStringLiteral("accuracy_full"), optional(fullAccuracy)},
+                  {QStringLiteral("accuracy_compressed"), optional(compressedAccuracy)},
+                  {QStringLiteral("sample"), sampleKey}};
+    if (!skipReason.isEmpty())
+        o.insert(QStringLiteral("skipped"), skipReason);
+    return o;
+}
+
+QString SweepProgress::toBar(int width) const
+{
+    const int filled = total > 0 ? int(double(width) * done / total) : width;
+    QString bar =
+        QStringLiteral("[%1%2] %3/%4")
+            .arg(QString(filled, QLatin1Char('#')), QString(width - filled, QLatin1Char('-')))
+            .arg(done)
+            .arg(total);
+    if (fullAccuracy)
+        bar += QStringLiteral("  acc full %1").arg(*fullAccuracy, 0, 'f', 2);
+    if (compressedAccuracy)
+        bar += QStringLiteral(" compressed %1").arg(*compressedAccuracy, 0, 'f', 2);
+    bar += QStringLiteral("  %1").arg(duration(elapsedS));
+    if (etaS)
+        bar += QStringLiteral(" eta %1").arg(duration(*etaS));
+    if (skipped > 0)
+        bar += QStringLiteral("  skipped %1").arg(skipped);
+    return bar;
+}
+
+} // namespace kvl

@@ -1,0 +1,231 @@
+#include "run/sweeprunner.h"
+
+#include "checkpoint/checkpointdir.h"
+#include "common/error.h"
+#include "compressors/presscatalog.h"
+#include "model/transformer.h"
+#include "run/preparedsample.h"
+#include "run/sampleevaluator.h"
+#include "run/sampleplan.h"
+#include "store/runmerge.h"
+#include "store/runreader.h"
+#include "store/runwriter.h"
+#include "tokenizer/tokenizer.h"
+
+#include <c10/core/InferenceMode.h>
+#include <torch/torch.h>
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QSet>
+
+namespace kvl {
+
+namespace {
+
+QJsonValue optionalJson(const std::optional<double>& v)
+{
+    return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
+}
+
+// The first top-level key whose value differs, for an error a user can act on.
+QString firstDifference(const QJsonObject& a, const QJsonObject& b)
+{
+    QStringList keys = a.keys();
+    for (const QString& k : b.keys())
+        if (!keys.contains(k))
+            keys << k;
+    for (const QString& k : keys)
+        if (a.value(k) != b.value(k))
+            return k;
+    return {};
+}
+
+QString modelNameOf(const QString& dir)
+{
+    const QFileInfo info(QDir::cleanPath(QFileInfo(dir).absoluteFilePath()));
+    if (info.fileName() == QLatin1String("checkpoint"))
+        return QFileInfo(info.absolutePath()).fileName() + QStringLiteral("/checkpoint");
+    return info.fileName();
+}
+
+// Keys of the samples a previous invocation recorded as skipped (no rows, a reason).
+QSet<QString> skippedSampleKeys(const QString& path)
+{
+    QSet<QString> keys;
+    RunReader reader(path);
+    for (const SampleInfo& s : reader.samples())
+        if (s.meta.contains(QStringLiteral("skipped")))
+            keys.insert(s.key);
+    return keys;
+}
+
+struct RunningAccuracy
+{
+    qint64 n = 0;
+    qint64 correct = 0;
+    void add(bool c)
+    {
+        ++n;
+        correct += c ? 1 : 0;
+    }
+    std::optional<double> value() const
+    {
+        return n > 0 ? std::optional<double>(double(correct) / double(n)) : std::nullopt;
+    }
+};
+
+} // namespace
+
+QJsonObject SweepSummary::toJson() const
+{
+    return {{QStringLiteral("out"), out},
+            {QStringLiteral("total"), total},
+            {QStringLiteral("done"), done},
+            {QStringLiteral("ran"), ran},
+            {QStringLiteral("resumed"), resumed},
+            {QStringLiteral("skipped"), skipped},
+            {QStringLiteral("configs"), configs},
+            {QStringLiteral("finished"), finished},
+            {QStringLiteral("interrupted"), interrupted},
+            {QStringLiteral("seconds"), seconds},
+            {QStringLiteral("accuracy_full"), optionalJson(fullAccuracy)},
+            {QStringLiteral("accuracy_compressed"), optionalJson(compressedAccuracy)}};
+}
+
+SweepRunner::SweepRunner(ExperimentSpec spec, SweepOptions options)
+    : m_spec(std::move(spec)), m_options(std::move(options))
+{}
+
+SweepSummary SweepRunner::run(const QString& outPath)
+{
+    QElapsedTimer clock;
+    clock.start();
+    // Everything that can be wrong with the spec fails before the model loads.
+    const PressCatalog catalog;
+    std::vector<SweepConfig> configs = buildSweepConfigs(m_spec, catalog);
+    const std::vector<PlannedSample> plan = planSamples(m_spec);
+    std::vector<const PlannedSample*> mine;
+    for (size_t i = 0; i < plan.size(); ++i)
+        if (m_options.shard.contains(int(i)))
+            mine.push_back(&plan[i]);
+
+    const QString modelDir = m_options.modelDir.isEmpty() ? m_spec.model : m_options.modelDir;
+    const auto model = Transformer::load(modelDir);
+    const QString tokenizerPath = model->checkpoint()->tokenizerPath();
+    if (tokenizerPath.isEmpty())
+        throw Error(modelDir, QStringLiteral("no tokenizer.json in the model directory"));
+    const auto tokenizer = loadTokenizer(tokenizerPath);
+    if (m_spec.threads > 0)
+        at::set_num_threads(m_spec.threads);
+
+    RunWriter writer(outPath);
+    const QJsonObject specJson = m_spec.toJson();
+    const QString modelHash = model->checkpoint()->identityHash();
+    if (const std::optional<RunInfo> old = writer.runInfo(); old && !old->spec.isEmpty()) {
+        const QJsonObject a = specForComparison(old->spec), b = specForComparison(specJson);
+        if (a != b)
+            throw Error(outPath,
+                        QStringLiteral("holds a run of another experiment (its spec differs "
+                                       "in '%1'); resume it with the same spec or write "
+                                       "to a new file")
+                            .arg(firstDifference(a, b)));
+        if (!old->modelHash.isEmpty() && old->modelHash != modelHash)
+            throw Error(outPath, QStringLiteral("was run with another model (%1); resume it with "
+                                                "the same model or write to a new file")
+                                     .arg(old->modelName));
+    }
+    RunInfo info;
+    info.spec = specJson;
+    info.modelName = modelNameOf(modelDir);
+    info.modelHash = modelHash;
+    info.toolVersion = m_options.toolVersion;
+    info.status = QStringLiteral("running");
+    writer.setRunInfo(info);
+
+    const SampleEvaluator evaluator(*model, *tokenizer, m_spec, std::move(configs));
+    writer.addConfig(evaluator.fullConfig());
+    for (const SweepConfig& c : evaluator.configs())
+        writer.addConfig(c.record);
+
+    QSet<QString> finished = writer.completedSampleKeys();
+    finished.unite(skippedSampleKeys(outPath));
+
+    SweepSummary summary;
+    summary.out = outPath;
+    summary.total = int(mine.size());
+    summary.configs = int(evaluator.configs().size());
+    for (const PlannedSample* p : mine)
+        if (finished.contains(p->key))
+            ++summary.resumed;
+    summary.done = summary.resumed;
+
+    const auto cancelled = [this] { return m_options.cancel && m_options.cancel->load(); };
+    RunningAccuracy fullAcc, compressedAcc;
+    c10::InferenceMode inference;
+    QElapsedTimer sweepClock;
+    sweepClock.start();
+    for (const PlannedSample* planned : mine) {
+        if (finished.contains(planned->key))
+            continue;
+        if (cancelled() || (m_options.maxSamples > 0 && summary.ran >= m_options.maxSamples)) {
+            summary.interrupted = true;
+            break;
+        }
+        SweepProgress progress;
+        progress.sampleKey = planned->key;
+        std::optional<SampleRecord> record;
+        QString skipReason;
+        SampleInfo skippedInfo;
+        skippedInfo.key = planned->key;
+        try {
+            const Sample sample = materializeSample(*planned, m_spec, *tokenizer);
+            const PreparedSample prepared = prepareSample(sample, planned->key, *tokenizer);
+            skippedInfo = prepared.info;
+            record = evaluator.evaluate(prepared, cancelled);
+            if (!record) {
+                summary.interrupted = true;
+                break;
+            }
+        } catch (const Error& e) {
+            skipReason = e.message();
+        }
+        if (!skipReason.isEmpty()) {
+            if (skippedInfo.suite.isEmpty() && planned->source < int(m_spec.samples.size()))
+                skippedInfo.suite = m_spec.samples[size_t(planned->source)].suite;
+            skippedInfo.meta.insert(QStringLiteral("skipped"), skipReason);
+            writer.writeSample(SampleRecord{skippedInfo, {}});
+            ++summary.skipped;
+            progress.skipReason = skipReason;
+        } else {
+            writer.writeSample(*record);
+            for (const ResultRecord& r : record->results)
+                (r.configKey == evaluator.fullConfig().key ? fullAcc : compressedAcc)
+                    .add(r.correct);
+        }
+        ++summary.ran;
+        ++summary.done;
+        if (m_options.progress) {
+            progress.done = summary.done;
+            progress.total = summary.total;
+            progress.ran = summary.ran;
+            progress.skipped = summary.skipped;
+            progress.elapsedS = double(clock.elapsed()) / 1000.0;
+            const double perSample = double(sweepClock.elapsed()) / 1000.0 / summary.ran;
+            progress.etaS = perSample * (summary.total - summary.done);
+            progress.fullAccuracy = fullAcc.value();
+            progress.compressedAccuracy = compressedAcc.value();
+            m_options.progress(progress);
+        }
+    }
+    summary.finished = summary.done == summary.total;
+    if (summary.finished)
+        writer.setStatus(QStringLiteral("finished"));
+    summary.seconds = double(clock.elapsed()) / 1000.0;
+    summary.fullAccuracy = fullAcc.value();
+    summary.compressedAccuracy = compressedAcc.value();
+    return summary;
+}
+
+} // namespace kvl

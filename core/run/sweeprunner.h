@@ -1,0 +1,65 @@
+#pragma once
+
+#include "run/experimentspec.h"
+#include "run/shard.h"
+#include "run/sweepprogress.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <atomic>
+#include <functional>
+#include <optional>
+
+namespace kvl {
+
+struct SweepOptions
+{
+    QString modelDir; // the resolved model directory (the spec may say "bundled")
+    Shard shard;
+    // Stop after running this many samples (0: no limit): a sweep cut short, as a
+    // kill between two samples leaves it (tests, `--max-samples`).
+    int maxSamples = 0;
+    // Set (by a SIGINT/SIGTERM handler, or the GUI) to stop: the sample in flight is
+    // dropped, every committed one stays.
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void(const SweepProgress&)> progress;
+    QString toolVersion;
+};
+
+struct SweepSummary
+{
+    QString out;
+    int total = 0;            // samples of this shard
+    int done = 0;             // finished, resumed ones included
+    int ran = 0;              // run by this invocation
+    int resumed = 0;          // found finished in the run file
+    int skipped = 0;          // could not run (reason stored with the sample)
+    int configs = 0;          // compressed configurations
+    bool finished = false;    // every sample of the shard is done
+    bool interrupted = false; // stopped by cancel or maxSamples
+    double seconds = 0.0;
+    std::optional<double> fullAccuracy;
+    std::optional<double> compressedAccuracy;
+
+    QJsonObject toJson() const;
+};
+
+// Runs an experiment into a run file (store/runwriter.h): samples × (FullCache +
+// compressors × ratios), one prefill per sample, one store transaction per sample.
+// An existing run file resumes: its finished and skipped samples are not recomputed;
+// it must hold the same spec (store/runmerge.h specForComparison) and model.
+// A sample that cannot run (longer than the model allows, say) is recorded with the
+// reason in its meta ("skipped") and no rows; the sweep goes on.
+class SweepRunner
+{
+  public:
+    SweepRunner(ExperimentSpec spec, SweepOptions options);
+    // Throws kvl::Error for a bad spec, model, dataset or run file (message names it).
+    SweepSummary run(const QString& outPath);
+
+  private:
+    ExperimentSpec m_spec;
+    SweepOptions m_options;
+};
+
+} // namespace kvl

@@ -1,0 +1,321 @@
+// kvlens-cli as users and the GUI run it: exit codes, progress lines and JSON shapes
+// of run / eval / demo / report / merge / classify / info / tokenize, and bad input
+// (missing model directory, corrupt safetensors, bad JSONL line, another spec on an
+// existing run file) -> a non-zero exit with the file named.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Result
+{
+    int code = -1;
+    QByteArray out;
+    QString err;
+
+    // Every stdout line parsed as a JSON object (non-JSON lines are an error).
+    QList<QJsonObject> jsonLines() const
+    {
+        QList<QJsonObject> list;
+        for (const QByteArray& line : out.split('\n')) {
+            if (line.trimmed().isEmpty())
+                continue;
+            const QJsonDocument doc = QJsonDocument::fromJson(line);
+            if (!doc.isObject())
+                qWarning("not a JSON line: %s", line.constData());
+            list << doc.object();
+        }
+        return list;
+    }
+    QJsonObject lastJson() const
+    {
+        const QList<QJsonObject> lines = jsonLines();
+        return lines.isEmpty() ? QJsonObject() : lines.back();
+    }
+};
+
+Result cli(const QStringList& args, const QString& cwd = {})
+{
+    QProcess p;
+    if (!cwd.isEmpty())
+        p.setWorkingDirectory(cwd);
+    p.start(QStringLiteral(KVLENS_CLI), args);
+    Result r;
+    if (!p.waitForFinished(600'000)) {
+        p.kill();
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+void writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+#define CLI_OK(result)                                                                             \
+    QVERIFY2((result).code == 0,                                                                   \
+             qPrintable(QStringLiteral("exit %1: %2").arg((result).code).arg((result).err)))
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_model;
+    QString m_run;
+
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+    QStringList quickRun(const QString& out) const
+    {
+        return {QStringLiteral("run"),
+                QStringLiteral("--model"),
+                m_model,
+                QStringLiteral("--suite"),
+                QStringLiteral("retrieval,instructions"),
+                QStringLiteral("--n"),
+                QStringLiteral("1"),
+                QStringLiteral("--tokens"),
+                QStringLiteral("80:120"),
+                QStringLiteral("--press"),
+                QStringLiteral("streamingllm,snapkv:window=8,kernel=3"),
+                QStringLiteral("--ratios"),
+                QStringLiteral("0.5"),
+                QStringLiteral("--max-new-tokens"),
+                QStringLiteral("4"),
+                QStringLiteral("--out"),
+                out};
+    }
+
+  private slots:
+    // A tiny model made with the CLI itself: corpus -> tokenizer -> two training steps.
+    void initTestCase()
+    {
+        CLI_OK(cli({"tasks", "corpus", "--n", "3", "--out", path("c.txt")}));
+        CLI_OK(cli({"tokenizer-train", "--corpus", path("c.txt"), "--vocab-size", "400", "--out",
+                    path("tok.json")}));
+        writeFile(path("train.json"), R"({
+            "model": {"hidden": 32, "layers": 2, "heads": 2, "kv_heads": 1, "intermediate": 64,
+                      "max_position": 512},
+            "threads": 1, "checkpoint_every": 1, "seed": 3,
+            "stages": [{"name": "recall", "steps": 2, "lr": 0.01, "warmup_steps": 1,
+                        "batch_sequences": 4, "recall": {"pairs": [4, 4], "filler": [0, 0]}}]})");
+        CLI_OK(cli({"train", "--spec", path("train.json"), "--out", path("train"), "--tokenizer",
+                    path("tok.json"), "--max-steps", "2"}));
+        m_model = path("train/checkpoint");
+        QVERIFY(QFile::exists(m_model + QStringLiteral("/model.safetensors")));
+        m_run = path("quick.kvl");
+    }
+
+    void runQuickForm()
+    {
+        const Result r = cli(quickRun(m_run));
+        CLI_OK(r);
+        const QList<QJsonObject> lines = r.jsonLines();
+        QCOMPARE(lines.size(), 3); // two progress lines, then the summary
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(lines[i].value(QStringLiteral("done")).toInt(), i + 1);
+            QCOMPARE(lines[i].value(QStringLiteral("total")).toInt(), 2);
+            QVERIFY(lines[i].value(QStringLiteral("elapsed_s")).isDouble());
+            QVERIFY(lines[i].value(QStringLiteral("eta_s")).isDouble());
+            const double accuracy = lines[i].value(QStringLiteral("accuracy")).toDouble(-1);
+            QVERIFY(accuracy >= 0.0 && accuracy <= 1.0);
+        }
+        const QJsonObject summary = lines.back();
+        QCOMPARE(summary.value(QStringLiteral("finished")).toBool(), true);
+        QCOMPARE(summary.value(QStringLiteral("ran")).toInt(), 2);
+        QCOMPARE(summary.value(QStringLiteral("configs")).toInt(), 2);
+
+        // The same command again resumes a finished run: nothing to do.
+        const Result again = cli(quickRun(m_run));
+        CLI_OK(again);
+        QCOMPARE(again.lastJson().value(QStringLiteral("ran")).toInt(), 0);
+        QCOMPARE(again.lastJson().value(QStringLiteral("resumed")).toInt(), 2);
+    }
+
+    void reportShapes()
+    {
+        const Result r = cli({"report", m_run, "--format", "json"});
+        CLI_OK(r);
+        const QJsonObject report = r.lastJson();
+        for (const char* key : {"accuracy", "transitions", "signatures", "overlap", "spans",
+                                "leakage", "ger", "interventions"})
+            QVERIFY2(report.contains(QLatin1String(key)), key);
+        QVERIFY(!report.value(QStringLiteral("accuracy")).toArray().isEmpty());
+        CLI_OK(cli({"report", m_run}));
+        QCOMPARE(cli({"report", m_run, "--format", "xml"}).code, 1);
+    }
+
+    void specFileShardsAndMerge()
+    {
+        writeFile(path("spec.json"), QStringLiteral(R"({"model": "%1",
+            "samples": [{"suite": "retrieval", "n": 3, "tokens": "80:120"}],
+            "compressors": ["knorm"], "ratios": [0.25, 0.75], "max_new_tokens": 4})")
+                                         .arg(m_model)
+                                         .toUtf8());
+        QStringList shards;
+        int samples = 0;
+        for (int k = 1; k <= 2; ++k) {
+            const QString out = path(QStringLiteral("shard-%1.kvl").arg(k));
+            const Result r = cli({"run", "--spec", path("spec.json"), "--shard",
+                                  QStringLiteral("%1/2").arg(k), "--out", out, "--quiet"});
+            CLI_OK(r);
+            QCOMPARE(r.jsonLines().size(), 1); // --quiet: the summary only
+            samples += r.lastJson().value(QStringLiteral("total")).toInt();
+            shards << out;
+        }
+        QCOMPARE(samples, 3);
+        const Result merged =
+            cli(QStringList{"merge"} + shards + QStringList{"--out", path("all.kvl")});
+        CLI_OK(merged);
+        QCOMPARE(merged.lastJson().value(QStringLiteral("samples")).toInt(), 3);
+        QCOMPARE(merged.lastJson().value(QStringLiteral("results")).toInt(), 3 * 3);
+    }
+
+    void evalJson()
+    {
+        const Result r = cli({"eval", "--model", m_model, "--suite", "retrieval", "--n", "2",
+                              "--tokens", "80:120", "--json"});
+        CLI_OK(r);
+        const QJsonObject o = r.lastJson();
+        QCOMPARE(o.value(QStringLiteral("suite")).toString(), QStringLiteral("retrieval"));
+        QCOMPARE(o.value(QStringLiteral("n")).toInt(), 2);
+        const double score = o.value(QStringLiteral("score")).toDouble(-1);
+        QVERIFY(score >= 0.0 && score <= 1.0);
+        int n = 0;
+        for (const QJsonValue& b : o.value(QStringLiteral("buckets")).toArray())
+            n += b.toObject().value(QStringLiteral("n")).toInt();
+        QCOMPARE(n, 2);
+        QCOMPARE(cli({"eval", "--model", m_model, "--suite", "nosuch", "--n", "1"}).code, 1);
+    }
+
+    void demoPrintsReport()
+    {
+        const Result r = cli({"demo", "--model", m_model, "--n", "1", "--tokens", "80:120", "--out",
+                              path("demo.kvl"), "--format", "json"});
+        CLI_OK(r);
+        const QJsonObject report = r.lastJson();
+        QVERIFY(report.contains(QStringLiteral("accuracy")));
+        QVERIFY(report.contains(QStringLiteral("interventions")));
+        const Result missing = cli({"demo", "--model", path("no-model"), "--out", path("d2.kvl")});
+        QVERIFY(missing.code != 0);
+        QVERIFY2(missing.err.contains(path("no-model")), qPrintable(missing.err));
+    }
+
+    void infoTokenizeClassify()
+    {
+        const Result info = cli({"info", "--model", m_model});
+        CLI_OK(info);
+        QVERIFY(!info.lastJson().isEmpty());
+        writeFile(path("text.txt"), "The code of Anna is 4821.");
+        const Result tok = cli({"tokenize", "--model", m_model, "--text-file", path("text.txt")});
+        CLI_OK(tok);
+        QVERIFY(!tok.lastJson().value(QStringLiteral("ids")).toArray().isEmpty());
+        // Row 1: measured ECov 0.3 < 0.5 -> low_mapped_coverage. Row 2: ECov 0.95 >= 0.9,
+        // |delta_NLL| 0.05 <= 0.1, no TopK -> decode_scorer_candidate.
+        writeFile(path("rows.csv"), "ECov_slot,delta_NLL,EAR,coverage_type\n"
+                                    "0.3,2,,measured_token_coverage\n"
+                                    "0.95,0.05,,measured_token_coverage\n");
+        const Result cls = cli({"classify", path("rows.csv")});
+        CLI_OK(cls);
+        const QJsonObject counts = cls.lastJson();
+        QCOMPARE(counts.value(QStringLiteral("low_mapped_coverage")).toInt(), 1);
+        QCOMPARE(counts.value(QStringLiteral("decode_scorer_candidate")).toInt(), 1);
+        QCOMPARE(counts.value(QStringLiteral("ambiguous")).toInt(), 0);
+        const Result rows = cli({"classify", "--rows", path("rows.csv")});
+        CLI_OK(rows);
+        QCOMPARE(rows.jsonLines().size(), 2);
+        QCOMPARE(rows.jsonLines()[0].value(QStringLiteral("signature")).toString(),
+                 QStringLiteral("low_mapped_coverage"));
+    }
+
+    void missingModelDirectory()
+    {
+        const QString missing = path("nothing-here");
+        const Result r = cli({"run", "--model", missing, "--suite", "retrieval", "--n", "1",
+                              "--press", "knorm", "--ratios", "0.5", "--out", path("x.kvl")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(missing), qPrintable(r.err));
+        const Result e = cli({"eval", "--model", missing, "--suite", "retrieval", "--n", "1"});
+        QCOMPARE(e.code, 1);
+        QVERIFY2(e.err.contains(missing), qPrintable(e.err));
+    }
+
+    void corruptSafetensors()
+    {
+        const QString broken = path("broken");
+        QVERIFY(QDir().mkpath(broken));
+        for (const QString& f : QDir(m_model).entryList(QDir::Files))
+            QVERIFY(QFile::copy(m_model + QLatin1Char('/') + f, broken + QLatin1Char('/') + f));
+        QFile weights(broken + QStringLiteral("/model.safetensors"));
+        QVERIFY(weights.open(QIODevice::ReadWrite));
+        QVERIFY(weights.resize(weights.size() / 2));
+        weights.close();
+        const Result r = cli({"run", "--model", broken, "--suite", "retrieval", "--n", "1",
+                              "--press", "knorm", "--ratios", "0.5", "--out", path("y.kvl")});
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.contains(QStringLiteral("model.safetensors")), qPrintable(r.err));
+    }
+
+    void badJsonlLine()
+    {
+        writeFile(path("bad.jsonl"),
+                  R"({"id": "a", "context": "x y z", "question": "q?", "answer": "z"})"
+                  "\n"
+                  R"({"id": "b", "context": "x y z", "question": "q?", "answer": 7})"
+                  "\n");
+        const Result r = cli({"run", "--model", m_model, "--dataset", path("bad.jsonl"), "--press",
+                              "knorm", "--ratios", "0.5", "--out", path("z.kvl")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(path("bad.jsonl")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("line 2")), qPrintable(r.err));
+    }
+
+    void anotherSpecOnExistingRun()
+    {
+        QStringList args = quickRun(m_run);
+        args[args.indexOf(QStringLiteral("0.5"))] = QStringLiteral("0.25");
+        const Result r = cli(args);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(m_run), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("ratios")), qPrintable(r.err));
+    }
+
+    void badArguments_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("no out") << QStringList{"run", "--model", "m", "--suite", "retrieval"};
+        QTest::newRow("bad shard")
+            << QStringList{"run", "--model", "m",   "--suite", "retrieval", "--n",
+                           "1",   "--shard", "3/2", "--out",   "o.kvl"};
+        QTest::newRow("no n") << QStringList{"run",       "--model", "m",    "--suite",
+                                             "retrieval", "--out",   "o.kvl"};
+        QTest::newRow("bad ratio")
+            << QStringList{"run",     "--model", "m",        "--suite", "retrieval", "--n",  "1",
+                           "--press", "knorm",   "--ratios", "1.5",     "--out",     "o.kvl"};
+        QTest::newRow("eval no n") << QStringList{"eval", "--model", "m", "--suite", "retrieval"};
+    }
+    void badArguments()
+    {
+        QFETCH(QStringList, args);
+        const Result r = cli(args, m_dir.path());
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains(QStringLiteral("error")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

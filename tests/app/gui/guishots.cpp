@@ -1,0 +1,220 @@
+// Development aid, not a test: writes a synthetic run file shaped like a small
+// sweep (spans, masks, attention, layer stats) and saves a screenshot of every
+// page of the window over it, to look at the app without a model.
+//   kvlens_guishots OUT_DIR [run.kvl]
+#include "mainwindow.h"
+#include "rowspanel.h"
+#include "storerunloader.h"
+#include "views/taxonomydata.h"
+
+#include "store/runwriter.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QRandomGenerator>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
+#include <QTimer>
+
+#include <algorithm>
+
+using namespace kvl;
+
+namespace {
+
+void writeSyntheticRun(const QString& path)
+{
+    QFile::remove(path);
+    RunWriter w(path);
+    RunInfo info;
+    info.modelName = QStringLiteral("kvlens-tiny (synthetic)");
+    w.setRunInfo(info);
+    const QStringList presses = {"SnapKV", "StreamingLLM", "TOVA"};
+    const QVector<double> ratios = {0.25, 0.5, 0.75};
+    ConfigRecord full;
+    full.compressor = "FullCache";
+    full.key = ConfigRecord::makeKey(full.compressor, 0);
+    w.addConfig(full);
+    for (const QString& p : presses)
+        for (double r : ratios) {
+            ConfigRecord c;
+            c.compressor = p;
+            c.ratio = r;
+            c.key = ConfigRecord::makeKey(p, r);
+            w.addConfig(c);
+        }
+    QRandomGenerator rng(7);
+    const int layers = 8, heads = 2;
+    for (int s = 0; s < 24; ++s) {
+        const int len = 120 + 4 * (s % 5);
+        SampleRecord rec;
+        rec.sample.key = QStringLiteral("niah-%1").arg(s, 2, 10, QLatin1Char('0'));
+        rec.sample.suite = "niah";
+        rec.sample.contextLen = len;
+        rec.sample.questionLen = 12;
+        rec.sample.gold = QStringLiteral("%1").arg(4000 + 37 * s);
+        const int ev = 50 + (s * 7) % 50;
+        rec.sample.spans = QJsonArray{
+            QJsonObject{{"kind", "instruction"},
+                        {"start", 0},
+                        {"end", 18},
+                        {"order", 0},
+                        {"role", "system"},
+                        {"label", "system prompt"}},
+            QJsonObject{{"kind", "instruction"},
+                        {"start", 18},
+                        {"end", 26},
+                        {"order", 1},
+                        {"role", "format"},
+                        {"label", "format rule"}},
+            QJsonObject{{"kind", "evidence"}, {"start", ev}, {"end", ev + 6}, {"label", "needle"}}};
+        QString text;
+        QJsonArray offsets;
+        for (int t = 0; t < len; ++t) {
+            QString word = t >= ev && t < ev + 6 ? QStringLiteral("key%1").arg(t - ev)
+                           : t < 26              ? QStringLiteral("rule")
+                                                 : QStringLiteral("hay");
+            if (t == ev + 5)
+                word = rec.sample.gold;
+            offsets.append(QJsonArray{int(text.size()), int(text.size() + word.size())});
+            text += word + QLatin1Char(' ');
+        }
+        rec.sample.meta = QJsonObject{{"context", text}, {"token_offsets", offsets}};
+        const bool fullCorrect = s != 5;
+        AttentionSummary fullAtt(layers, heads, len);
+        for (int l = 0; l < layers; ++l)
+            for (int h = 0; h < heads; ++h)
+                for (int t = 0; t < len; ++t) {
+                    double v = 0.002 + 0.001 * rng.generateDouble();
+                    if (t < 2)
+                        v += 0.15; // attention sink
+                    if (t >= ev && t < ev + 6)
+                        v += 0.02 + 0.01 * l;
+                    fullAtt.at(l, h, t) = float(v);
+                }
+        ResultRecord fr;
+        fr.configKey = full.key;
+        fr.correct = fullCorrect;
+        fr.answer = fullCorrect ? rec.sample.gold : QStringLiteral("4001");
+        fr.attention = fullAtt;
+        rec.results.push_back(fr);
+        for (const QString& p : presses)
+            for (double r : ratios) {
+                KeptMask m(layers, heads, len, true);
+                const int budget = int(len * (1 - r));
+                for (int l = 0; l < layers; ++l)
+                    for (int h = 0; h < heads; ++h) {
+                        // Top-k per head under the budget, as the scorer presses select.
+                        std::vector<std::pair<double, int>> scores;
+                        for (int t = 0; t < len; ++t) {
+                            double score;
+                            if (p == "StreamingLLM")
+                                score = t < 4 ? 2.0 : 1.0 + double(t) / len;
+                            else {
+                                score = fullAtt.at(l, h, t) + 0.004 * rng.generateDouble();
+                                if (p == "TOVA" && t > len - 30)
+                                    score += 0.05;
+                                // Upper layers of SnapKV lose the needle at high ratios.
+                                if (p == "SnapKV" && r >= 0.75 && l >= 4 && t >= ev && t < ev + 6)
+                                    score = 0;
+                                if (t < 26 && r >= 0.5)
+                                    score *= 0.2; // the system prompt goes first
+                            }
+                            scores.push_back({score, t});
+                        }
+                        std::sort(scores.begin(), scores.end(), std::greater<>());
+                        for (int t = 0; t < len; ++t)
+                            m.set(l, h, t, false);
+                        for (int k = 0; k < budget; ++k)
+                            m.set(l, h, scores[std::size_t(k)].second, true);
+                    }
+                int evKept = 0;
+                for (int l = 0; l < layers; ++l)
+                    for (int h = 0; h < heads; ++h)
+                        for (int t = ev; t < ev + 6; ++t)
+                            evKept += m.at(l, h, t);
+                const double ecov = double(evKept) / (layers * heads * 6);
+                ResultRecord c;
+                c.configKey = ConfigRecord::makeKey(p, r);
+                c.correct = fullCorrect && ecov > 0.6 + 0.1 * rng.generateDouble();
+                c.answer =
+                    c.correct ? rec.sample.gold : QStringLiteral("4%1").arg(rng.bounded(1000));
+                c.metrics.coverageType = CoverageType::MeasuredTokenCoverage;
+                c.metrics.ecovSlot = ecov;
+                c.metrics.errSlot = 1 - ecov;
+                c.metrics.deltaNll = c.correct ? 0.05 : 0.3 + 2.0 * rng.generateDouble();
+                c.metrics.ear = 0.3 + 0.6 * ecov;
+                c.mask = m;
+                AttentionSummary att = fullAtt;
+                for (int l = 0; l < layers; ++l)
+                    for (int h = 0; h < heads; ++h)
+                        for (int t = 0; t < len; ++t)
+                            if (!m.at(l, h, t))
+                                att.at(l, h, t) = 0;
+                c.attention = att;
+                for (int l = 0; l < layers; ++l) {
+                    int evicted = 0;
+                    for (int t = ev; t < ev + 6; ++t)
+                        evicted += !m.at(l, 0, t) && !m.at(l, 1, t);
+                    c.layers.push_back({l, evicted / 6.0, 0.3 + 0.05 * l * r});
+                }
+                rec.results.push_back(c);
+            }
+        w.writeSample(rec);
+    }
+    w.setStatus("finished");
+}
+
+bool waitFor(QObject* sender, const char* signal)
+{
+    QSignalSpy spy(sender, signal);
+    return spy.wait(10000);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    const QString out = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QDir::currentPath();
+    QDir().mkpath(out);
+    const QString run = argc > 2 ? QString::fromLocal8Bit(argv[2]) : out + "/synthetic.kvl";
+    if (argc <= 2)
+        writeSyntheticRun(run);
+    MainWindow window;
+    window.setRunLoader(&loadRunViewData);
+    window.resize(1400, 900);
+    window.show();
+    window.grab().save(out + "/start.png");
+    window.openRun(run);
+    if (!waitFor(&window, SIGNAL(runLoaded(QString))))
+        return 1;
+    QTest::qWait(500);
+    for (int i = 0; i < window.tabs()->count(); ++i) {
+        window.tabs()->setCurrentIndex(i);
+        QTest::qWait(300);
+        window.grab().save(QStringLiteral("%1/tab%2.png").arg(out).arg(i));
+    }
+    const TaxonomyCounts& t = window.runData().taxonomy;
+    if (!t.isEmpty()) {
+        window.tabs()->setCurrentIndex(1);
+        int bar = 0, sig = 0;
+        for (int b = 0; b < t.bars.size(); ++b)
+            for (int k = 0; k < t.signatures.size(); ++k)
+                if (t.bars[b].counts[k] > t.bars[bar].counts[sig]) {
+                    bar = b;
+                    sig = k;
+                }
+        window.showTaxonomyRows({t.bars[bar].compressor, t.bars[bar].ratio, t.signatures[sig],
+                                 t.bars[bar].counts[sig]});
+        waitFor(&window, SIGNAL(rowsAvailable(int)));
+        window.rowsPanel()->selectRow(0);
+        waitFor(&window, SIGNAL(sampleDetailAvailable(QString)));
+        QTest::qWait(500);
+        window.grab().save(out + "/inspector.png");
+    }
+    return 0;
+}

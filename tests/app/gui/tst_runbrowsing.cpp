@@ -1,0 +1,212 @@
+// The window over real run files: loading off the GUI thread, live refresh as a
+// writer adds samples, drill-down from a bar or a cell to rows and a sample,
+// the side-by-side comparison, clear errors for damaged files, and the demo.
+#include "comparepanel.h"
+#include "guirunfixture.h"
+#include "mainwindow.h"
+#include "offscreentestmain.h"
+#include "rowspanel.h"
+#include "runprocess.h"
+#include "runwatcher.h"
+#include "sampleinspector.h"
+#include "startpage.h"
+#include "storerunloader.h"
+#include "views/heatmapview.h"
+#include "views/overlapmatrixview.h"
+#include "views/taxonomydata.h"
+
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+
+using namespace kvl;
+
+class TstRunBrowsing : public QObject
+{
+    Q_OBJECT
+  private:
+    QTemporaryDir m_dir;
+
+    QString writeRun(const QString& name, const std::vector<int>& samples)
+    {
+        const QString path = m_dir.filePath(name);
+        guitest::writeRun(path, samples);
+        return path;
+    }
+
+  private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+    }
+
+    void opensOffThreadAndLeavesStartPage()
+    {
+        const QString path = writeRun(QStringLiteral("full.kvl"), {0, 1, 2, 3});
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        QVERIFY(window.startPageShown());
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.openRun(path);
+        QVERIFY(loaded.wait(5000));
+        QVERIFY(!window.startPageShown());
+        QCOMPARE(window.runData().sampleCount, 4);
+        QCOMPARE(window.runData().accuracy.fullCacheAccuracy, 0.75);
+        for (PlotView* v : window.views())
+            QVERIFY2(v->hasData(), qPrintable(v->title()));
+        QVERIFY(window.referenceHeatmap()->hasData());
+        QCOMPARE(window.runWatcher()->path(), path);
+        window.closeRun();
+        QVERIFY(window.startPageShown());
+    }
+
+    void liveRefreshPicksUpNewRows()
+    {
+        const QString path = writeRun(QStringLiteral("live.kvl"), {0, 1});
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        window.runWatcher()->setInterval(100);
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.openRun(path);
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(window.runData().sampleCount, 2);
+        // s0, s1: SnapKV@0.5 fails s1 only; s3 adds a second C→W row.
+        {
+            RunWriter w(path);
+            w.writeSample(guitest::sample(2));
+            w.writeSample(guitest::sample(3));
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(window.runData().sampleCount, 4, 5000);
+        QCOMPARE(window.runData().accuracy.fullCacheAccuracy, 0.75);
+        QCOMPARE(window.runData().taxonomy.bars[0].counts, (QVector<int>{1, 1, 0}));
+    }
+
+    void taxonomyBarToRowsToSample()
+    {
+        const QString path = writeRun(QStringLiteral("drill.kvl"), {0, 1, 2, 3});
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.openRun(path);
+        QVERIFY(loaded.wait(5000));
+
+        QSignalSpy rows(&window, &MainWindow::rowsAvailable);
+        window.showTaxonomyRows(
+            {QStringLiteral("SnapKV"), 0.75, QStringLiteral("low_mapped_coverage"), 2});
+        QVERIFY(rows.wait(5000));
+        QCOMPARE(rows.takeFirst().at(0).toInt(), 2);
+        QCOMPARE(window.rowsPanel()->model()->rowCount(), 2);
+
+        QSignalSpy detail(&window, &MainWindow::sampleDetailAvailable);
+        window.rowsPanel()->selectRow(1); // s1 under SnapKV@0.75
+        QVERIFY(detail.wait(5000));
+        QCOMPARE(detail.takeFirst().at(0).toString(), QStringLiteral("s1"));
+        QCOMPARE(window.tabs()->currentWidget(), window.sampleInspector());
+        const SampleDetail& d = window.sampleInspector()->detail();
+        QCOMPARE(d.compressor, QStringLiteral("SnapKV"));
+        QCOMPARE(d.ratio, 0.75);
+        QCOMPARE(window.sampleInspector()->contextText(), QStringLiteral("ab cd ef gh ij"));
+        QVERIFY(window.sampleInspector()->summaryText().contains(QLatin1String("gold1")));
+        // FullCache attention of s1 is stored; SnapKV@0.75's is not.
+        QVERIFY(window.sampleInspector()->referenceHeatmap()->hasData());
+        QVERIFY(!window.sampleInspector()->heatmap()->hasData());
+    }
+
+    void overlapCellToRows()
+    {
+        const QString path = writeRun(QStringLiteral("overlap.kvl"), {0, 1, 2, 3});
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.openRun(path);
+        QVERIFY(loaded.wait(5000));
+        QSignalSpy rows(&window, &MainWindow::rowsAvailable);
+        window.showOverlapRows(
+            {QStringLiteral("SnapKV"), QStringLiteral("TOVA"), 1.0 / 3, 1, 1, 1});
+        QVERIFY(rows.wait(5000));
+        const ResultRowsModel* model = window.rowsPanel()->model();
+        QCOMPARE(model->rowCount(), 4);
+        QCOMPARE(model->row(0).group, QStringLiteral("SnapKV only"));
+        QCOMPARE(model->row(0).result.sampleKey, QStringLiteral("s3"));
+    }
+
+    void compareSharesTheSample()
+    {
+        const QString path = writeRun(QStringLiteral("compare.kvl"), {0, 1, 2, 3});
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        QSignalSpy compared(window.comparePanel(), &ComparePanel::detailsAvailable);
+        window.openRun(path);
+        QVERIFY(loaded.wait(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(compared.count() > 0, 5000);
+        ComparePanel* panel = window.comparePanel();
+        QCOMPARE(panel->sample(), QStringLiteral("s1"));
+        QCOMPARE(panel->picked(0).config.compressor, QStringLiteral("FullCache"));
+        QCOMPARE(panel->picked(1).config, (ConfigChoice{QStringLiteral("SnapKV"), 0.5}));
+        QCOMPARE(panel->picked(2).config, (ConfigChoice{QStringLiteral("TOVA"), 0.5}));
+        QVERIFY(panel->heatmap(0)->hasData());
+        QVERIFY(panel->heatmap(1)->hasData());
+        QVERIFY(!panel->heatmap(2)->hasData());
+        QVERIFY(panel->caption(1).contains(QLatin1String("wrong")));
+    }
+
+    void damagedFileGivesMessage()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("broken.kvl"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a run file at all");
+        f.close();
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        QSignalSpy failed(&window, &MainWindow::runLoadFailed);
+        window.openRun(path);
+        QVERIFY(failed.wait(5000));
+        QVERIFY2(window.lastError().contains(QLatin1String("broken.kvl")),
+                 qPrintable(window.lastError()));
+        auto* box = window.findChild<QMessageBox*>(QStringLiteral("OpenRunError"));
+        QVERIFY(box);
+        QVERIFY(box->text().contains(QLatin1String("broken.kvl")));
+        box->close();
+        QVERIFY(window.startPageShown());
+    }
+
+    void demoOpensAsRowsLand()
+    {
+        // A stand-in for `kvlens-cli demo --out FILE`: writes the run, prints progress.
+        const QString fixture = writeRun(QStringLiteral("demo-src.kvl"), {0, 1, 2, 3});
+        const QString script = m_dir.filePath(QStringLiteral("fake-cli.sh"));
+        QFile s(script);
+        QVERIFY(s.open(QIODevice::WriteOnly));
+        s.write(QStringLiteral("#!/bin/sh\n[ \"$1\" = demo ] && [ \"$2\" = --out ] || exit 3\n"
+                               "cp '%1' \"$3\"\necho '{\"done\": 1, \"total\": 2}'\nsleep 0.5\n"
+                               "echo '{\"done\": 2, \"total\": 2}'\n")
+                    .arg(fixture)
+                    .toUtf8());
+        s.close();
+        s.setPermissions(s.permissions() | QFile::ExeOwner);
+        QFile::remove(MainWindow::demoPath());
+
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        QVERIFY(window.startPage()->demoButton()->isEnabled());
+        QSignalSpy finished(window.demoProcess(), &RunProcess::finished);
+        window.startDemo(script);
+        QVERIFY(!window.startPage()->demoButton()->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(window.runData().path, MainWindow::demoPath(), 5000);
+        QVERIFY(!window.startPageShown());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+        QVERIFY(finished.at(0).at(0).toBool());
+        QVERIFY(window.startPage()->demoButton()->isEnabled());
+        QCOMPARE(window.runData().sampleCount, 4);
+        QFile::remove(MainWindow::demoPath());
+    }
+};
+
+KVL_OFFSCREEN_TEST_MAIN(TstRunBrowsing)
+#include "tst_runbrowsing.moc"

@@ -1,0 +1,261 @@
+// The store → view data adapter on a hand-made run (guirunfixture.h): every
+// expected number is worked out by hand there, not taken from the loader.
+#include "guirunfixture.h"
+#include "maskviews.h"
+#include "resultrowsmodel.h"
+#include "rowqueries.h"
+#include "sampledetail.h"
+#include "storerunloader.h"
+
+#include "common/error.h"
+
+#include <QAbstractItemModelTester>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace kvl;
+
+namespace {
+
+void compareVectors(const QVector<double>& actual, const QVector<double>& expected,
+                    double tolerance = 1e-6)
+{
+    QCOMPARE(actual.size(), expected.size());
+    for (qsizetype i = 0; i < actual.size(); ++i) {
+        if (std::isnan(expected[i]))
+            QVERIFY2(std::isnan(actual[i]), qPrintable(QString::number(i)));
+        else
+            QVERIFY2(
+                std::abs(actual[i] - expected[i]) <=
+                    tolerance * std::max(1.0, std::abs(expected[i])),
+                qPrintable(QStringLiteral("%1: %2 vs %3").arg(i).arg(actual[i]).arg(expected[i])));
+    }
+}
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// Attention summaries are stored as 16-bit floats (about 3 significant digits).
+constexpr double kHalf = 1e-3;
+
+} // namespace
+
+class TstStoreRunLoader : public QObject
+{
+    Q_OBJECT
+  private:
+    QTemporaryDir m_dir;
+    QString m_path;
+
+  private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_path = m_dir.filePath(QStringLiteral("hand.kvl"));
+        guitest::writeRun(m_path, {0, 1, 2, 3});
+    }
+
+    void runInfo()
+    {
+        const RunViewData d = loadRunViewData({m_path});
+        QCOMPARE(d.model, QStringLiteral("tiny"));
+        QCOMPARE(d.runName, QStringLiteral("hand"));
+        QCOMPARE(d.status, QStringLiteral("finished"));
+        QCOMPARE(d.sampleCount, 4);
+        QCOMPARE(d.resultCount, 16);
+        QCOMPARE(d.sampleKeys, (QStringList{"s0", "s1", "s2", "s3"}));
+        QCOMPARE(d.configs.size(), 4);
+        QCOMPARE(d.configs.first().compressor, QStringLiteral("FullCache"));
+    }
+
+    void accuracy()
+    {
+        const RunViewData d = loadRunViewData({m_path});
+        QCOMPARE(d.accuracy.fullCacheAccuracy, 0.75);
+        QCOMPARE(d.accuracy.curves.size(), 2);
+        QCOMPARE(d.accuracy.curves[0].compressor, QStringLiteral("SnapKV"));
+        compareVectors(d.accuracy.curves[0].ratios, {0.5, 0.75});
+        compareVectors(d.accuracy.curves[0].accuracy, {0.5, 0.25});
+        QCOMPARE(d.accuracy.curves[1].compressor, QStringLiteral("TOVA"));
+        compareVectors(d.accuracy.curves[1].accuracy, {0.25});
+    }
+
+    void taxonomy()
+    {
+        const RunViewData d = loadRunViewData({m_path});
+        QCOMPARE(d.taxonomy.signatures,
+                 (QStringList{"low_mapped_coverage", "partial_mapped_coverage",
+                              "high_mapped_coverage_likelihood_drift"}));
+        QCOMPARE(d.taxonomy.bars.size(), 3);
+        QCOMPARE(d.taxonomy.bars[0].compressor, QStringLiteral("SnapKV"));
+        QCOMPARE(d.taxonomy.bars[0].ratio, 0.5);
+        QCOMPARE(d.taxonomy.bars[0].counts, (QVector<int>{1, 1, 0}));
+        QCOMPARE(d.taxonomy.bars[1].ratio, 0.75);
+        QCOMPARE(d.taxonomy.bars[1].counts, (QVector<int>{2, 0, 0}));
+        QCOMPARE(d.taxonomy.bars[2].compressor, QStringLiteral("TOVA"));
+        QCOMPARE(d.taxonomy.bars[2].counts, (QVector<int>{1, 0, 1}));
+    }
+
+    void overlap()
+    {
+        const RunViewData d = loadRunViewData({m_path});
+        // 0.75 has one compressor only: nothing to overlap.
+        QCOMPARE(d.overlapRatios, QVector<double>{0.5});
+        const OverlapMatrix& m = d.overlap;
+        QCOMPARE(m.names, (QStringList{"SnapKV", "TOVA"}));
+        const int st = m.index(0, 1), ts = m.index(1, 0);
+        QCOMPARE(m.both[st], 1);
+        QCOMPARE(m.aOnly[st], 1);
+        QCOMPARE(m.bOnly[st], 1);
+        QVERIFY(std::abs(m.jaccard[st] - 1.0 / 3.0) < 1e-9);
+        QCOMPARE(m.jaccard[ts], m.jaccard[st]);
+        QCOMPARE(m.both[m.index(0, 0)], 2); // SnapKV's own C→W rows
+        QCOMPARE(m.jaccard[m.index(1, 1)], 1.0);
+    }
+
+    void defaultFocusAndDetails()
+    {
+        const RunViewData d = loadRunViewData({m_path});
+        // Every compressed configuration has 2 C→W rows: the first in order wins.
+        QCOMPARE(d.focus.compressor, QStringLiteral("SnapKV"));
+        QCOMPARE(d.focus.ratio, 0.5);
+        // Heatmap: the first C→W row with attention, s1.
+        QCOMPARE(d.sampleKey, QStringLiteral("s1"));
+        QCOMPARE(d.heatmap.rows, 2);
+        QCOMPARE(d.heatmap.cols, 5);
+        compareVectors(d.heatmap.values,
+                       {0.01, 0.02, 0.03, 0.04, 0.05, 0.11, 0.12, 0.13, 0.14, 0.15}, kHalf);
+        QCOMPARE(d.heatmap.evicted, (QVector<bool>{true, false, false, false, false, false, false,
+                                                   false, false, false}));
+        QCOMPARE(d.heatmap.evidence.size(), 1);
+        QCOMPARE(d.heatmap.evidence[0].begin, 1);
+        QCOMPARE(d.heatmap.evidence[0].end, 3);
+        compareVectors(d.referenceHeatmap.values, QVector<double>(10, 0.2), kHalf);
+        QVERIFY(d.referenceHeatmap.evicted.isEmpty());
+        // Eviction map: mean of s0 (4 positions) and s1 (5); position 4 is s1's alone.
+        QVERIFY(d.evictionAveraged);
+        QCOMPARE(d.eviction.layers, 2);
+        QCOMPARE(d.eviction.positions, 5);
+        compareVectors(d.eviction.keep, {0.5, 1, 1, 0.75, 1, 1, 1, 0.5, 0.75, 1});
+        QCOMPARE(d.eviction.spans.size(), 1); // spans of s0, the first sample with a mask
+        QCOMPARE(d.eviction.spans[0].role, QStringLiteral("system"));
+        QCOMPARE(d.eviction.spans[0].label, QStringLiteral("rules"));
+        // GER of the focus compressor, one series per ratio.
+        QCOMPARE(d.ger.series.size(), 2);
+        QCOMPARE(d.ger.series[0].label, QStringLiteral("SnapKV @ 0.5"));
+        compareVectors(d.ger.series[0].ger, {0.4, 0.4});
+        compareVectors(d.ger.series[0].consensus, {0.75, kNaN});
+        compareVectors(d.ger.series[1].ger, {1.0});
+    }
+
+    void chosenSampleAndConfiguration()
+    {
+        const RunViewData d = loadRunViewData({m_path, QStringLiteral("SnapKV"), 0.5, "s0"});
+        QVERIFY(!d.evictionAveraged);
+        QCOMPARE(d.eviction.positions, 4);
+        compareVectors(d.eviction.keep, {1, 1, 1, 0.5, 1, 1, 0, 1});
+        QVERIFY(d.heatmap.isEmpty()); // s0 has no attention stored
+        const RunViewData t = loadRunViewData({m_path, QStringLiteral("TOVA"), 0.5, {}});
+        QCOMPARE(t.focus.compressor, QStringLiteral("TOVA"));
+        QVERIFY(t.eviction.isEmpty());
+        QVERIFY(t.ger.isEmpty());
+    }
+
+    void sampleDetail()
+    {
+        const SampleDetail d = loadSampleDetail(m_path, "s1", "SnapKV", 0.5);
+        QVERIFY(d.found);
+        QCOMPARE(d.result.answer, QStringLiteral("wrong"));
+        QCOMPARE(d.sample.gold, QStringLiteral("gold1"));
+        QCOMPARE(d.referenceAnswer, QStringLiteral("gold1"));
+        QCOMPARE(d.referenceCorrect, std::optional<bool>(true));
+        QCOMPARE(d.result.signature, std::optional<Signature>(Signature::LowMappedCoverage));
+        QCOMPARE(d.result.metrics.ecovSlot, std::optional<double>(0.2));
+        // Kept by 2, 4, 4, 3, 4 of the 4 (layer, head) slots.
+        compareVectors(d.tokenKeep, {0.5, 1, 1, 0.75, 1});
+        QCOMPARE(d.context, QStringLiteral("ab cd ef gh ij"));
+        QCOMPARE(d.tokenOffsets.size(), 5);
+        QCOMPARE(d.heatmap.rows, 2);
+        QCOMPARE(d.referenceHeatmap.rows, 2);
+        QVERIFY(!loadSampleDetail(m_path, "nope", "SnapKV", 0.5).found);
+    }
+
+    void drillDownRows()
+    {
+        const QVector<ResultRow> tax = taxonomyRows(m_path, "TOVA", 0.5, "low_mapped_coverage");
+        QCOMPARE(tax.size(), 1);
+        QCOMPARE(tax[0].result.sampleKey, QStringLiteral("s0"));
+        QCOMPARE(taxonomyRows(m_path, "SnapKV", 0.75, "low_mapped_coverage").size(), 2);
+
+        const QVector<ResultRow> ov = overlapRows(m_path, 0.5, "SnapKV", "TOVA");
+        QCOMPARE(ov.size(), 4);
+        QCOMPARE(ov[0].result.sampleKey, QStringLiteral("s3"));
+        QCOMPARE(ov[0].result.compressor, QStringLiteral("SnapKV"));
+        QCOMPARE(ov[0].group, QStringLiteral("SnapKV only"));
+        QCOMPARE(ov[1].result.sampleKey, QStringLiteral("s0"));
+        QCOMPARE(ov[1].group, QStringLiteral("TOVA only"));
+        QCOMPARE(ov[2].group, QStringLiteral("both"));
+        QCOMPARE(ov[2].result.sampleKey, QStringLiteral("s1"));
+        QCOMPARE(ov[3].result.sampleKey, QStringLiteral("s1"));
+    }
+
+    void rowsModel()
+    {
+        ResultRowsModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setRows(overlapRows(m_path, 0.5, "SnapKV", "TOVA"));
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(model.columnCount(), int(ResultRowsModel::ColumnCount));
+        QCOMPARE(model.index(0, ResultRowsModel::SampleColumn).data().toString(),
+                 QStringLiteral("s3"));
+        QCOMPARE(model.index(0, ResultRowsModel::ConfigColumn).data().toString(),
+                 QStringLiteral("SnapKV @ 0.5"));
+        QCOMPARE(model.index(0, ResultRowsModel::TransitionColumn).data().toString(),
+                 QStringLiteral("C->W"));
+        QCOMPARE(model.index(0, ResultRowsModel::EcovColumn).data(ResultRowsModel::SortRole),
+                 QVariant(0.7));
+        QCOMPARE(model.index(1, ResultRowsModel::GroupColumn).data().toString(),
+                 QStringLiteral("TOVA only"));
+        model.setRows(taxonomyRows(m_path, "SnapKV", 0.75, "low_mapped_coverage"));
+        QCOMPARE(model.rowCount(), 2);
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void damagedFiles_data()
+    {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::newRow("text") << QByteArray("this is not a run file\n");
+        QTest::newRow("sqlite header, garbage pages")
+            << QByteArray("SQLite format 3\0", 16) + QByteArray(4096, '\x5a');
+        QTest::newRow("empty") << QByteArray();
+    }
+    void damagedFiles()
+    {
+        QFETCH(QByteArray, bytes);
+        const QString path = m_dir.filePath(QStringLiteral("damaged.kvl"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(bytes);
+        f.close();
+        try {
+            loadRunViewData({path});
+            QFAIL("no error");
+        } catch (const Error& e) {
+            QVERIFY2(e.message().contains(QLatin1String("damaged.kvl")), qPrintable(e.message()));
+        }
+    }
+
+    void keepAccumulatorIgnoresOtherModels()
+    {
+        KeepAccumulator acc;
+        acc.add(KeptMask(2, 1, 3, true));
+        acc.add(KeptMask(3, 1, 3, false)); // another layer count: not averaged in
+        QCOMPARE(acc.samples(), 1);
+        compareVectors(acc.result().keep, QVector<double>(6, 1.0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstStoreRunLoader)
+#include "tst_storerunloader.moc"

@@ -1,0 +1,330 @@
+// The sweep runner on a tiny real checkpoint: row counts and the FullCache baseline,
+// invariants of a ratio-0 configuration, blobs by policy, resume after an interruption,
+// shards + merge = one run, a too-long sample skipped with its reason, beta = 1
+// interventions that change nothing, a refused resume with another spec, cancellation.
+#include "runfixture.h"
+
+#include "common/error.h"
+#include "diagnose/transition.h"
+#include "run/experimentspec.h"
+#include "run/sweeprunner.h"
+#include "store/runmerge.h"
+#include "store/runreader.h"
+#include "tasks/samplejsonl.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QtTest>
+#include <cmath>
+
+using namespace kvl;
+
+namespace {
+
+constexpr int kSamples = 4;
+constexpr int kConfigs = 4;  // streamingllm, knorm × 0, 0.5
+constexpr int kHeadDim = 16; // hidden 32 / 2 heads
+constexpr int kLayers = 2;
+constexpr int kKvHeads = 1;
+
+ExperimentSpec specFor(const QString& model, const QString& extra = {})
+{
+    const QString json = QStringLiteral(R"({"model": "%1",
+        "samples": [{"suite": "retrieval", "n": %2, "tokens": "60:120", "seed": 3}],
+        "compressors": ["streamingllm", "knorm"], "ratios": [0.0, 0.5],
+        "max_new_tokens": 6 %3})")
+                             .arg(model)
+                             .arg(kSamples)
+                             .arg(extra);
+    return ExperimentSpec::fromJson(QJsonDocument::fromJson(json.toUtf8()).object(),
+                                    QStringLiteral("test spec"));
+}
+
+SweepSummary runSweep(const ExperimentSpec& spec, const QString& out, SweepOptions options = {})
+{
+    options.modelDir = spec.model;
+    return SweepRunner(spec, options).run(out);
+}
+
+// Everything a row says except timings, as text: two runs agree when these agree.
+QMap<QString, QString> rowsOf(const QString& path)
+{
+    RunReader reader(path);
+    QMap<QString, QString> rows;
+    for (const StoredResult& r : reader.results()) {
+        QJsonObject o{{QStringLiteral("answer"), r.record.answer},
+                      {QStringLiteral("correct"), r.record.correct},
+                      {QStringLiteral("metrics"), diagnosticRowToJson(r.record.metrics)},
+                      {QStringLiteral("kv"), double(r.record.kvBytes.value_or(-1))},
+                      {QStringLiteral("ger"), r.record.ger.value_or(-1)},
+                      {QStringLiteral("transition"),
+                       r.record.transition ? transitionName(*r.record.transition) : QString()},
+                      {QStringLiteral("mask"), r.hasMask},
+                      {QStringLiteral("attention"), r.hasAttention}};
+        QJsonArray interventions;
+        for (const InterventionRecord& i : reader.interventions(r.sampleId, r.configId))
+            interventions.append(QStringLiteral("%1:%2:%3").arg(i.kind, i.answer).arg(i.repaired));
+        o.insert(QStringLiteral("interventions"), interventions);
+        rows.insert(r.sampleKey + QLatin1Char('|') + r.record.configKey,
+                    QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)));
+    }
+    return rows;
+}
+
+} // namespace
+
+class TestSweepRunner : public QObject
+{
+    Q_OBJECT
+
+    std::unique_ptr<test::TinyModel> m_model;
+    QTemporaryDir m_dir;
+    QString m_straight; // one uninterrupted run, the reference of the other tests
+
+    QString path(const char* name) const { return m_dir.filePath(QLatin1String(name)); }
+
+  private slots:
+    void initTestCase()
+    {
+        m_model = std::make_unique<test::TinyModel>(512);
+        m_straight = path("straight.kvl");
+        std::vector<SweepProgress> progress;
+        SweepOptions options;
+        options.progress = [&](const SweepProgress& p) { progress.push_back(p); };
+        const SweepSummary s = runSweep(specFor(m_model->checkpoint), m_straight, options);
+        QCOMPARE(s.ran, kSamples);
+        QCOMPARE(s.skipped, 0);
+        QVERIFY(s.finished);
+        QCOMPARE(progress.size(), size_t(kSamples));
+        for (int i = 0; i < kSamples; ++i) {
+            QCOMPARE(progress[size_t(i)].done, i + 1);
+            QCOMPARE(progress[size_t(i)].total, kSamples);
+        }
+        QCOMPARE(*progress.back().etaS, 0.0);
+    }
+
+    void rowsAndBaseline()
+    {
+        RunReader reader(m_straight);
+        QCOMPARE(reader.sampleCount(), qint64(kSamples));
+        QCOMPARE(reader.resultCount(), qint64(kSamples * (1 + kConfigs)));
+        QCOMPARE(reader.runInfo().status, QStringLiteral("finished"));
+        QMap<QString, bool> fullCorrect;
+        for (const StoredResult& r : reader.results())
+            if (r.compressor == kFullCacheCompressor) {
+                QVERIFY(!fullCorrect.contains(r.sampleKey));
+                QVERIFY(!r.record.transition);
+                fullCorrect.insert(r.sampleKey, r.record.correct);
+            }
+        QCOMPARE(fullCorrect.size(), kSamples);
+        for (const StoredResult& r : reader.results())
+            if (r.compressor != kFullCacheCompressor) {
+                QVERIFY(r.record.transition);
+                QCOMPARE(*r.record.transition,
+                         transitionOf(fullCorrect.value(r.sampleKey), r.record.correct));
+            }
+    }
+
+    // Compression at ratio 0 keeps everything: the row must equal FullCache.
+    void ratioZeroEqualsFullCache()
+    {
+        RunReader reader(m_straight);
+        QMap<QString, StoredResult> full;
+        for (const StoredResult& r : reader.results())
+            if (r.compressor == kFullCacheCompressor)
+                full.insert(r.sampleKey, r);
+        int checked = 0;
+        for (const StoredResult& r : reader.results({.ratio = 0.0})) {
+            if (r.compressor == kFullCacheCompressor)
+                continue;
+            const StoredResult& f = full[r.sampleKey];
+            const DiagnosticRow& m = r.record.metrics;
+            QCOMPARE(r.record.answer, f.record.answer);
+            QCOMPARE(r.record.kvBytes, f.record.kvBytes);
+            QVERIFY(m.errSlot && m.ecovSlot); // every retrieval sample has evidence
+            QCOMPARE(*m.errSlot, 1.0);
+            QCOMPARE(*m.ecovSlot, 1.0);
+            QVERIFY(std::abs(*m.deltaNll) < 1e-4);
+            QVERIFY(std::abs(*m.gpr - 1.0) < 1e-4);
+            QVERIFY(std::abs(*m.kl) < 1e-5);
+            QCOMPARE(*m.topK, 1.0);
+            QCOMPARE(*m.goldRankShift, 0.0);
+            QVERIFY(std::abs(*m.ear - 1.0) < 1e-4);
+            QCOMPARE(*r.record.ger, 0.0);
+            ++checked;
+        }
+        QCOMPARE(checked, kSamples * 2);
+    }
+
+    // Half the entries removed per head: kv bytes and kept counts follow by hand.
+    void halfRatioBytesAndBlobs()
+    {
+        RunReader reader(m_straight);
+        QMap<QString, int> contextLen;
+        for (const SampleInfo& s : reader.samples())
+            contextLen.insert(s.key, s.contextLen);
+        for (const StoredResult& r : reader.results()) {
+            const int t = contextLen.value(r.sampleKey);
+            QVERIFY(t > 60);
+            const bool full = r.compressor == kFullCacheCompressor;
+            const int kept = full ? t : (r.ratio == 0.5 ? t / 2 : t);
+            // K and V, fp16, per (layer, kv-head, kept position).
+            QCOMPARE(*r.record.kvBytes, qint64(kLayers) * kKvHeads * kept * kHeadDim * 2 * 2);
+            // Default blob policy: masks on compressed rows, attention on FullCache and
+            // on rows answered wrong.
+            QCOMPARE(r.hasMask, !full);
+            QCOMPARE(r.hasAttention, full || !r.record.correct);
+            if (!full) {
+                const std::optional<KeptMask> mask = reader.mask(r.sampleId, r.configId);
+                QVERIFY(mask);
+                QCOMPARE(mask->contextLen, t);
+                QCOMPARE(mask->keptCount(), qint64(kLayers) * kKvHeads * kept);
+            }
+        }
+    }
+
+    void resumeAfterInterruption()
+    {
+        const ExperimentSpec spec = specFor(m_model->checkpoint);
+        const QString out = path("resumed.kvl");
+        SweepOptions first;
+        first.maxSamples = 2;
+        const SweepSummary cut = runSweep(spec, out, first);
+        QCOMPARE(cut.ran, 2);
+        QVERIFY(cut.interrupted);
+        QVERIFY(!cut.finished);
+        QCOMPARE(RunReader(out).runInfo().status, QStringLiteral("running"));
+
+        const SweepSummary rest = runSweep(spec, out);
+        QCOMPARE(rest.resumed, 2);
+        QCOMPARE(rest.ran, kSamples - 2); // the first two are not recomputed
+        QVERIFY(rest.finished);
+        QCOMPARE(RunReader(out).runInfo().status, QStringLiteral("finished"));
+        QCOMPARE(rowsOf(out), rowsOf(m_straight));
+
+        const SweepSummary again = runSweep(spec, out);
+        QCOMPARE(again.ran, 0);
+        QCOMPARE(again.done, kSamples);
+    }
+
+    void shardsMergeToOneRun()
+    {
+        const ExperimentSpec spec = specFor(m_model->checkpoint);
+        QStringList shards;
+        for (int k = 1; k <= 2; ++k) {
+            SweepOptions options;
+            options.shard = Shard::parse(QStringLiteral("%1/2").arg(k));
+            const QString out = m_dir.filePath(QStringLiteral("shard-%1.kvl").arg(k));
+            const SweepSummary s = runSweep(spec, out, options);
+            QCOMPARE(s.total, kSamples / 2);
+            QVERIFY(s.finished);
+            shards << out;
+        }
+        const QString merged = path("merged.kvl");
+        mergeRuns(shards, merged);
+        QCOMPARE(rowsOf(merged), rowsOf(m_straight));
+        QCOMPARE(RunReader(merged).runInfo().status, QStringLiteral("finished"));
+    }
+
+    void tooLongSampleIsSkipped()
+    {
+        Sample shortOne;
+        shortOne.id = QStringLiteral("short");
+        shortOne.suite = QStringLiteral("retrieval");
+        shortOne.context = QStringLiteral("The code of Anna is 4821. The code of Ben is 1234.");
+        shortOne.question = QStringLiteral("\nQuestion: What is the code of Anna?\nAnswer:");
+        shortOne.answer = QStringLiteral("4821");
+        shortOne.spans.push_back({SpanKind::Evidence, InstructionRole::None, QStringLiteral("Anna"),
+                                  SpanField::Context, 0, 25});
+        Sample longOne = shortOne;
+        longOne.id = QStringLiteral("long");
+        longOne.context = QStringLiteral("The code of Anna is 4821. ") +
+                          QStringLiteral("Nothing happened that day. ").repeated(300);
+        const QString data = path("mixed.jsonl");
+        writeSamples(data, {longOne, shortOne});
+        const QString json = QStringLiteral(R"({"model": "%1", "samples": [{"jsonl": "%2"}],
+            "compressors": ["knorm"], "ratios": [0.5]})")
+                                 .arg(m_model->checkpoint, data);
+        const ExperimentSpec spec = ExperimentSpec::fromJson(
+            QJsonDocument::fromJson(json.toUtf8()).object(), QStringLiteral("spec"));
+        const QString out = path("skipped.kvl");
+        const SweepSummary s = runSweep(spec, out);
+        QCOMPARE(s.skipped, 1);
+        QCOMPARE(s.ran, 2);
+        QVERIFY(s.finished);
+        RunReader reader(out);
+        const std::optional<SampleInfo> skipped = reader.sample(QStringLiteral("long"));
+        QVERIFY(skipped);
+        const QString reason = skipped->meta.value(QStringLiteral("skipped")).toString();
+        QVERIFY2(reason.contains(QStringLiteral("sample long")), qPrintable(reason));
+        QVERIFY2(reason.contains(QStringLiteral("config.json")), qPrintable(reason));
+        QCOMPARE(reader.results({.sampleKey = QStringLiteral("long")}).size(), size_t(0));
+        QCOMPARE(reader.results({.sampleKey = QStringLiteral("short")}).size(), size_t(2));
+        // A rerun does not retry what was skipped.
+        QCOMPARE(runSweep(spec, out).ran, 0);
+    }
+
+    // log 1 = 0: a boost of beta 1 adds nothing to any logit, so every intervention
+    // answer is the row's own answer, and "repaired" is the row's correctness.
+    void betaOneInterventionChangesNothing()
+    {
+        const ExperimentSpec spec = specFor(
+            m_model->checkpoint,
+            QStringLiteral(R"(, "interventions": [{"kind": "both", "beta": 1, "on": "all"}])"));
+        const QString out = path("beta1.kvl");
+        runSweep(spec, out);
+        RunReader reader(out);
+        int rows = 0;
+        for (const StoredResult& r : reader.results()) {
+            const std::vector<InterventionRecord> list =
+                reader.interventions(r.sampleId, r.configId);
+            if (r.compressor == kFullCacheCompressor) {
+                QVERIFY(list.empty());
+                continue;
+            }
+            QCOMPARE(list.size(), size_t(2));
+            QCOMPARE(list[0].kind, QStringLiteral("boost"));
+            QCOMPARE(list[1].kind, QStringLiteral("sham"));
+            for (const InterventionRecord& i : list) {
+                QCOMPARE(i.beta, 1.0);
+                QCOMPARE(i.answer, r.record.answer);
+                QCOMPARE(i.repaired, r.record.correct);
+            }
+            ++rows;
+        }
+        QCOMPARE(rows, kSamples * kConfigs);
+    }
+
+    void resumeWithAnotherSpecIsRefused()
+    {
+        const QString out = path("mismatch.kvl");
+        QVERIFY(QFile::copy(m_straight, out));
+        ExperimentSpec other = specFor(m_model->checkpoint);
+        other.ratios = {0.25};
+        try {
+            runSweep(other, out);
+            QFAIL("no error");
+        } catch (const Error& e) {
+            QVERIFY2(e.message().contains(out), qPrintable(e.message()));
+            QVERIFY2(e.message().contains(QStringLiteral("'ratios'")), qPrintable(e.message()));
+        }
+    }
+
+    void cancelKeepsCommittedSamples()
+    {
+        std::atomic<bool> cancel{false};
+        SweepOptions options;
+        options.cancel = &cancel;
+        options.progress = [&](const SweepProgress&) { cancel = true; };
+        const QString out = path("cancelled.kvl");
+        const SweepSummary s = runSweep(specFor(m_model->checkpoint), out, options);
+        QVERIFY(s.interrupted);
+        QCOMPARE(s.ran, 1);
+        RunReader reader(out);
+        QCOMPARE(reader.sampleCount(), qint64(1));
+        QCOMPARE(reader.resultCount(), qint64(1 + kConfigs));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSweepRunner)
+#include "tst_sweeprunner.moc"
