@@ -45,6 +45,9 @@ install_npm() {
 }
 
 configure_and_build() {
+  # Paths relative to the checkout in ccache's keys: another clone of the same sources
+  # (CI's) reuses what this one compiled.
+  export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
   cmake --build "$build" --parallel "$(nproc)"
 }

@@ -535,6 +535,54 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
         <source>Demo failed (exit code %1).</source>
         <translation>デモが失敗しました（終了コード %1）。</translation>
     </message>
+    <message numerus="yes">
+        <source>Demo: %n sample(s) finished</source>
+        <translation>
+            <numerusform>デモ: %n サンプル完了</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Instruction span keep rate vs compression ratio</source>
+        <translation>圧縮率に対する指示スパンの保持率</translation>
+    </message>
+    <message>
+        <source>No instruction spans in this run.
+Runs of the instructions suite (or samples with instruction spans) show how much of each instruction survives, by its order in the prompt.</source>
+        <translation>この実行には指示スパンがありません。
+指示スイート（または指示スパンを持つサンプル）の実行では、プロンプト内の順序ごとに各指示がどれだけ残るかを示します。</translation>
+    </message>
+    <message>
+        <source>System-prompt leakage vs compression ratio</source>
+        <translation>圧縮率に対するシステムプロンプトの漏洩</translation>
+    </message>
+    <message>
+        <source>No leakage measured in this run.
+Runs of the instructions suite measure how often the answer leaks the system prompt.</source>
+        <translation>この実行では漏洩が測定されていません。
+指示スイートの実行では、回答がシステムプロンプトを漏らす頻度を測定します。</translation>
+    </message>
+    <message>
+        <source>Intervention repair rate: attention boost vs sham</source>
+        <translation>介入の修復率: アテンション強化 対 偽介入</translation>
+    </message>
+    <message>
+        <source>No interventions in this run.
+Runs with interventions boost the attention on the evidence of low-EAR rows, and on random entries as a sham.</source>
+        <translation>この実行には介入がありません。
+介入を含む実行では、EAR の低い行の根拠へのアテンションを強化し、偽介入としてランダムなエントリを強化します。</translation>
+    </message>
+    <message>
+        <source>Span keep</source>
+        <translation>スパン保持</translation>
+    </message>
+    <message>
+        <source>Leakage</source>
+        <translation>漏洩</translation>
+    </message>
+    <message>
+        <source>Interventions</source>
+        <translation>介入</translation>
+    </message>
 </context>
 <context>
     <name>kvl::NewRunDialog</name>
@@ -685,6 +733,13 @@ The overlap matrix compares which rows fail under each pair of compressors: same
     <message>
         <source>the %1 view holds no data to export</source>
         <translation>%1 ビューにはエクスポートするデータがありません</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::RatioCurvesView</name>
+    <message>
+        <source>Compression ratio (share of context KV entries removed)</source>
+        <translation>圧縮率（削除されたコンテキスト KV エントリの割合）</translation>
     </message>
 </context>
 <context>
@@ -904,6 +959,25 @@ kvlens-cli が書いた実行ファイルを開くか、同梱モデルで小さ
     <message>
         <source>Starting the demo sweep…</source>
         <translation>デモのスイープを開始しています…</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::StoreRunLoader</name>
+    <message>
+        <source>Mean keep rate of the span</source>
+        <translation>スパンの平均保持率</translation>
+    </message>
+    <message>
+        <source>%1 · instruction #%2</source>
+        <translation>%1 · 指示 #%2</translation>
+    </message>
+    <message>
+        <source>Leak rate (ROUGE-L recall &gt; %1)</source>
+        <translation>漏洩率（ROUGE-L 再現率 &gt; %1）</translation>
+    </message>
+    <message>
+        <source>Repair rate</source>
+        <translation>修復率</translation>
     </message>
 </context>
 <context>

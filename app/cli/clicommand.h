@@ -23,7 +23,7 @@ const std::vector<CommandInfo>& commands();
 // Static instances of this register a command at start-up, one per command file.
 class CommandRegistrar
 {
-public:
+  public:
     CommandRegistrar(const char* name, const char* summary, CommandFn run);
 };
 

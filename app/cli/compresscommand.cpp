@@ -58,6 +58,7 @@ int runCompress(const QStringList& args)
     opt("ratio", "compression ratio r (fraction removed)", "R");
     opt("out", "output safetensors (kept, scores)", "OUT");
     opt("max-new-tokens", "answer length limit", "N", QStringLiteral("64"));
+    opt("tokenizer", "tokenizer.json or \"byte\" (default: the model's)", "FILE");
     parser.addOption({QStringLiteral("json"), QStringLiteral("print a JSON summary")});
     parser.process(args);
     for (const char* required : {"model", "sample", "press", "ratio", "out"})
@@ -83,9 +84,11 @@ int runCompress(const QStringList& args)
     const auto press = catalog.press(parser.value(QStringLiteral("press")));
     const QString modelDir = parser.value(QStringLiteral("model"));
     const auto model = Transformer::load(modelDir);
-    const QString tokenizerPath = model->checkpoint()->tokenizerPath();
+    QString tokenizerPath = parser.value(QStringLiteral("tokenizer"));
     if (tokenizerPath.isEmpty())
-        throw Error(modelDir, QStringLiteral("no tokenizer.json"));
+        tokenizerPath = model->checkpoint()->tokenizerPath();
+    if (tokenizerPath.isEmpty())
+        throw Error(modelDir, QStringLiteral("no tokenizer.json (pass --tokenizer)"));
     const auto tokenizer = loadTokenizer(tokenizerPath);
 
     const Sample& sample = samples[size_t(index)];

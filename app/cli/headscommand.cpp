@@ -29,17 +29,22 @@ int runHeads(const QStringList& args)
         "lands on evidence tokens, and its lift over the uniform share |E|/T (FullCache, "
         "averaged over samples). A lift far above 1 marks a retrieval head."));
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("model"), QStringLiteral("Model directory or 'bundled'."), QStringLiteral("DIR")});
-    parser.addOption({QStringLiteral("suite"), QStringLiteral("Task suite (default retrieval)."), QStringLiteral("NAME"),
-                      QStringLiteral("retrieval")});
-    parser.addOption({QStringLiteral("n"), QStringLiteral("Samples (default 20)."), QStringLiteral("N"), QStringLiteral("20")});
-    parser.addOption({QStringLiteral("tokens"), QStringLiteral("Context tokens MIN:MAX (default 256:512)."),
+    parser.addOption({QStringLiteral("model"), QStringLiteral("Model directory or 'bundled'."),
+                      QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("suite"), QStringLiteral("Task suite (default retrieval)."),
+                      QStringLiteral("NAME"), QStringLiteral("retrieval")});
+    parser.addOption({QStringLiteral("n"), QStringLiteral("Samples (default 20)."),
+                      QStringLiteral("N"), QStringLiteral("20")});
+    parser.addOption({QStringLiteral("tokens"),
+                      QStringLiteral("Context tokens MIN:MAX (default 256:512)."),
                       QStringLiteral("MIN:MAX"), QStringLiteral("256:512")});
-    parser.addOption({QStringLiteral("seed"), QStringLiteral("Seed (default 7)."), QStringLiteral("S"), QStringLiteral("7")});
+    parser.addOption({QStringLiteral("seed"), QStringLiteral("Seed (default 7)."),
+                      QStringLiteral("S"), QStringLiteral("7")});
     parser.process(args);
     if (!parser.isSet(QStringLiteral("model")))
         throw Error(QStringLiteral("heads needs --model DIR|bundled"));
-    const QString dir = resolveModelDir(parser.value(QStringLiteral("model")), QStringLiteral(KVLENS_SOURCE_RESOURCES));
+    const QString dir = resolveModelDir(parser.value(QStringLiteral("model")),
+                                        QStringLiteral(KVLENS_SOURCE_RESOURCES));
     const QStringList range = parser.value(QStringLiteral("tokens")).split(QLatin1Char(':'));
     if (range.size() != 2)
         throw Error(QStringLiteral("--tokens must be MIN:MAX"));
@@ -64,7 +69,8 @@ int runHeads(const QStringList& args)
         const SpanTokens spans = mapSpansToTokens(sample, *tokenizer);
         std::vector<int64_t> evidence;
         for (size_t s = 0; s < sample.spans.size(); ++s)
-            if (sample.spans[s].kind == SpanKind::Evidence && sample.spans[s].field == SpanField::Context)
+            if (sample.spans[s].kind == SpanKind::Evidence &&
+                sample.spans[s].field == SpanField::Context)
                 for (int t = spans.spans[s].begin; t < spans.spans[s].end; ++t)
                     evidence.push_back(t + ids.contextOffset);
         if (evidence.empty())
@@ -73,7 +79,8 @@ int runHeads(const QStringList& args)
         ScoreOptions scoreOptions;
         scoreOptions.topK = 0;
         scoreOptions.captureAttention = true;
-        const AnswerScore score = scoreAnswer(*model, cache, CacheEdit{}, ids.question, ids.answer, scoreOptions);
+        const AnswerScore score =
+            scoreAnswer(*model, cache, CacheEdit{}, ids.question, ids.answer, scoreOptions);
         // [layers, kv_heads, rows, T]: share of each row's context attention on evidence.
         const at::Tensor attention = score.contextAttention.to(torch::kFloat64);
         const at::Tensor onContext = attention.sum(-1);
@@ -83,7 +90,8 @@ int runHeads(const QStringList& args)
         ++used;
     }
     if (used == 0)
-        throw Error(QStringLiteral("no sample of suite %1 has context evidence").arg(parser.value(QStringLiteral("suite"))));
+        throw Error(QStringLiteral("no sample of suite %1 has context evidence")
+                        .arg(parser.value(QStringLiteral("suite"))));
     const at::Tensor mass = massSum / double(used);
     const double uniform = uniformSum / used;
     QJsonArray massRows, liftRows;
@@ -106,7 +114,8 @@ int runHeads(const QStringList& args)
     return 0;
 }
 
-const CommandRegistrar registrar("heads", "attention on evidence per layer and kv-head (retrieval heads)", &runHeads);
+const CommandRegistrar
+    registrar("heads", "attention on evidence per layer and kv-head (retrieval heads)", &runHeads);
 
 } // namespace
 } // namespace kvl::cli

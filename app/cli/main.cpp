@@ -19,18 +19,22 @@ std::vector<CommandInfo>& registry()
 
 void printUsage()
 {
-    printLine(QStringLiteral("usage: kvlens-cli <command> [options]   (kvlens-cli <command> --help)\n"));
+    printLine(
+        QStringLiteral("usage: kvlens-cli <command> [options]   (kvlens-cli <command> --help)\n"));
     printLine(QStringLiteral("commands:"));
     for (const CommandInfo& c : commands())
-        printLine(QStringLiteral("  %1%2").arg(QString::fromLatin1(c.name), -16).arg(QString::fromUtf8(c.summary)));
+        printLine(QStringLiteral("  %1%2")
+                      .arg(QString::fromLatin1(c.name), -16)
+                      .arg(QString::fromUtf8(c.summary)));
 }
 } // namespace
 
 const std::vector<CommandInfo>& commands()
 {
     auto& list = registry();
-    std::sort(list.begin(), list.end(),
-              [](const CommandInfo& a, const CommandInfo& b) { return qstrcmp(a.name, b.name) < 0; });
+    std::sort(list.begin(), list.end(), [](const CommandInfo& a, const CommandInfo& b) {
+        return qstrcmp(a.name, b.name) < 0;
+    });
     return list;
 }
 
@@ -69,11 +73,13 @@ int main(int argc, char** argv)
             return 1;
         } catch (const std::exception& e) {
             // libtorch (c10::Error) and the standard library: still a clean exit.
-            printError(QStringLiteral("kvlens-cli %1: internal error: %2")
-                           .arg(args[1], QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
+            printError(
+                QStringLiteral("kvlens-cli %1: internal error: %2")
+                    .arg(args[1], QString::fromUtf8(e.what()).section(QLatin1Char('\n'), 0, 0)));
             return 3;
         }
     }
-    printError(QStringLiteral("kvlens-cli: unknown command '%1' (kvlens-cli --help lists them)").arg(args[1]));
+    printError(QStringLiteral("kvlens-cli: unknown command '%1' (kvlens-cli --help lists them)")
+                   .arg(args[1]));
     return 2;
 }

@@ -1,8 +1,8 @@
 // `kvlens-cli train`: trains the bundled model (issue 5) by a curriculum spec.
 #include "clicommand.h"
 #include "clioutput.h"
-#include "train/suitesequences.h"
 #include "tokenizer/tokenizer.h"
+#include "train/suitesequences.h"
 
 #include "common/error.h"
 #include "common/jsonio.h"
@@ -23,6 +23,28 @@ void onSignal(int)
         g_trainer->requestStop();
 }
 
+// Copies a resumable checkpoint into place unless the output already has one (then
+// the output's own, newer state wins).
+const char* const kCheckpointFiles[] = {"config.json", "model.safetensors", "tokenizer.json",
+                                        "optimizer.safetensors", "trainer_state.json"};
+
+void seedCheckpoint(const QString& from, const QString& checkpoint)
+{
+    if (QFileInfo::exists(QDir(checkpoint).filePath(QStringLiteral("trainer_state.json"))))
+        return;
+    for (const char* name : kCheckpointFiles) {
+        const QString source = QDir(from).filePath(QLatin1String(name));
+        if (!QFileInfo::exists(source))
+            throw Error(source, QStringLiteral(
+                                    "missing: --resume-from needs a checkpoint the trainer wrote"));
+    }
+    if (!QDir().mkpath(checkpoint))
+        throw Error(checkpoint, QStringLiteral("cannot create the checkpoint directory"));
+    for (const char* name : kCheckpointFiles)
+        writeFileAtomically(QDir(checkpoint).filePath(QLatin1String(name)),
+                            readFileBytes(QDir(from).filePath(QLatin1String(name))));
+}
+
 int runTrain(const QStringList& args)
 {
     QCommandLineParser parser;
@@ -30,14 +52,26 @@ int runTrain(const QStringList& args)
         "Train the bundled model by a curriculum spec (JSON). Rerunning the same command "
         "resumes from the last checkpoint in --out; Ctrl-C checkpoints and stops."));
     parser.addHelpOption();
-    parser.addOption({QStringLiteral("spec"), QStringLiteral("Curriculum spec (JSON)."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("out"), QStringLiteral("Output directory."), QStringLiteral("DIR")});
-    parser.addOption({QStringLiteral("tokenizer"),
-                      QStringLiteral("tokenizer.json to train with (default: the spec's, or out/tokenizer.json)."),
+    parser.addOption({QStringLiteral("spec"), QStringLiteral("Curriculum spec (JSON)."),
                       QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("max-steps"), QStringLiteral("Stop after this many steps (then resume later)."),
+    parser.addOption(
+        {QStringLiteral("out"), QStringLiteral("Output directory."), QStringLiteral("DIR")});
+    parser.addOption(
+        {QStringLiteral("tokenizer"),
+         QStringLiteral(
+             "tokenizer.json to train with (default: the spec's, or out/tokenizer.json)."),
+         QStringLiteral("FILE")});
+    parser.addOption({QStringLiteral("max-steps"),
+                      QStringLiteral("Stop after this many steps (then resume later)."),
                       QStringLiteral("N")});
-    parser.addOption({QStringLiteral("threads"), QStringLiteral("Threads (default: all cores)."), QStringLiteral("N")});
+    parser.addOption(
+        {QStringLiteral("resume-from"),
+         QStringLiteral(
+             "A checkpoint directory (with optimizer.safetensors and trainer_state.json, "
+             "e.g. the shipped model) to continue from when --out has none yet."),
+         QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("threads"), QStringLiteral("Threads (default: all cores)."),
+                      QStringLiteral("N")});
     parser.process(args);
     if (!parser.isSet(QStringLiteral("spec")) || !parser.isSet(QStringLiteral("out")))
         throw Error(QStringLiteral("train needs --spec FILE and --out DIR"));
@@ -47,14 +81,26 @@ int runTrain(const QStringList& args)
     if (parser.isSet(QStringLiteral("threads")))
         spec.threads = parser.value(QStringLiteral("threads")).toInt();
     const QString out = parser.value(QStringLiteral("out"));
-    QString tokenizer = parser.value(QStringLiteral("tokenizer"));
-    if (tokenizer.isEmpty())
-        tokenizer = spec.tokenizerPath.isEmpty() ? QDir(out).filePath(QStringLiteral("tokenizer.json"))
-                                                 : QDir(QFileInfo(specPath).path()).filePath(spec.tokenizerPath);
-    if (!QFileInfo::exists(tokenizer))
-        throw Error(tokenizer, QStringLiteral("no tokenizer: train one first with kvlens-cli tokenizer-train"));
+    const QString resumeFrom = parser.value(QStringLiteral("resume-from"));
+    if (!resumeFrom.isEmpty())
+        seedCheckpoint(resumeFrom, QDir(out).filePath(QStringLiteral("checkpoint")));
 
-    Trainer trainer(spec, out, tokenizer, makeSuiteSequenceFn(std::shared_ptr<const Tokenizer>(loadTokenizer(tokenizer))));
+    QString tokenizer = parser.value(QStringLiteral("tokenizer"));
+    if (tokenizer.isEmpty() && !spec.tokenizerPath.isEmpty())
+        tokenizer = QDir(QFileInfo(specPath).path()).filePath(spec.tokenizerPath);
+    // Else the output's own tokenizer, or the one the checkpoint was trained with.
+    for (const QString& candidate :
+         {QStringLiteral("tokenizer.json"), QStringLiteral("checkpoint/tokenizer.json")})
+        if (tokenizer.isEmpty() && QFileInfo::exists(QDir(out).filePath(candidate)))
+            tokenizer = QDir(out).filePath(candidate);
+    if (tokenizer.isEmpty() || !QFileInfo::exists(tokenizer))
+        throw Error(
+            tokenizer.isEmpty() ? out : tokenizer,
+            QStringLiteral("no tokenizer: train one first with kvlens-cli tokenizer-train"));
+
+    Trainer trainer(
+        spec, out, tokenizer,
+        makeSuiteSequenceFn(std::shared_ptr<const Tokenizer>(loadTokenizer(tokenizer))));
     trainer.setProgressCallback([](const QJsonObject& o) { printJson(o); });
     g_trainer = &trainer;
     std::signal(SIGINT, onSignal);
@@ -68,7 +114,8 @@ int runTrain(const QStringList& args)
     return 0;
 }
 
-const CommandRegistrar registrar("train", "train the bundled model by a curriculum spec", &runTrain);
+const CommandRegistrar registrar("train", "train the bundled model by a curriculum spec",
+                                 &runTrain);
 
 } // namespace
 } // namespace kvl::cli

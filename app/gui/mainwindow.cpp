@@ -14,6 +14,7 @@
 #include "views/gerconsensusview.h"
 #include "views/heatmapview.h"
 #include "views/overlapmatrixview.h"
+#include "views/ratiocurvesview.h"
 #include "views/taxonomyview.h"
 
 #include <QAction>
@@ -92,7 +93,13 @@ MainWindow::MainWindow(const QString& sessionPath, QWidget* parent)
     statusBar()->addPermanentWidget(m_runCancel);
     statusBar()->addPermanentWidget(m_runLabel);
     connect(m_watcher, &RunWatcher::changed, this, [this](const QString& path) {
-        if (path == m_currentRun)
+        if (path != m_currentRun)
+            return;
+        // Coalesce: a load slower than the poll interval must finish, not be
+        // superseded by every poll (it would never deliver during a long sweep).
+        if (m_load->isBusy())
+            m_refreshPending = true;
+        else
             loadRun(true);
     });
     connect(m_demo, &RunProcess::progressChanged, this, &MainWindow::showDemoProgress);
@@ -131,6 +138,19 @@ void MainWindow::createViews()
     m_referenceHeatmap->setEmptyHint(tr("No FullCache attention stored for this sample."));
     m_eviction = new EvictionMapView;
     m_ger = new GerConsensusView;
+    m_spanKeep = new RatioCurvesView(
+        tr("Instruction span keep rate vs compression ratio"),
+        tr("No instruction spans in this run.\nRuns of the instructions suite (or samples with "
+           "instruction spans) show how much of each instruction survives, by its order in the "
+           "prompt."));
+    m_leakage = new RatioCurvesView(
+        tr("System-prompt leakage vs compression ratio"),
+        tr("No leakage measured in this run.\nRuns of the instructions suite measure how often "
+           "the answer leaks the system prompt."));
+    m_interventions = new RatioCurvesView(
+        tr("Intervention repair rate: attention boost vs sham"),
+        tr("No interventions in this run.\nRuns with interventions boost the attention on the "
+           "evidence of low-EAR rows, and on random entries as a sham."));
     m_compare = new ComparePanel;
     m_inspector = new SampleInspector;
 
@@ -162,10 +182,16 @@ void MainWindow::createViews()
     m_tabs->addTab(attentionPage, tr("Attention"));
     m_tabs->addTab(m_eviction, tr("Eviction map"));
     m_tabs->addTab(m_ger, tr("GER && consensus"));
+    m_tabs->addTab(m_spanKeep, tr("Span keep"));
+    m_tabs->addTab(m_leakage, tr("Leakage"));
+    m_tabs->addTab(m_interventions, tr("Interventions"));
     m_tabs->addTab(m_compare, tr("Compare"));
     m_tabs->addTab(m_inspector, tr("Sample"));
     m_views = {m_accuracy, m_taxonomy, m_overlap, m_heatmap, m_eviction, m_ger};
     for (PlotView* v : m_views)
+        m_pageViews.insert(v, v);
+    for (PlotView* v : {static_cast<PlotView*>(m_spanKeep), static_cast<PlotView*>(m_leakage),
+                        static_cast<PlotView*>(m_interventions)})
         m_pageViews.insert(v, v);
     m_pageViews.insert(overlapPage, m_overlap);
     m_pageViews.insert(attentionPage, m_heatmap);
@@ -218,7 +244,8 @@ void MainWindow::createMenus()
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (int i = 0; i < m_tabs->count(); ++i)
-        view->addAction(m_tabs->tabText(i), QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)),
+        view->addAction(m_tabs->tabText(i),
+                        i < 9 ? QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)) : QKeySequence(),
                         this, [this, i] { m_tabs->setCurrentIndex(i); });
     view->addSeparator();
     QMenu* theme = view->addMenu(tr("&Theme"));
@@ -291,6 +318,12 @@ void MainWindow::showRun(const RunViewData& data)
     show(m_referenceHeatmap, data.referenceHeatmap);
     show(m_eviction, data.eviction);
     show(m_ger, data.ger);
+    show(m_spanKeep, data.spanKeep);
+    show(m_leakage, data.leakage);
+    show(m_interventions, data.interventions);
+    for (PlotView* v : {static_cast<PlotView*>(m_spanKeep), static_cast<PlotView*>(m_leakage),
+                        static_cast<PlotView*>(m_interventions)})
+        v->setProvenance(base);
     if (data.path != m_currentRun)
         m_overlapRatio = -1.0;
     m_currentRun = data.path;
@@ -356,6 +389,9 @@ void MainWindow::closeRun()
     for (PlotView* v : m_views)
         v->clear();
     m_referenceHeatmap->clear();
+    m_spanKeep->clear();
+    m_leakage->clear();
+    m_interventions->clear();
     m_rows->clear();
     m_rowsQuery = {};
     m_inspector->clear();
@@ -527,8 +563,25 @@ void MainWindow::applySessionState(const SessionState& s)
     QString current = s.currentRun;
     if (current.isEmpty() && !s.openRuns.isEmpty())
         current = s.openRuns.constLast();
-    if (m_loader && !current.isEmpty() && QFileInfo::exists(current))
-        openRun(current);
+    if (!current.isEmpty() && QFileInfo::exists(current)) {
+        // The configuration last looked at, when the run still has it.
+        m_sessionRun = RunRequest{current, s.selectedCompressor, s.selectedRatio, {}};
+        if (m_loader) {
+            m_request = m_sessionRun;
+            m_sessionRun = {};
+            openRun(current);
+        }
+    }
+}
+
+void MainWindow::setRunLoader(RunLoader loader)
+{
+    m_loader = std::move(loader);
+    if (m_loader && !m_sessionRun.path.isEmpty() && m_currentRun.isEmpty()) {
+        m_request = m_sessionRun;
+        m_sessionRun = {};
+        openRun(m_request.path);
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

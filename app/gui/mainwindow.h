@@ -18,6 +18,7 @@ class QListWidget;
 class QProgressBar;
 class QStackedWidget;
 class QTabWidget;
+class QTimer;
 class QDockWidget;
 class QToolBar;
 class QToolButton;
@@ -33,6 +34,7 @@ class LatestRequest;
 class NewRunDialog;
 class OverlapMatrixView;
 class PlotView;
+class RatioCurvesView;
 class RowsPanel;
 class RunProcess;
 class RunWatcher;
@@ -58,7 +60,8 @@ class MainWindow : public QMainWindow
 
     // How run files are read (called on a worker thread); without one, opening a
     // run explains that this build cannot read run files.
-    void setRunLoader(RunLoader loader) { m_loader = std::move(loader); }
+    // A run the restored session had open is opened once the loader is set.
+    void setRunLoader(RunLoader loader);
 
     // Shows a run's data in every view (views with no data show their hint).
     void showRun(const RunViewData& data);
@@ -127,6 +130,7 @@ class MainWindow : public QMainWindow
     void showDemoProgress(const RunProgress& progress);
     void onDemoFinished(bool ok, int exitCode, bool cancelled);
     void followNewRun();
+    void pollDemoFile();
     void exportFigure();
     void exportData();
     void showNewRunDialog();
@@ -144,6 +148,7 @@ class MainWindow : public QMainWindow
     QString m_currentRun;
     RunViewData m_data;
     RunRequest m_request;
+    RunRequest m_sessionRun;  // restored before a loader was set
     SessionState m_selection; // selection part of the session, kept as the user clicks
     double m_overlapRatio = -1.0;
     QString m_lastError;
@@ -164,6 +169,9 @@ class MainWindow : public QMainWindow
     HeatmapView* m_referenceHeatmap = nullptr;
     EvictionMapView* m_eviction = nullptr;
     GerConsensusView* m_ger = nullptr;
+    RatioCurvesView* m_spanKeep = nullptr;
+    RatioCurvesView* m_leakage = nullptr;
+    RatioCurvesView* m_interventions = nullptr;
     ComparePanel* m_compare = nullptr;
     SampleInspector* m_inspector = nullptr;
     RowsPanel* m_rows = nullptr;
@@ -183,6 +191,8 @@ class MainWindow : public QMainWindow
     RunWatcher* m_watcher = nullptr;
     RunProcess* m_demo = nullptr;
     bool m_demoOpened = false;
+    QTimer* m_demoPoll = nullptr;  // opens the demo's file once samples land in it
+    bool m_refreshPending = false; // the file changed while a load was in flight
     QActionGroup* m_themeGroup = nullptr;
     QActionGroup* m_colorMapGroup = nullptr;
     QAction* m_logScale = nullptr;

@@ -2,6 +2,7 @@
 // selection, drill-down into rows and samples, and the demo of the start page.
 #include "mainwindow.h"
 
+#include "common/error.h"
 #include "comparepanel.h"
 #include "latestrequest.h"
 #include "newrundialog.h"
@@ -12,6 +13,7 @@
 #include "sampledetail.h"
 #include "sampleinspector.h"
 #include "startpage.h"
+#include "store/runreader.h"
 #include "views/overlapmatrixview.h"
 #include "views/signaturenames.h"
 #include "views/taxonomydata.h"
@@ -29,6 +31,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 
@@ -134,13 +137,18 @@ void MainWindow::loadRun(bool refresh)
     const RunLoader loader = m_loader;
     if (!refresh)
         statusBar()->showMessage(tr("Opening %1…").arg(request.path));
+    m_refreshPending = false;
+    auto again = [this] {
+        if (m_refreshPending && !m_request.path.isEmpty())
+            loadRun(true);
+    };
     m_load->run<RunViewData>(
         [loader, request] {
             RunViewData data = loader(request);
             data.path = request.path;
             return data;
         },
-        [this, refresh](const RunViewData& data) {
+        [this, refresh, again](const RunViewData& data) {
             showRun(data);
             m_watcher->watch(data.path);
             if (refresh && m_rowsQuery)
@@ -151,11 +159,13 @@ void MainWindow::loadRun(bool refresh)
                                          ? tr("%1: %2, still running").arg(data.path, rows)
                                          : tr("%1: %2").arg(data.path, rows));
             emit runLoaded(data.path);
+            again();
         },
-        [this, refresh, request](const QString& message) {
+        [this, refresh, request, again](const QString& message) {
             if (refresh) {
                 // A sweep mid-write can be caught between states; the next poll retries.
                 statusBar()->showMessage(tr("Refresh failed: %1").arg(message));
+                again();
                 return;
             }
             showLoadError(request.path, message);
@@ -241,6 +251,8 @@ void MainWindow::setFocusConfiguration(const QString& compressor, double ratio)
         return;
     m_request.compressor = compressor;
     m_request.ratio = ratio;
+    m_selection.selectedCompressor = compressor;
+    m_selection.selectedRatio = ratio;
     loadRun(true);
 }
 
@@ -338,6 +350,36 @@ void MainWindow::startDemo(const QString& program)
     m_runCancel->show();
     m_demo->start(program.isEmpty() ? NewRunDialog::findCli() : program,
                   {QStringLiteral("demo"), QStringLiteral("--out"), out});
+    // Progress lines are the fast path; the file itself is the fallback, for a
+    // child that reports no progress on stdout.
+    if (!m_demoPoll) {
+        m_demoPoll = new QTimer(this);
+        m_demoPoll->setInterval(1000);
+        connect(m_demoPoll, &QTimer::timeout, this, &MainWindow::pollDemoFile);
+    }
+    m_demoPoll->start();
+}
+
+void MainWindow::pollDemoFile()
+{
+    if (m_demoOpened || !m_demo->isRunning() || !m_loader) {
+        m_demoPoll->stop();
+        return;
+    }
+    if (!QFileInfo::exists(demoPath()))
+        return;
+    qint64 samples = 0;
+    try {
+        samples = RunReader(demoPath()).sampleCount();
+    } catch (const Error&) {
+        return; // still being created
+    }
+    if (samples <= 0)
+        return;
+    m_start->setMessage(tr("Demo: %n sample(s) finished", nullptr, int(samples)));
+    m_demoOpened = true;
+    m_demoPoll->stop();
+    openRun(demoPath());
 }
 
 void MainWindow::cancelDemo()
@@ -370,6 +412,8 @@ void MainWindow::onDemoFinished(bool ok, int exitCode, bool cancelled)
     m_start->setRunning(false);
     m_runProgress->hide();
     m_runCancel->hide();
+    if (m_demoPoll)
+        m_demoPoll->stop();
     QString message = ok          ? tr("Demo finished.")
                       : cancelled ? tr("Demo cancelled; finished samples are kept.")
                                   : tr("Demo failed (exit code %1).").arg(exitCode);

@@ -6,6 +6,7 @@
 #include "views/heatmapdata.h"
 #include "views/overlapdata.h"
 #include "views/provenance.h"
+#include "views/ratiocurvesdata.h"
 #include "views/taxonomydata.h"
 
 #include <functional>
@@ -65,6 +66,12 @@ struct RunViewData
     EvictionMap eviction;
     Provenance evictionProvenance;
     GerData ger;
+    // Instruction suites: keep rate of instruction spans by their order in the
+    // prompt, and system-prompt leakage rate, against ratio (FullCache reference).
+    RatioCurves spanKeep;
+    RatioCurves leakage;
+    // Repair rate of the attention boost (solid) and of the sham (dashed).
+    RatioCurves interventions;
     // The selection the detail views were built for, and what can be chosen.
     ConfigChoice focus;
     QString sampleKey; // sample of the heatmaps (and of the eviction map when chosen)

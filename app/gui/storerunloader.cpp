@@ -1,20 +1,26 @@
 #include "storerunloader.h"
 
+#include "keepaccumulator.h"
 #include "maskviews.h"
 #include "store/runreader.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace kvl {
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// Masks averaged into the eviction map at most (a 36-layer, 32k-token mask is ~10 MB
+// unpacked, and the map is rebuilt whenever a sweep commits a sample).
+constexpr int kMaxAveragedMasks = 256;
 
 bool sameRatio(double a, double b)
 {
@@ -160,6 +166,97 @@ GerData gerOf(RunReader& reader, const QString& compressor)
     return data;
 }
 
+// One colour per compressor, in order of first appearance.
+int colorOf(QStringList& compressors, const QString& compressor)
+{
+    if (!compressors.contains(compressor))
+        compressors << compressor;
+    return int(compressors.indexOf(compressor));
+}
+
+RatioCurve& curveNamed(QVector<RatioCurve>& curves, const QString& name, int color, bool dashed)
+{
+    for (RatioCurve& c : curves)
+        if (c.name == name)
+            return c;
+    curves.push_back({name, {}, {}, color, dashed});
+    return curves.last();
+}
+
+RatioCurves spanKeepOf(RunReader& reader)
+{
+    RatioCurves out;
+    out.valueLabel =
+        QCoreApplication::translate("kvl::StoreRunLoader", "Mean keep rate of the span");
+    QStringList colors;
+    // Cells come sorted by compressor, ratio: each curve's ratios ascend.
+    for (const SpanKeepCell& c : reader.spanKeepByOrder()) {
+        if (c.compressor == kFullCacheCompressor)
+            continue;
+        const QString name =
+            QCoreApplication::translate("kvl::StoreRunLoader", "%1 · instruction #%2")
+                .arg(c.compressor)
+                .arg(c.order);
+        RatioCurve& curve =
+            curveNamed(out.curves, name, colorOf(colors, c.compressor), c.order > 0);
+        curve.ratios << c.ratio;
+        curve.values << c.meanKeepRate;
+    }
+    return out;
+}
+
+RatioCurves leakageOf(RunReader& reader)
+{
+    std::map<std::pair<QString, double>, std::pair<qint64, qint64>> sums; // (leaks, n)
+    for (const LeakageCell& c : reader.leakage()) {
+        auto& s = sums[{c.compressor, c.ratio}];
+        s.first += c.leaks;
+        s.second += c.n;
+    }
+    RatioCurves out;
+    out.valueLabel =
+        QCoreApplication::translate("kvl::StoreRunLoader", "Leak rate (ROUGE-L recall > %1)")
+            .arg(kLeakageThreshold);
+    out.referenceLabel = kFullCacheCompressor;
+    QStringList colors;
+    for (const auto& [key, s] : sums) {
+        const double rate = s.second > 0 ? double(s.first) / double(s.second) : kNaN;
+        if (key.first == kFullCacheCompressor) {
+            out.reference = rate;
+            continue;
+        }
+        RatioCurve& curve = curveNamed(out.curves, key.first, colorOf(colors, key.first), false);
+        curve.ratios << key.second;
+        curve.values << rate;
+    }
+    if (out.curves.isEmpty())
+        out.reference = kNaN; // nothing to compare the reference with
+    return out;
+}
+
+RatioCurves interventionsOf(RunReader& reader)
+{
+    // Over every beta: the view compares boost with sham, not betas.
+    std::map<std::tuple<QString, QString, double>, std::pair<qint64, qint64>> sums;
+    for (const InterventionCell& c : reader.interventionRates()) {
+        auto& s = sums[{c.compressor, c.kind, c.ratio}];
+        s.first += c.repaired;
+        s.second += c.n;
+    }
+    RatioCurves out;
+    out.valueLabel = QCoreApplication::translate("kvl::StoreRunLoader", "Repair rate");
+    QStringList colors;
+    for (const auto& [key, s] : sums) {
+        const auto& [compressor, kind, ratio] = key;
+        const bool sham = kind == QLatin1String("sham");
+        RatioCurve& curve = curveNamed(out.curves, QStringLiteral("%1 · %2").arg(compressor, kind),
+                                       colorOf(colors, compressor), sham);
+        curve.ratios << ratio;
+        curve.values << (s.second > 0 ? double(s.first) / double(s.second) : kNaN);
+    }
+    return out;
+}
+
 // Heatmap pair and eviction map of the focus configuration.
 void detailsOf(RunReader& reader, const RunRequest& request, RunViewData& data)
 {
@@ -219,8 +316,12 @@ void detailsOf(RunReader& reader, const RunRequest& request, RunViewData& data)
     // Eviction map: one sample's mask, or the mean over every sample with a mask.
     KeepAccumulator keep;
     QString spansFrom;
+    int withMask = 0;
     for (const StoredResult& r : rows) {
         if (!r.hasMask || (!request.sampleKey.isEmpty() && r.sampleKey != request.sampleKey))
+            continue;
+        // The view is re-read every time a sweep commits: bound the work, and say so.
+        if (++withMask > kMaxAveragedMasks)
             continue;
         if (const auto mask = reader.mask(r.sampleId, focusId)) {
             keep.add(*mask);
@@ -238,10 +339,15 @@ void detailsOf(RunReader& reader, const RunRequest& request, RunViewData& data)
         data.evictionProvenance.compressor = data.focus.compressor;
         data.evictionProvenance.ratio = data.focus.ratio;
         data.evictionProvenance.note =
-            data.evictionAveraged ? QStringLiteral("mean over %1 samples; spans of sample %2")
-                                        .arg(keep.samples())
-                                        .arg(spansFrom)
-                                  : QStringLiteral("sample %1").arg(spansFrom);
+            !data.evictionAveraged ? QStringLiteral("sample %1").arg(spansFrom)
+            : withMask > keep.samples()
+                ? QStringLiteral("mean over the first %1 of %2 samples; spans of sample %3")
+                      .arg(keep.samples())
+                      .arg(withMask)
+                      .arg(spansFrom)
+                : QStringLiteral("mean over %1 samples; spans of sample %2")
+                      .arg(keep.samples())
+                      .arg(spansFrom);
     }
 }
 
@@ -288,6 +394,9 @@ RunViewData loadRunViewData(const RunRequest& request)
     if (data.overlapIndex >= 0)
         data.overlap = data.overlaps[data.overlapIndex];
     data.ger = gerOf(reader, data.focus.compressor);
+    data.spanKeep = spanKeepOf(reader);
+    data.leakage = leakageOf(reader);
+    data.interventions = interventionsOf(reader);
     detailsOf(reader, request, data);
     return data;
 }

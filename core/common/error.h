@@ -9,7 +9,7 @@ namespace kvl {
 // the user as is: it names the file (when there is one) and the problem.
 class Error : public std::runtime_error
 {
-public:
+  public:
     explicit Error(const QString& message);
     Error(const QString& path, const QString& problem);
 

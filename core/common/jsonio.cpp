@@ -38,7 +38,8 @@ void writeFileAtomically(const QString& path, const QByteArray& bytes)
     // (/dev/full, /dev/stdout) that would replace the device itself.
     const QFileInfo info(path);
     if (info.exists() && (!info.isFile() || info.isSymLink()))
-        throw Error(path, QStringLiteral("refusing to replace something that is not a regular file"));
+        throw Error(path,
+                    QStringLiteral("refusing to replace something that is not a regular file"));
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         throw Error(path, QStringLiteral("cannot open for writing (%1)").arg(file.errorString()));

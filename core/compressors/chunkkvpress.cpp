@@ -37,7 +37,7 @@ class ChunkKvPress : public Press
         // (+inf) entries make their chunk +inf, kept first.
         const at::Tensor summed = scores.sum(1); // [L, T]
         const at::Tensor chunkIndex =
-            (torch::arange(length, torch::kLong) / m_chunk).clamp_max(chunks - 1);
+            torch::arange(length, torch::kLong).div(m_chunk, "floor").clamp_max(chunks - 1);
         at::Tensor chunkScores =
             torch::zeros({input.layers(), chunks}).index_add_(1, chunkIndex, summed);
         at::Tensor sizes = torch::full({chunks}, double(m_chunk));

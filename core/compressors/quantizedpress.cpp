@@ -62,7 +62,9 @@ class QuantizedPress : public Press
         checkRatio(ratio, m_spec);
         const int bits = m_bits > 0 ? m_bits : bitsForRatio(ratio);
         const int64_t length = input.length(), d = input.headDim();
-        if (d % m_group != 0 && bits < 16)
+        // A head smaller than the group is one group (small test models).
+        const int group = int(std::min<int64_t>(m_group, d));
+        if (d % group != 0 && bits < 16)
             throw Error(m_spec,
                         QStringLiteral("group %1 does not divide head_dim %2").arg(m_group).arg(d));
         const int64_t quantized = bits < 16 ? std::max<int64_t>(0, length - m_residual) : 0;
@@ -75,9 +77,9 @@ class QuantizedPress : public Press
                 layer.keys = layer.keys.clone();
                 layer.values = layer.values.clone();
                 layer.keys.narrow(1, 0, quantized)
-                    .copy_(fakeQuantize(layer.keys.narrow(1, 0, quantized), bits, m_group));
+                    .copy_(fakeQuantize(layer.keys.narrow(1, 0, quantized), bits, group));
                 layer.values.narrow(1, 0, quantized)
-                    .copy_(fakeQuantize(layer.values.narrow(1, 0, quantized), bits, m_group));
+                    .copy_(fakeQuantize(layer.values.narrow(1, 0, quantized), bits, group));
             }
             k1.push_back(layer.keys);
             v1.push_back(layer.values);
@@ -87,7 +89,7 @@ class QuantizedPress : public Press
         // Per (layer, head, token, K or V): d·bits/8 bytes plus an fp16 scale and zero
         // per group when quantized; residual entries in fp16.
         const double kvSlots = double(input.layers()) * double(input.kvHeads()) * 2.0;
-        const double qBytes = double(d) * bits / 8.0 + double(d / m_group) * 2.0 * 2.0;
+        const double qBytes = double(d) * bits / 8.0 + double(d / group) * 2.0 * 2.0;
         r.keptBytes = kvSlots * (double(quantized) * qBytes +
                                  double(length - quantized) * double(d) * kCacheBytesPerElement);
         r.coverage = CoverageType::StructuralPositionAddressability;
@@ -96,6 +98,7 @@ class QuantizedPress : public Press
         r.rewritten = out;
         r.details[QStringLiteral("bits")] = bits;
         r.details[QStringLiteral("quantized_tokens")] = qint64(quantized);
+        r.details[QStringLiteral("group")] = group;
         return r;
     }
 

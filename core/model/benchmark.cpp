@@ -6,6 +6,7 @@
 #include <torch/torch.h>
 
 #include <chrono>
+#include <ctime>
 
 namespace kvl {
 
@@ -16,25 +17,41 @@ double secondsSince(std::chrono::steady_clock::time_point start)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+double processCpuSeconds()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
 } // namespace
 
-double measureMatmulGflops(int n, double minSeconds)
+MatmulRate measureMatmul(int n, double minSeconds)
 {
     c10::InferenceMode guard;
     const at::Tensor a = at::randn({n, n});
     const at::Tensor b = at::randn({n, n});
     at::Tensor c = at::mm(a, b); // warm-up: thread pools, page faults
-    double best = 0.0;
+    const double flops = 2.0 * n * double(n) * n;
+    const int threads = at::get_num_threads();
+    MatmulRate rate;
     const auto begin = std::chrono::steady_clock::now();
     int runs = 0;
     while (runs < 3 || secondsSince(begin) < minSeconds) {
         const auto start = std::chrono::steady_clock::now();
+        const double cpuStart = processCpuSeconds();
         at::mm_out(c, a, b);
-        const double s = secondsSince(start);
-        best = std::max(best, 2.0 * n * double(n) * n / s / 1e9);
+        const double cpu = processCpuSeconds() - cpuStart;
+        rate.gflops = std::max(rate.gflops, flops / secondsSince(start) / 1e9);
+        rate.gflopsPerCpuSecond = std::max(rate.gflopsPerCpuSecond, flops * threads / cpu / 1e9);
         ++runs;
     }
-    return best;
+    return rate;
+}
+
+double measureMatmulGflops(int n, double minSeconds)
+{
+    return measureMatmul(n, minSeconds).gflops;
 }
 
 double prefillFlops(const ModelConfig& c, int64_t tokens)
@@ -90,11 +107,17 @@ PrefillBench benchPrefill(const Transformer& model, int64_t tokens, int repeats)
     bench.tokens = tokens;
     for (int i = 0; i < std::max(1, repeats); ++i) {
         const auto start = std::chrono::steady_clock::now();
+        const double cpuStart = processCpuSeconds();
         const ContextCache cache = model.prefill(idList, options);
         const double s = secondsSince(start);
+        const double cpu = processCpuSeconds() - cpuStart;
         if (bench.seconds == 0.0 || s < bench.seconds)
             bench.seconds = s;
+        if (bench.cpuSeconds == 0.0 || cpu < bench.cpuSeconds)
+            bench.cpuSeconds = cpu;
     }
+    bench.gflopsPerCpuSecond =
+        prefillFlops(model.config(), tokens) * at::get_num_threads() / bench.cpuSeconds / 1e9;
     bench.tokensPerSecond = double(tokens) / bench.seconds;
     bench.gflops = prefillFlops(model.config(), tokens) / bench.seconds / 1e9;
     return bench;

@@ -9,7 +9,17 @@ namespace kvl {
 
 class Transformer;
 
-// fp32 matmul rate of this machine (square n x n products, best of a few), GFLOP/s.
+// Rates are given per wall-clock second and per CPU second of this process (all its
+// threads): on a machine shared with other jobs the wall rate follows the load, while
+// the ratio of two per-CPU-second rates still says how well the cores were used.
+struct MatmulRate
+{
+    double gflops = 0.0;             // best wall-clock rate
+    double gflopsPerCpuSecond = 0.0; // best rate per CPU second, times the thread count
+};
+
+// fp32 matmul rate of this machine (square n x n products, best of a few).
+MatmulRate measureMatmul(int n = 2048, double minSeconds = 1.0);
 double measureMatmulGflops(int n = 2048, double minSeconds = 1.0);
 
 // FLOPs of Transformer::prefill on `tokens` tokens: every projection and MLP matmul,
@@ -29,6 +39,8 @@ struct PrefillBench
     double seconds = 0.0; // best of the repeats
     double tokensPerSecond = 0.0;
     double gflops = 0.0;
+    double cpuSeconds = 0.0;         // process CPU time of the best run
+    double gflopsPerCpuSecond = 0.0; // times the thread count, comparable to MatmulRate's
 };
 
 // Times prefill of `tokens` random ids (inference mode, best of `repeats`).

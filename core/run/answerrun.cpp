@@ -71,7 +71,7 @@ AnswerRun answerSample(const Transformer& model, const Tokenizer& tokenizer,
     AnswerRun run = decodeSample(model, tokenizer, sample, context, edit, settings);
     run.gold = std::move(gold);
     run.attention = summarizeAttention(run.gold.contextAttention);
-    run.gold.contextAttention = {}; // summarized; the full tensor is not kept
+    run.gold.contextAttention = at::Tensor(); // summarized; the full tensor is not kept
     const at::Tensor lp = run.gold.logProbs.contiguous();
     const int64_t steps = lp.size(0), vocab = lp.size(1);
     run.stepLogProbs.resize(size_t(steps));

@@ -9,7 +9,8 @@
 
 namespace kvl {
 
-AdamW::AdamW(std::map<QString, torch::Tensor> params, std::map<QString, bool> decays, Options options)
+AdamW::AdamW(std::map<QString, torch::Tensor> params, std::map<QString, bool> decays,
+             Options options)
     : m_params(std::move(params)), m_decays(std::move(decays)), m_options(options)
 {
     for (const auto& [name, p] : m_params) {
@@ -69,7 +70,8 @@ void AdamW::save(const QString& path) const
     auto add = [&writer](const QString& name, const torch::Tensor& t) {
         const auto c = t.contiguous();
         writer.add(name, DType::F32, c.sizes().vec(),
-                   QByteArray(reinterpret_cast<const char*>(c.data_ptr<float>()), qsizetype(c.numel() * 4)));
+                   QByteArray(reinterpret_cast<const char*>(c.data_ptr<float>()),
+                              qsizetype(c.numel() * 4)));
     };
     for (const auto& [name, t] : m_m)
         add(QStringLiteral("m.") + name, t);

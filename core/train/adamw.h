@@ -12,7 +12,7 @@ namespace kvl {
 // continues bit-identically.
 class AdamW
 {
-public:
+  public:
     struct Options
     {
         double beta1 = 0.9;
@@ -29,10 +29,10 @@ public:
     void step(double lr);
 
     int64_t steps() const { return m_step; }
-    void save(const QString& path) const;  // safetensors: m.<name>, v.<name>, step
-    void load(const QString& path);        // throws kvl::Error naming the file
+    void save(const QString& path) const; // safetensors: m.<name>, v.<name>, step
+    void load(const QString& path);       // throws kvl::Error naming the file
 
-private:
+  private:
     std::map<QString, torch::Tensor> m_params;
     std::map<QString, bool> m_decays;
     std::map<QString, torch::Tensor> m_m;

@@ -14,7 +14,7 @@ namespace kvl {
 // key; every value after a repeated key is supervised.
 class RecallSequences
 {
-public:
+  public:
     // `ordinary` ids are split into keys and values by a seeded shuffle.
     RecallSequences(std::vector<int> ordinary, int bosId, quint64 seed);
 
@@ -23,7 +23,7 @@ public:
     const std::vector<int>& keys() const { return m_keys; }
     const std::vector<int>& values() const { return m_values; }
 
-private:
+  private:
     std::vector<int> m_keys;
     std::vector<int> m_values;
     int m_bosId;

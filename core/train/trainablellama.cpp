@@ -7,10 +7,10 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QFileInfo>
 #include <cmath>
 #include <torch/torch.h>
 
@@ -87,8 +87,11 @@ TrainableLlama TrainableLlama::load(const QString& dir)
     for (const QString& name : checkpoint->tensorNames()) {
         const TensorView& view = checkpoint->tensor(name);
         if (view.dtype != DType::F32)
-            throw Error(view.file, QStringLiteral("tensor %1: the trainer resumes from F32 weights only").arg(name));
-        auto t = torch::from_blob(const_cast<void*>(view.data), view.shape, torch::kFloat32).clone();
+            throw Error(
+                view.file,
+                QStringLiteral("tensor %1: the trainer resumes from F32 weights only").arg(name));
+        auto t =
+            torch::from_blob(const_cast<void*>(view.data), view.shape, torch::kFloat32).clone();
         t.set_requires_grad(true);
         model.m_params[name] = t;
     }
@@ -120,9 +123,15 @@ torch::Tensor TrainableLlama::forward(const torch::Tensor& ids) const
     const double scale = 1.0 / std::sqrt(double(hd));
     for (int l = 0; l < c.numLayers; ++l) {
         const auto h = rmsNorm(x, p(layerName(l, "input_layernorm.weight")), c.rmsNormEps);
-        auto q = torch::matmul(h, p(layerName(l, "self_attn.q_proj.weight")).t()).view({B, T, H, hd}).transpose(1, 2);
-        auto k = torch::matmul(h, p(layerName(l, "self_attn.k_proj.weight")).t()).view({B, T, Hkv, hd}).transpose(1, 2);
-        auto v = torch::matmul(h, p(layerName(l, "self_attn.v_proj.weight")).t()).view({B, T, Hkv, hd}).transpose(1, 2);
+        auto q = torch::matmul(h, p(layerName(l, "self_attn.q_proj.weight")).t())
+                     .view({B, T, H, hd})
+                     .transpose(1, 2);
+        auto k = torch::matmul(h, p(layerName(l, "self_attn.k_proj.weight")).t())
+                     .view({B, T, Hkv, hd})
+                     .transpose(1, 2);
+        auto v = torch::matmul(h, p(layerName(l, "self_attn.v_proj.weight")).t())
+                     .view({B, T, Hkv, hd})
+                     .transpose(1, 2);
         q = q * cos + rotateHalf(q) * sin;
         k = k * cos + rotateHalf(k) * sin;
         if (H != Hkv) {
@@ -135,7 +144,8 @@ torch::Tensor TrainableLlama::forward(const torch::Tensor& ids) const
         const auto merged = attn.transpose(1, 2).reshape({B, T, H * hd});
         x = x + torch::matmul(merged, p(layerName(l, "self_attn.o_proj.weight")).t());
         const auto g = rmsNorm(x, p(layerName(l, "post_attention_layernorm.weight")), c.rmsNormEps);
-        const auto gate = torch::silu(torch::matmul(g, p(layerName(l, "mlp.gate_proj.weight")).t()));
+        const auto gate =
+            torch::silu(torch::matmul(g, p(layerName(l, "mlp.gate_proj.weight")).t()));
         const auto up = torch::matmul(g, p(layerName(l, "mlp.up_proj.weight")).t());
         x = x + torch::matmul(gate * up, p(layerName(l, "mlp.down_proj.weight")).t());
     }
@@ -181,12 +191,14 @@ void TrainableLlama::save(const QString& dir, const QString& tokenizerPath) cons
     SafetensorsWriter writer;
     for (const auto& [name, t] : m_params) {
         const auto c = t.detach().contiguous();
-        QByteArray bytes(reinterpret_cast<const char*>(c.data_ptr<float>()), qsizetype(c.numel() * 4));
+        QByteArray bytes(reinterpret_cast<const char*>(c.data_ptr<float>()),
+                         qsizetype(c.numel() * 4));
         writer.add(name, DType::F32, c.sizes().vec(), bytes);
     }
     writer.setMetadata(QJsonObject{{QStringLiteral("format"), QStringLiteral("pt")}});
     writer.write(QDir(dir).filePath(QStringLiteral("model.safetensors")));
-    writeFileAtomically(QDir(dir).filePath(QStringLiteral("config.json")), llamaConfigJson(m_config));
+    writeFileAtomically(QDir(dir).filePath(QStringLiteral("config.json")),
+                        llamaConfigJson(m_config));
     if (!tokenizerPath.isEmpty()) {
         const QString target = QDir(dir).filePath(QStringLiteral("tokenizer.json"));
         if (QFileInfo(tokenizerPath).canonicalFilePath() != QFileInfo(target).canonicalFilePath())

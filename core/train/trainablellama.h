@@ -17,7 +17,7 @@ class Tokenizer;
 // test checks that the two agree on a saved checkpoint.
 class TrainableLlama
 {
-public:
+  public:
     // Fresh weights: normal(0, 0.02), residual projections scaled by 1/sqrt(2·layers).
     TrainableLlama(const ModelConfig& config, quint64 seed);
     // Weights from a checkpoint directory written by save() (for resuming).
@@ -36,7 +36,7 @@ public:
     // config.json + model.safetensors (+ tokenizer.json copied from tokenizerPath).
     void save(const QString& dir, const QString& tokenizerPath) const;
 
-private:
+  private:
     explicit TrainableLlama(const ModelConfig& config);
     torch::Tensor p(const QString& name) const { return m_params.at(name); }
 

@@ -90,10 +90,9 @@ int coreCount()
 } // namespace
 
 Trainer::Trainer(TrainSpec spec, QString outDir, QString tokenizerPath, TaskSequenceFn tasks)
-    : m_spec(std::move(spec)), m_outDir(std::move(outDir)), m_tokenizerPath(std::move(tokenizerPath)),
-      m_tasks(std::move(tasks))
-{
-}
+    : m_spec(std::move(spec)), m_outDir(std::move(outDir)),
+      m_tokenizerPath(std::move(tokenizerPath)), m_tasks(std::move(tasks))
+{}
 
 void Trainer::setProgressCallback(std::function<void(const QJsonObject&)> callback)
 {
@@ -121,8 +120,9 @@ int Trainer::run(int maxSteps)
     std::vector<int> ordinary;
     for (int id = 0; id < vocab; ++id) {
         const QString text = tokenizer->idToToken(id);
-        const bool special = id == bos || std::find(stops.begin(), stops.end(), id) != stops.end() ||
-                             (text.startsWith(QLatin1String("<|")) && text.endsWith(QLatin1String("|>")));
+        const bool special =
+            id == bos || std::find(stops.begin(), stops.end(), id) != stops.end() ||
+            (text.startsWith(QLatin1String("<|")) && text.endsWith(QLatin1String("|>")));
         if (!special)
             ordinary.push_back(id);
     }
@@ -146,7 +146,8 @@ int Trainer::run(int maxSteps)
     config.tieWordEmbeddings = m_spec.model.tieEmbeddings;
     config.bosTokenId = bos;
     config.eosTokenIds = stops;
-    TrainableLlama model = resuming ? TrainableLlama::load(ckpt) : TrainableLlama(config, m_spec.seed);
+    TrainableLlama model =
+        resuming ? TrainableLlama::load(ckpt) : TrainableLlama(config, m_spec.seed);
     std::map<QString, bool> decays;
     for (const auto& [name, t] : model.named())
         decays[name] = model.decays(name);
@@ -197,7 +198,8 @@ int Trainer::run(int maxSteps)
         writeFileAtomically(QDir(tmp).filePath(QLatin1String(kStateFile)),
                             toJsonLine({{QStringLiteral("step"), step},
                                         {QStringLiteral("spec"), m_spec.toJson()},
-                                        {QStringLiteral("saved"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}}));
+                                        {QStringLiteral("saved"),
+                                         QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}}));
         const QString old = ckpt + QStringLiteral(".old");
         QDir(old).removeRecursively();
         if (QDir(ckpt).exists() && !QDir().rename(ckpt, old))

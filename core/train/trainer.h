@@ -27,7 +27,7 @@ using TaskSequenceFn =
 // step), so a resumed run sees the same data as an uninterrupted one.
 class Trainer
 {
-public:
+  public:
     Trainer(TrainSpec spec, QString outDir, QString tokenizerPath, TaskSequenceFn tasks);
 
     // One JSON object per progress report (step, stage, loss, lr, tokens_per_s, eta_s)
@@ -41,7 +41,7 @@ public:
 
     QString checkpointDir() const;
 
-private:
+  private:
     TrainSpec m_spec;
     QString m_outDir;
     QString m_tokenizerPath;

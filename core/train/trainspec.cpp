@@ -12,11 +12,10 @@ namespace {
 // the default already in the struct.
 class Reader
 {
-public:
+  public:
     Reader(const QJsonObject& object, QString origin, QString prefix)
         : m_object(object), m_origin(std::move(origin)), m_prefix(std::move(prefix))
-    {
-    }
+    {}
 
     void read(const char* key, int& out) const
     {
@@ -82,17 +81,21 @@ public:
     }
     [[noreturn]] void fail(const char* key, const QString& expected) const
     {
-        throw Error(m_origin, QStringLiteral("field %1%2 must be %3")
-                                  .arg(m_prefix, QLatin1String(key), expected));
+        throw Error(
+            m_origin,
+            QStringLiteral("field %1%2 must be %3").arg(m_prefix, QLatin1String(key), expected));
     }
 
-private:
+  private:
     QJsonObject m_object;
     QString m_origin;
     QString m_prefix;
 };
 
-QJsonArray range(int lo, int hi) { return QJsonArray{lo, hi}; }
+QJsonArray range(int lo, int hi)
+{
+    return QJsonArray{lo, hi};
+}
 
 } // namespace
 
@@ -184,7 +187,8 @@ TrainSpec TrainSpec::fromJson(const QJsonObject& json, const QString& origin)
         if (stage.steps <= 0)
             r.fail("steps", QStringLiteral("positive"));
         if ((stage.batchSequences <= 0) == (stage.tokensPerBatch <= 0))
-            r.fail("batch_sequences", QStringLiteral("given, or tokens_per_batch instead (one of the two)"));
+            r.fail("batch_sequences",
+                   QStringLiteral("given, or tokens_per_batch instead (one of the two)"));
         if (stage.recallShare < 1.0 && stage.suites.empty())
             r.fail("suites", QStringLiteral("given when recall_share < 1"));
         spec.stages.push_back(stage);
@@ -199,18 +203,19 @@ QJsonObject TrainSpec::toJson() const
         QJsonObject suiteObject;
         for (const auto& [name, share] : s.suites)
             suiteObject.insert(name, share);
-        QJsonObject o{{QStringLiteral("name"), s.name},
-                      {QStringLiteral("steps"), s.steps},
-                      {QStringLiteral("lr"), s.lr},
-                      {QStringLiteral("lr_min"), s.lrMin},
-                      {QStringLiteral("warmup_steps"), s.warmupSteps},
-                      {QStringLiteral("recall_share"), s.recallShare},
-                      {QStringLiteral("context_tokens"), range(s.minContextTokens, s.maxContextTokens)},
-                      {QStringLiteral("recall"),
-                       QJsonObject{{QStringLiteral("pairs"), range(s.recall.minPairs, s.recall.maxPairs)},
-                                   {QStringLiteral("filler"),
-                                    range(s.recall.minFiller, s.recall.maxFiller)}}},
-                      {QStringLiteral("suites"), suiteObject}};
+        QJsonObject o{
+            {QStringLiteral("name"), s.name},
+            {QStringLiteral("steps"), s.steps},
+            {QStringLiteral("lr"), s.lr},
+            {QStringLiteral("lr_min"), s.lrMin},
+            {QStringLiteral("warmup_steps"), s.warmupSteps},
+            {QStringLiteral("recall_share"), s.recallShare},
+            {QStringLiteral("context_tokens"), range(s.minContextTokens, s.maxContextTokens)},
+            {QStringLiteral("recall"),
+             QJsonObject{
+                 {QStringLiteral("pairs"), range(s.recall.minPairs, s.recall.maxPairs)},
+                 {QStringLiteral("filler"), range(s.recall.minFiller, s.recall.maxFiller)}}},
+            {QStringLiteral("suites"), suiteObject}};
         if (s.batchSequences > 0)
             o.insert(QStringLiteral("batch_sequences"), s.batchSequences);
         else
@@ -231,11 +236,10 @@ QJsonObject TrainSpec::toJson() const
          QJsonObject{{QStringLiteral("vocab_size"), vocabSize},
                      {QStringLiteral("path"), tokenizerPath},
                      {QStringLiteral("corpus_samples"), tokenizerCorpusSamples}}},
-        {QStringLiteral("optimizer"),
-         QJsonObject{{QStringLiteral("weight_decay"), weightDecay},
-                     {QStringLiteral("beta1"), beta1},
-                     {QStringLiteral("beta2"), beta2},
-                     {QStringLiteral("clip"), clipNorm}}},
+        {QStringLiteral("optimizer"), QJsonObject{{QStringLiteral("weight_decay"), weightDecay},
+                                                  {QStringLiteral("beta1"), beta1},
+                                                  {QStringLiteral("beta2"), beta2},
+                                                  {QStringLiteral("clip"), clipNorm}}},
         {QStringLiteral("stages"), stageArray},
         {QStringLiteral("seed"), qint64(seed)},
         {QStringLiteral("checkpoint_every"), checkpointEvery},

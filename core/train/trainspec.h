@@ -39,8 +39,8 @@ struct TrainStage
     double lr = 3e-3;
     double lrMin = 3e-4;
     int warmupSteps = 100;
-    int batchSequences = 0;   // fixed batch size, or
-    int tokensPerBatch = 0;   // pack sequences until this many tokens
+    int batchSequences = 0; // fixed batch size, or
+    int tokensPerBatch = 0; // pack sequences until this many tokens
     RecallMix recall;
     double recallShare = 1.0; // fraction of sequences that are dense recall
     // Task suites and their shares of the remaining sequences, e.g. {"retrieval": 2}.
@@ -52,7 +52,7 @@ struct TrainStage
 struct TrainSpec
 {
     TrainModelShape model;
-    int vocabSize = 2048; // of the BPE the trainer learns when no tokenizer is given
+    int vocabSize = 2048;  // of the BPE the trainer learns when no tokenizer is given
     QString tokenizerPath; // an existing tokenizer.json, or empty to train one
     int tokenizerCorpusSamples = 3000;
     double weightDecay = 0.1;

@@ -19,6 +19,10 @@
 // (10l + 2h + t)/100; under FullCache 0.2 everywhere. Layer stats of SnapKV@0.5:
 // s0 L0 GER 0.2 cons 0.5, L1 GER 0.4; s1 L0 GER 0.6 cons 1.0, L1 nothing; of
 // SnapKV@0.75: s0 L0 GER 1.0.
+// Instruction keep (order 0): SnapKV@0.5 s0 0.2, s1 0.6 (mean 0.4); SnapKV@0.75 s0 0.1.
+// Leakage (leak when > 0.3): FullCache s0 0.1, s1 0.5 (rate 1/2); SnapKV@0.5 s0 0.4,
+// s1 0.9 (rate 1). Interventions on TOVA@0.5: s0 boost repaired, sham not; s1 neither
+// (boost 1/2, sham 0/2).
 #include "store/runwriter.h"
 
 #include <QJsonArray>
@@ -107,6 +111,21 @@ inline SampleRecord sample(int s)
     }
     if (s == 0 || s == 1)
         low(snap75, 0.1);
+    if (s == 0) {
+        snap.spans = {{0, QStringLiteral("instruction"), 0, 0.2}};
+        snap75.spans = {{0, QStringLiteral("instruction"), 0, 0.1}};
+        rec.results[0].leakage = 0.1;
+        snap.leakage = 0.4;
+        tova.interventions = {{QStringLiteral("boost"), 4.0, QStringLiteral("gold0"), true},
+                              {QStringLiteral("sham"), 4.0, QStringLiteral("x"), false}};
+    }
+    if (s == 1) {
+        snap.spans = {{1, QStringLiteral("instruction"), 0, 0.6}};
+        rec.results[0].leakage = 0.5;
+        snap.leakage = 0.9;
+        tova.interventions = {{QStringLiteral("boost"), 4.0, QStringLiteral("y"), false},
+                              {QStringLiteral("sham"), 4.0, QStringLiteral("z"), false}};
+    }
     if (s == 0) {
         snap.mask = maskWithout(2, 2, 4, {{0, 0, 3}, {1, 0, 2}, {1, 1, 2}});
         snap.layers = {{0, 0.2, 0.5}, {1, 0.4, std::nullopt}};

@@ -100,6 +100,7 @@ void writeSyntheticRun(const QString& path)
         fr.correct = fullCorrect;
         fr.answer = fullCorrect ? rec.sample.gold : QStringLiteral("4001");
         fr.attention = fullAtt;
+        fr.leakage = 0.05 + 0.2 * rng.generateDouble();
         rec.results.push_back(fr);
         for (const QString& p : presses)
             for (double r : ratios) {
@@ -147,6 +148,24 @@ void writeSyntheticRun(const QString& path)
                 c.metrics.errSlot = 1 - ecov;
                 c.metrics.deltaNll = c.correct ? 0.05 : 0.3 + 2.0 * rng.generateDouble();
                 c.metrics.ear = 0.3 + 0.6 * ecov;
+                auto keepOver = [&m, layers, heads](int b, int e) {
+                    int kept = 0;
+                    for (int l = 0; l < layers; ++l)
+                        for (int h = 0; h < heads; ++h)
+                            for (int t = b; t < e; ++t)
+                                kept += m.at(l, h, t);
+                    return double(kept) / (layers * heads * (e - b));
+                };
+                const double system = keepOver(0, 18);
+                c.spans = {{0, QStringLiteral("instruction"), 0, system},
+                           {1, QStringLiteral("instruction"), 1, keepOver(18, 26)},
+                           {2, QStringLiteral("evidence"), std::nullopt, ecov}};
+                c.leakage = 0.05 + 0.6 * (1 - system) * rng.generateDouble() + 0.2 * (1 - system);
+                if (!c.correct && fullCorrect)
+                    c.interventions = {
+                        {QStringLiteral("boost"), 4.0, rec.sample.gold, rng.generateDouble() < 0.6},
+                        {QStringLiteral("sham"), 4.0, QStringLiteral("x"),
+                         rng.generateDouble() < 0.15}};
                 c.mask = m;
                 AttentionSummary att = fullAtt;
                 for (int l = 0; l < layers; ++l)

@@ -64,6 +64,25 @@ class TstRunBrowsing : public QObject
         QVERIFY(window.startPageShown());
     }
 
+    void sessionReopensRunWithItsFocus()
+    {
+        const QString path = writeRun(QStringLiteral("session.kvl"), {0, 1, 2, 3});
+        const QString sessionPath = m_dir.filePath(QStringLiteral("session.json"));
+        SessionState state;
+        state.openRuns = {path};
+        state.currentRun = path;
+        state.selectedCompressor = QStringLiteral("TOVA");
+        state.selectedRatio = 0.5;
+        state.save(sessionPath);
+        // As main() does it: the window restores the session, then gets its loader.
+        MainWindow window(sessionPath);
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.setRunLoader(&loadRunViewData);
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(window.runData().path, path);
+        QCOMPARE(window.runData().focus, (ConfigChoice{QStringLiteral("TOVA"), 0.5}));
+    }
+
     void liveRefreshPicksUpNewRows()
     {
         const QString path = writeRun(QStringLiteral("live.kvl"), {0, 1});
@@ -155,6 +174,29 @@ class TstRunBrowsing : public QObject
         QVERIFY(panel->caption(1).contains(QLatin1String("wrong")));
     }
 
+    void compareAcrossTwoRuns()
+    {
+        const QString a = writeRun(QStringLiteral("model-a.kvl"), {0, 1, 2, 3});
+        const QString b = writeRun(QStringLiteral("model-b.kvl"), {1});
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.openRun(a);
+        QVERIFY(loaded.wait(5000));
+        window.openRun(b);
+        QVERIFY(loaded.wait(5000));
+        ComparePanel* panel = window.comparePanel();
+        // Both runs' configurations are offered, the current run's first, named by run.
+        QCOMPARE(panel->picked(0).path, b);
+        QCOMPARE(panel->picked(0).runName, QStringLiteral("model-b"));
+        QSignalSpy compared(panel, &ComparePanel::detailsAvailable);
+        panel->pick(2, 4 + 1); // model-a's SnapKV@0.5 (its configurations follow b's four)
+        QVERIFY(compared.wait(5000));
+        QCOMPARE(panel->picked(2).path, a);
+        QCOMPARE(panel->picked(2).config, (ConfigChoice{QStringLiteral("SnapKV"), 0.5}));
+        QVERIFY(panel->heatmap(2)->hasData()); // s1 of model-a has SnapKV attention
+    }
+
     void damagedFileGivesMessage()
     {
         const QString path = m_dir.filePath(QStringLiteral("broken.kvl"));
@@ -176,17 +218,27 @@ class TstRunBrowsing : public QObject
         QVERIFY(window.startPageShown());
     }
 
+    void demoOpensAsRowsLand_data()
+    {
+        QTest::addColumn<QString>("progress");
+        // With progress lines the window opens the file on the first; without, it
+        // finds the file's first samples by polling, before the child exits.
+        QTest::newRow("progress lines")
+            << QStringLiteral("echo '{\"done\": 1, \"total\": 2}'\nsleep 2\n"
+                              "echo '{\"done\": 2, \"total\": 2}'\n");
+        QTest::newRow("no progress lines") << QStringLiteral("sleep 3\n");
+    }
     void demoOpensAsRowsLand()
     {
-        // A stand-in for `kvlens-cli demo --out FILE`: writes the run, prints progress.
+        QFETCH(QString, progress);
+        // A stand-in for `kvlens-cli demo --out FILE`: writes the run, maybe reports progress.
         const QString fixture = writeRun(QStringLiteral("demo-src.kvl"), {0, 1, 2, 3});
         const QString script = m_dir.filePath(QStringLiteral("fake-cli.sh"));
         QFile s(script);
-        QVERIFY(s.open(QIODevice::WriteOnly));
+        QVERIFY(s.open(QIODevice::WriteOnly | QIODevice::Truncate));
         s.write(QStringLiteral("#!/bin/sh\n[ \"$1\" = demo ] && [ \"$2\" = --out ] || exit 3\n"
-                               "cp '%1' \"$3\"\necho '{\"done\": 1, \"total\": 2}'\nsleep 0.5\n"
-                               "echo '{\"done\": 2, \"total\": 2}'\n")
-                    .arg(fixture)
+                               "cp '%1' \"$3\"\n%2")
+                    .arg(fixture, progress)
                     .toUtf8());
         s.close();
         s.setPermissions(s.permissions() | QFile::ExeOwner);
@@ -199,12 +251,33 @@ class TstRunBrowsing : public QObject
         window.startDemo(script);
         QVERIFY(!window.startPage()->demoButton()->isEnabled());
         QTRY_COMPARE_WITH_TIMEOUT(window.runData().path, MainWindow::demoPath(), 5000);
+        QCOMPARE(finished.count(), 0); // opened while the child still runs
         QVERIFY(!window.startPageShown());
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 8000);
         QVERIFY(finished.at(0).at(0).toBool());
         QVERIFY(window.startPage()->demoButton()->isEnabled());
         QCOMPARE(window.runData().sampleCount, 4);
         QFile::remove(MainWindow::demoPath());
+    }
+
+    void demoCancel()
+    {
+        const QString script = m_dir.filePath(QStringLiteral("slow-cli.sh"));
+        QFile s(script);
+        QVERIFY(s.open(QIODevice::WriteOnly));
+        s.write("#!/bin/sh\necho '{\"done\": 0, \"total\": 9}'\nexec sleep 30\n");
+        s.close();
+        s.setPermissions(s.permissions() | QFile::ExeOwner);
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        QSignalSpy finished(window.demoProcess(), &RunProcess::finished);
+        window.startDemo(script);
+        QTRY_VERIFY_WITH_TIMEOUT(window.startPage()->cancelButton()->isVisibleTo(&window), 2000);
+        window.startPage()->cancelButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+        QVERIFY(finished.at(0).at(2).toBool()); // cancelled
+        QVERIFY(window.startPage()->demoButton()->isEnabled());
+        QVERIFY(window.startPageShown());
     }
 };
 

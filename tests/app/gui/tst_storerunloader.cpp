@@ -1,6 +1,7 @@
 // The store → view data adapter on a hand-made run (guirunfixture.h): every
 // expected number is worked out by hand there, not taken from the loader.
 #include "guirunfixture.h"
+#include "keepaccumulator.h"
 #include "maskviews.h"
 #include "resultrowsmodel.h"
 #include "rowqueries.h"
@@ -146,6 +147,30 @@ class TstStoreRunLoader : public QObject
         compareVectors(d.ger.series[0].ger, {0.4, 0.4});
         compareVectors(d.ger.series[0].consensus, {0.75, kNaN});
         compareVectors(d.ger.series[1].ger, {1.0});
+    }
+
+    void instructionAndInterventionCurves()
+    {
+        const RunViewData d = loadRunViewData({m_path});
+        QCOMPARE(d.spanKeep.curves.size(), 1);
+        QCOMPARE(d.spanKeep.curves[0].name, QStringLiteral("SnapKV · instruction #0"));
+        compareVectors(d.spanKeep.curves[0].ratios, {0.5, 0.75});
+        compareVectors(d.spanKeep.curves[0].values, {0.4, 0.1});
+        QVERIFY(!d.spanKeep.curves[0].dashed);
+
+        QCOMPARE(d.leakage.reference, 0.5);
+        QCOMPARE(d.leakage.curves.size(), 1);
+        QCOMPARE(d.leakage.curves[0].name, QStringLiteral("SnapKV"));
+        compareVectors(d.leakage.curves[0].ratios, {0.5});
+        compareVectors(d.leakage.curves[0].values, {1.0});
+
+        QCOMPARE(d.interventions.curves.size(), 2);
+        QCOMPARE(d.interventions.curves[0].name, QStringLiteral("TOVA · boost"));
+        compareVectors(d.interventions.curves[0].values, {0.5});
+        QCOMPARE(d.interventions.curves[1].name, QStringLiteral("TOVA · sham"));
+        compareVectors(d.interventions.curves[1].values, {0.0});
+        QVERIFY(d.interventions.curves[1].dashed);
+        QCOMPARE(d.interventions.curves[0].colorIndex, d.interventions.curves[1].colorIndex);
     }
 
     void chosenSampleAndConfiguration()

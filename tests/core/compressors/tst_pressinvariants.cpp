@@ -39,7 +39,9 @@ QString budgetKind(const QString& spec)
         return QStringLiteral("composed");
     if (spec.startsWith(QLatin1String("quantized")) || spec.startsWith(QLatin1String("think")))
         return QStringLiteral("all");
-    // pyramidkv with its defaults falls back to the uniform budget at T = 300.
+    // pyramidkv with its defaults falls back to kvpress's round(T(1 - r)) at T = 300.
+    if (spec.startsWith(QLatin1String("pyramidkv")))
+        return QStringLiteral("round");
     return QStringLiteral("head");
 }
 
@@ -84,6 +86,10 @@ class TestPressInvariants : public QObject
         } else if (kind == QLatin1String("head")) {
             QCOMPARE(perHead.min().item<int64_t>(), n);
             QCOMPARE(perHead.max().item<int64_t>(), n);
+        } else if (kind == QLatin1String("round")) {
+            const auto rounded = int64_t(std::nearbyint(kLength * (1.0 - ratio))); // ties to even
+            QCOMPARE(perHead.min().item<int64_t>(), rounded);
+            QCOMPARE(perHead.max().item<int64_t>(), rounded);
         } else if (kind == QLatin1String("layer")) {
             const at::Tensor perLayer = r.kept.sum({1, 2});
             QCOMPARE(perLayer.min().item<int64_t>(), kKv * n);
