@@ -15,6 +15,7 @@
 #include <QDir>
 #include <QJsonArray>
 #include <cstdio>
+#include <unistd.h>
 
 namespace kvl::cli {
 namespace {
@@ -40,9 +41,11 @@ int runDemo(const QStringList& args)
     };
     opt("model", "model directory (default: the bundled model)", "DIR", QStringLiteral("bundled"));
     opt("out", "run file", "RUN.kvl", QStringLiteral("demo.kvl"));
-    opt("n", "samples per suite", "N", QStringLiteral("4"));
+    opt("n", "samples per suite", "N", QStringLiteral("10"));
     opt("tokens", "context length in tokens", "MIN:MAX", QStringLiteral("256:512"));
-    opt("threads", "libtorch threads (default: all cores)", "N", QStringLiteral("0"));
+    // One thread: the bundled model is small, and libtorch's spinning threads slow it
+    // down badly on a busy machine.
+    opt("threads", "libtorch threads (0: all cores)", "N", QStringLiteral("1"));
     opt("format", "report format: text, csv or json", "FORMAT", QStringLiteral("text"));
     parser.process(args);
     bool ok = false;
@@ -96,7 +99,8 @@ int runDemo(const QStringList& args)
     static std::atomic<bool> stop{false};
     installStopSignals(stop);
     options.cancel = &stop;
-    SweepConsole console(false, true);
+    // JSON progress lines when a program (the desktop app) reads stdout, a bar for people.
+    SweepConsole console(!isatty(STDOUT_FILENO), true);
     options.progress = [&console](const SweepProgress& p) { console.report(p); };
     const SweepSummary summary = SweepRunner(spec, options).run(out);
     console.finish();

@@ -11,7 +11,7 @@
 #include "run/suiteevaluation.h"
 #include "tokenizer/tokenizer.h"
 
-#include <torch/torch.h>
+#include <ATen/Parallel.h>
 
 #include <QCommandLineParser>
 #include <cstdio>

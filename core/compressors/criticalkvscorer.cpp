@@ -53,10 +53,9 @@ class CriticalKvScorer : public Scorer
         const at::Tensor& o = input.weights->layers[size_t(layer)].o; // [hidden, heads*d]
         const at::Tensor wo = o.t().reshape({heads, d, o.size(0)});
         const at::Tensor v = repeatKv(input.cache->layers[size_t(layer)].values, heads);
-        std::vector<at::Tensor> perHead; // one head at a time bounds memory ([T, hidden])
-        for (int64_t h = 0; h < heads; ++h)
-            perHead.push_back(torch::matmul(v[h], wo[h]).abs().sum(-1));
-        return groupMean(torch::stack(perHead), input.kvHeads());
+        // One batched product, [heads, T, hidden] (a few hundred MB at 4k tokens on 0.5B).
+        const at::Tensor norms = torch::bmm(v, wo).abs().sum(-1);
+        return groupMean(norms, input.kvHeads());
     }
 
     std::unique_ptr<Scorer> m_inner;

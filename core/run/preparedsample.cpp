@@ -55,6 +55,17 @@ PreparedSample prepareSample(const Sample& sample, const QString& key, const Tok
     p.info.meta = sample.meta;
     if (!sample.variant.isEmpty())
         p.info.meta.insert(QStringLiteral("variant"), sample.variant);
+    // The context text and each prefilled position's character range in it, so that the
+    // desktop app can show words coloured by their keep rate (BOS covers no text).
+    QJsonArray offsets;
+    for (int i = 0; i < shift; ++i)
+        offsets.append(QJsonArray{0, 0});
+    for (const TokenSpan& t : tokens.context)
+        offsets.append(QJsonArray{t.begin, t.end});
+    if (offsets.size() == p.info.contextLen) {
+        p.info.meta.insert(QStringLiteral("context"), sample.context);
+        p.info.meta.insert(QStringLiteral("token_offsets"), offsets);
+    }
     for (const SpanPositions& s : p.spans) {
         QJsonObject o{{QStringLiteral("kind"), s.kind},
                       {QStringLiteral("start"), s.positions.front()},

@@ -67,7 +67,8 @@ SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokeniz
         summary.add(run.scoreJson);
         total += run.score;
         ++eval.n;
-        const auto [lo, hi] = lengthBucketOf(int(prepared.ids.context.size()) - prepared.ids.contextOffset);
+        const auto [lo, hi] =
+            lengthBucketOf(int(prepared.ids.context.size()) - prepared.ids.contextOffset);
         LengthBucketScore& b = buckets[lo];
         b.minTokens = lo;
         b.maxTokens = hi;

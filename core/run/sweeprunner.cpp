@@ -124,7 +124,11 @@ SweepSummary SweepRunner::run(const QString& outPath)
     const QJsonObject specJson = m_spec.toJson();
     const QString modelHash = model->checkpoint()->identityHash();
     if (const std::optional<RunInfo> old = writer.runInfo(); old && !old->spec.isEmpty()) {
-        const QJsonObject a = specForComparison(old->spec), b = specForComparison(specJson);
+        // The model is compared by its identity hash below, not by how it was named
+        // ("bundled" or a path to the same directory resume the same run).
+        QJsonObject a = specForComparison(old->spec), b = specForComparison(specJson);
+        a.remove(QStringLiteral("model"));
+        b.remove(QStringLiteral("model"));
         if (a != b)
             throw Error(outPath,
                         QStringLiteral("holds a run of another experiment (its spec differs "

@@ -89,13 +89,15 @@ class TestCli : public QObject
                 QStringLiteral("--n"),
                 QStringLiteral("1"),
                 QStringLiteral("--tokens"),
-                QStringLiteral("80:120"),
+                QStringLiteral("200:300"),
                 QStringLiteral("--press"),
                 QStringLiteral("streamingllm,snapkv:window=8,kernel=3"),
                 QStringLiteral("--ratios"),
                 QStringLiteral("0.5"),
                 QStringLiteral("--max-new-tokens"),
                 QStringLiteral("4"),
+                QStringLiteral("--threads"),
+                QStringLiteral("1"),
                 QStringLiteral("--out"),
                 out};
     }
@@ -162,8 +164,9 @@ class TestCli : public QObject
     void specFileShardsAndMerge()
     {
         writeFile(path("spec.json"), QStringLiteral(R"({"model": "%1",
-            "samples": [{"suite": "retrieval", "n": 3, "tokens": "80:120"}],
-            "compressors": ["knorm"], "ratios": [0.25, 0.75], "max_new_tokens": 4})")
+            "samples": [{"suite": "retrieval", "n": 3, "tokens": "200:300"}],
+            "compressors": ["knorm"], "ratios": [0.25, 0.75], "max_new_tokens": 4,
+            "threads": 1})")
                                          .arg(m_model)
                                          .toUtf8());
         QStringList shards;
@@ -188,7 +191,7 @@ class TestCli : public QObject
     void evalJson()
     {
         const Result r = cli({"eval", "--model", m_model, "--suite", "retrieval", "--n", "2",
-                              "--tokens", "80:120", "--json"});
+                              "--tokens", "200:300", "--threads", "1", "--json"});
         CLI_OK(r);
         const QJsonObject o = r.lastJson();
         QCOMPARE(o.value(QStringLiteral("suite")).toString(), QStringLiteral("retrieval"));
@@ -204,8 +207,8 @@ class TestCli : public QObject
 
     void demoPrintsReport()
     {
-        const Result r = cli({"demo", "--model", m_model, "--n", "1", "--tokens", "80:120", "--out",
-                              path("demo.kvl"), "--format", "json"});
+        const Result r = cli({"demo", "--model", m_model, "--n", "1", "--tokens", "200:300",
+                              "--threads", "1", "--out", path("demo.kvl"), "--format", "json"});
         CLI_OK(r);
         const QJsonObject report = r.lastJson();
         QVERIFY(report.contains(QStringLiteral("accuracy")));

@@ -6,8 +6,10 @@
 #include "compressors/pressbenchmark.h"
 #include "compressors/presscatalog.h"
 #include "model/answerdecoder.h"
+#include "model/benchmark.h"
 #include "model/transformer.h"
 
+#include <QJsonDocument>
 #include <QtTest>
 
 using namespace kvl;
@@ -97,6 +99,22 @@ class TestPressModel : public QObject
             QVERIFY2(t.error.isEmpty(), qPrintable(t.error));
             QVERIFY(t.prefillFraction > 0);
         }
+    }
+
+    // Opt-in (KVLENS_PRESS_BENCH=tokens): every press's time as a fraction of the prefill
+    // on the random-0.5b shape, printed as JSON (what `bench --presses` will report).
+    void benchmarkRandomHalfB()
+    {
+        const int tokens = qEnvironmentVariableIntValue("KVLENS_PRESS_BENCH");
+        if (tokens <= 0)
+            QSKIP("set KVLENS_PRESS_BENCH=<tokens> to run");
+        const ModelConfig config = randomShapeConfig(QStringLiteral("random-0.5b"));
+        const Transformer model(config, randomModelWeights(config, 1),
+                                QStringLiteral("random-0.5b"));
+        const PressBench bench = benchPresses(model, tokens, 0.5);
+        qInfo().noquote() << QJsonDocument(bench.toJson()).toJson(QJsonDocument::Indented);
+        for (const PressTiming& t : bench.presses)
+            QVERIFY2(t.error.isEmpty(), qPrintable(t.error));
     }
 };
 

@@ -4,13 +4,17 @@
 // interventions that change nothing, a refused resume with another spec, cancellation.
 #include "runfixture.h"
 
+#include "checkpoint/checkpointdir.h"
 #include "common/error.h"
 #include "diagnose/transition.h"
+#include "model/transformer.h"
 #include "run/experimentspec.h"
+#include "run/sweepbenchmark.h"
 #include "run/sweeprunner.h"
 #include "store/runmerge.h"
 #include "store/runreader.h"
 #include "tasks/samplejsonl.h"
+#include "tokenizer/tokenizer.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -30,9 +34,9 @@ constexpr int kKvHeads = 1;
 ExperimentSpec specFor(const QString& model, const QString& extra = {})
 {
     const QString json = QStringLiteral(R"({"model": "%1",
-        "samples": [{"suite": "retrieval", "n": %2, "tokens": "60:120", "seed": 3}],
+        "samples": [{"suite": "retrieval", "n": %2, "tokens": "200:300", "seed": 3}],
         "compressors": ["streamingllm", "knorm"], "ratios": [0.0, 0.5],
-        "max_new_tokens": 6 %3})")
+        "max_new_tokens": 6, "threads": 1 %3})")
                              .arg(model)
                              .arg(kSamples)
                              .arg(extra);
@@ -165,7 +169,7 @@ class TestSweepRunner : public QObject
             contextLen.insert(s.key, s.contextLen);
         for (const StoredResult& r : reader.results()) {
             const int t = contextLen.value(r.sampleKey);
-            QVERIFY(t > 60);
+            QVERIFY(t > 200);
             const bool full = r.compressor == kFullCacheCompressor;
             const int kept = full ? t : (r.ratio == 0.5 ? t / 2 : t);
             // K and V, fp16, per (layer, kv-head, kept position).
@@ -243,7 +247,7 @@ class TestSweepRunner : public QObject
         const QString data = path("mixed.jsonl");
         writeSamples(data, {longOne, shortOne});
         const QString json = QStringLiteral(R"({"model": "%1", "samples": [{"jsonl": "%2"}],
-            "compressors": ["knorm"], "ratios": [0.5]})")
+            "compressors": ["knorm"], "ratios": [0.5], "threads": 1})")
                                  .arg(m_model->checkpoint, data);
         const ExperimentSpec spec = ExperimentSpec::fromJson(
             QJsonDocument::fromJson(json.toUtf8()).object(), QStringLiteral("spec"));
@@ -308,6 +312,23 @@ class TestSweepRunner : public QObject
             QVERIFY2(e.message().contains(out), qPrintable(e.message()));
             QVERIFY2(e.message().contains(QStringLiteral("'ratios'")), qPrintable(e.message()));
         }
+    }
+
+    // The figures of `bench --sweep`: C configurations, the target 1 + 0.1·C, and a
+    // sweep that costs at least its own FullCache pass.
+    void sweepBenchmark()
+    {
+        const ExperimentSpec spec = specFor(m_model->checkpoint);
+        const auto model = Transformer::load(m_model->checkpoint);
+        const auto tokenizer = loadTokenizer(model->checkpoint()->tokenizerPath());
+        const SweepBenchmark b = benchmarkSweep(*model, *tokenizer, spec, 2);
+        QCOMPARE(b.samples, 2);
+        QCOMPARE(b.configs, kConfigs);
+        QCOMPARE(b.target, 1.0 + 0.1 * kConfigs);
+        QVERIFY(b.fullPassMs > 0.0);
+        QVERIFY(b.sweepMs > b.fullPassMs);
+        QCOMPARE(b.ratio, b.sweepMs / b.fullPassMs);
+        QVERIFY(b.toJson().contains(QStringLiteral("sweep_over_full")));
     }
 
     void cancelKeepsCommittedSamples()
