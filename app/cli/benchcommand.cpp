@@ -3,17 +3,24 @@
 #include "clicommand.h"
 #include "clioutput.h"
 
+#include "checkpoint/modellocator.h"
 #include "common/error.h"
+#include "compressors/pressbenchmark.h"
 #include "model/benchmark.h"
 #include "model/engineinfo.h"
 #include "model/modelweights.h"
 #include "model/transformer.h"
+#include "run/sweepbenchmark.h"
+#include "tokenizer/tokenizer.h"
 
 #include <QCommandLineParser>
+#include <QDir>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
+#include <QTemporaryDir>
 
 namespace kvl::cli {
 namespace {
@@ -111,6 +118,35 @@ QJsonObject runPythonPrefill(const ModelConfig& c, int64_t tokens, int threads, 
     return QJsonDocument::fromJson(out.mid(out.lastIndexOf('\n') + 1)).object();
 }
 
+// A small sweep of the retrieval suite (4 samples, 3 presses x 3 ratios) timed against
+// its FullCache pass, then the store's write rate on a synthetic 59,800-row run.
+QJsonObject benchSweep(const QString& modelArg)
+{
+    const QString dir = resolveModelDir(modelArg, QStringLiteral(KVLENS_SOURCE_RESOURCES));
+    const auto model = Transformer::load(dir);
+    const auto tokenizer = loadTokenizer(QDir(dir).filePath(QStringLiteral("tokenizer.json")));
+    const QJsonObject specJson{
+        {QStringLiteral("model"), dir},
+        {QStringLiteral("samples"),
+         QJsonArray{QJsonObject{{QStringLiteral("suite"), QStringLiteral("retrieval")},
+                                {QStringLiteral("n"), 4},
+                                {QStringLiteral("tokens"), QStringLiteral("512:1024")},
+                                {QStringLiteral("seed"), 1}}}},
+        {QStringLiteral("compressors"),
+         QJsonArray{QStringLiteral("streamingllm"), QStringLiteral("snapkv"),
+                    QStringLiteral("tova")}},
+        {QStringLiteral("ratios"), QJsonArray{0.25, 0.5, 0.75}},
+        {QStringLiteral("interventions"), QJsonArray{}}};
+    const ExperimentSpec spec =
+        ExperimentSpec::fromJson(specJson, QStringLiteral("bench --sweep"), QDir::currentPath());
+    QTemporaryDir scratch;
+    if (!scratch.isValid())
+        throw Error(QStringLiteral("bench --sweep: cannot create a temporary directory"));
+    return benchmarkSweepAndStore(*model, *tokenizer, spec, 4,
+                                  scratch.filePath(QStringLiteral("store-bench.kvl")))
+        .toJson();
+}
+
 int runBench(const QStringList& args)
 {
     QCommandLineParser parser;
@@ -127,6 +163,13 @@ int runBench(const QStringList& args)
     parser.addOption(
         {QStringLiteral("compare-python"),
          QStringLiteral("also time PyTorch eager (/usr/bin/python3) on the same shapes")});
+    parser.addOption({QStringLiteral("presses"),
+                      QStringLiteral("with --model: each press's scoring time as a fraction of the "
+                                     "prefill at --tokens (issue 3)")});
+    parser.addOption(
+        {QStringLiteral("sweep"),
+         QStringLiteral("with --model DIR|bundled: sweep time over the FullCache pass "
+                        "per sample (C = 9 configurations), and the store's write rate")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("print JSON")});
     parser.process(args);
     bool ok = false;
@@ -146,14 +189,19 @@ int runBench(const QStringList& args)
     result.insert(QStringLiteral("matmul_gflops"), peak);
     result.insert(QStringLiteral("matmul_gflops_per_cpu_s"), matmul.gflopsPerCpuSecond);
 
-    if (parser.isSet(QStringLiteral("model"))) {
+    if (parser.isSet(QStringLiteral("sweep"))) {
+        if (!parser.isSet(QStringLiteral("model")))
+            throw Error(QStringLiteral("--sweep needs --model DIR|bundled"));
+        result.insert(QStringLiteral("sweep"), benchSweep(parser.value(QStringLiteral("model"))));
+    } else if (parser.isSet(QStringLiteral("model"))) {
         const QString name = parser.value(QStringLiteral("model"));
         std::unique_ptr<Transformer> model;
         if (isRandomShapeName(name)) {
             const ModelConfig config = randomShapeConfig(name);
             model = std::make_unique<Transformer>(config, randomModelWeights(config, 0), name);
         } else {
-            model = Transformer::load(name);
+            model =
+                Transformer::load(resolveModelDir(name, QStringLiteral(KVLENS_SOURCE_RESOURCES)));
         }
         const PrefillBench bench = benchPrefill(*model, tokens, repeats);
         result.insert(QStringLiteral("model"), name);
@@ -183,6 +231,21 @@ int runBench(const QStringList& args)
                 result.insert(QStringLiteral("speedup_vs_python_cpu"),
                               cpuSeconds / bench.cpuSeconds);
         }
+    }
+
+    if (parser.isSet(QStringLiteral("presses"))) {
+        if (!parser.isSet(QStringLiteral("model")))
+            throw Error(QStringLiteral("--presses needs --model DIR|random-0.5b"));
+        const QString name = parser.value(QStringLiteral("model"));
+        std::unique_ptr<Transformer> model;
+        if (isRandomShapeName(name)) {
+            const ModelConfig config = randomShapeConfig(name);
+            model = std::make_unique<Transformer>(config, randomModelWeights(config, 0), name);
+        } else {
+            model =
+                Transformer::load(resolveModelDir(name, QStringLiteral(KVLENS_SOURCE_RESOURCES)));
+        }
+        result.insert(QStringLiteral("presses"), benchPresses(*model, tokens, 0.5).toJson());
     }
 
     if (parser.isSet(QStringLiteral("json"))) {
