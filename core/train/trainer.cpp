@@ -106,7 +106,6 @@ QString Trainer::checkpointDir() const
 
 int Trainer::run(int maxSteps)
 {
-    at::set_num_threads(m_spec.threads > 0 ? m_spec.threads : coreCount());
     const QDir out(m_outDir);
     if (!QDir().mkpath(m_outDir))
         throw Error(m_outDir, QStringLiteral("cannot create the output directory"));
@@ -146,8 +145,11 @@ int Trainer::run(int maxSteps)
     config.tieWordEmbeddings = m_spec.model.tieEmbeddings;
     config.bosTokenId = bos;
     config.eosTokenIds = stops;
+    config.torchDtype = QStringLiteral("float32");
     TrainableLlama model =
         resuming ? TrainableLlama::load(ckpt) : TrainableLlama(config, m_spec.seed);
+    // After the model: the engine sets all cores when a Transformer is built.
+    at::set_num_threads(m_spec.threads > 0 ? m_spec.threads : coreCount());
     std::map<QString, bool> decays;
     for (const auto& [name, t] : model.named())
         decays[name] = model.decays(name);
