@@ -9,6 +9,17 @@
 
 namespace kvl {
 
+ConfigRecord readConfigRecord(const SqliteStatement& st)
+{
+    ConfigRecord c;
+    c.id = st.columnInt(0);
+    c.key = st.columnText(1);
+    c.compressor = st.columnText(2);
+    c.ratio = st.columnDouble(3);
+    c.params = jsonObjectFromText(st.columnText(4));
+    return c;
+}
+
 QStringList resultValueColumns()
 {
     QStringList columns = {QStringLiteral("answer"), QStringLiteral("correct"),

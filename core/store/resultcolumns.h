@@ -19,6 +19,12 @@ void bindResultValues(SqliteStatement& st, int firstIndex, const ResultRecord& r
 // Reads the value columns starting at column firstColumn (config key not touched).
 void readResultValues(const SqliteStatement& st, int firstColumn, ResultRecord& r);
 
+// The config table's columns as both the reader and the writer select them, and the
+// record of one selected row.
+inline constexpr const char* kConfigSelectColumns =
+    "id, config_key, compressor, ratio, params_json";
+ConfigRecord readConfigRecord(const SqliteStatement& st);
+
 // The per-layer and per-span JSON columns (see RunSchema): empty text for no values.
 QString layerStatsJson(const std::vector<LayerStat>& layers);
 std::vector<LayerStat> layerStatsFromJson(const QString& text);

@@ -156,17 +156,10 @@ qint64 RunWriter::addConfig(const ConfigRecord& config)
 std::vector<ConfigRecord> RunWriter::configs()
 {
     std::vector<ConfigRecord> list;
-    SqliteStatement st = m_db->prepare(QStringLiteral(
-        "SELECT id, config_key, compressor, ratio, params_json FROM config ORDER BY id"));
-    while (st.step()) {
-        ConfigRecord c;
-        c.id = st.columnInt(0);
-        c.key = st.columnText(1);
-        c.compressor = st.columnText(2);
-        c.ratio = st.columnDouble(3);
-        c.params = jsonObjectFromText(st.columnText(4));
-        list.push_back(c);
-    }
+    SqliteStatement st = m_db->prepare(QStringLiteral("SELECT %1 FROM config ORDER BY id")
+                                           .arg(QLatin1String(kConfigSelectColumns)));
+    while (st.step())
+        list.push_back(readConfigRecord(st));
     return list;
 }
 
