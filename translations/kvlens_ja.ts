@@ -14,10 +14,6 @@ Open a run file (File › Open run…) or start one (File › New run…) to see
 実行ファイルを開く（ファイル › 実行結果を開く…）か、新しい実行を開始する（ファイル › 新しい実行…）と、圧縮手法ごとの圧縮率と正答率が表示されます。</translation>
     </message>
     <message>
-        <source>Compression ratio (share of context KV entries removed)</source>
-        <translation>圧縮率（削除されたコンテキスト KV エントリの割合）</translation>
-    </message>
-    <message>
         <source>Accuracy</source>
         <translation>正答率</translation>
     </message>
@@ -736,7 +732,7 @@ The overlap matrix compares which rows fail under each pair of compressors: same
     </message>
 </context>
 <context>
-    <name>kvl::RatioCurvesView</name>
+    <name>kvl::RatioPlotView</name>
     <message>
         <source>Compression ratio (share of context KV entries removed)</source>
         <translation>圧縮率（削除されたコンテキスト KV エントリの割合）</translation>

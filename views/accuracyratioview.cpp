@@ -9,10 +9,10 @@
 namespace kvl {
 
 AccuracyRatioView::AccuracyRatioView(QWidget* parent)
-    : PlotView(tr("Accuracy vs compression ratio"),
-               tr("No run open.\nOpen a run file (File › Open run…) or start one (File › New "
-                  "run…) to see accuracy against compression ratio for each compressor."),
-               parent)
+    : RatioPlotView(tr("Accuracy vs compression ratio"),
+                    tr("No run open.\nOpen a run file (File › Open run…) or start one (File › New "
+                       "run…) to see accuracy against compression ratio for each compressor."),
+                    parent)
 {
     connect(
         plot(), &QCustomPlot::plottableClick, this,
@@ -44,53 +44,34 @@ void AccuracyRatioView::clear()
 
 void AccuracyRatioView::rebuild()
 {
-    const ViewPalette& pal = viewPalette();
-    resetPlot();
-    QCPAxisRect* rect = addAxisRect(1, 0);
-    QCPLegend* legend = addLegend(rect, Qt::AlignBottom | Qt::AlignLeft);
-    QCPAxis* x = rect->axis(QCPAxis::atBottom);
-    QCPAxis* y = rect->axis(QCPAxis::atLeft);
-    x->setLabel(tr("Compression ratio (share of context KV entries removed)"));
-    y->setLabel(tr("Accuracy"));
-    x->setRange(0.0, 1.0);
-    y->setRange(0.0, 1.05);
-
-    if (!std::isnan(m_data.fullCacheAccuracy)) {
-        auto* line = new QCPGraph(x, y);
-        line->setName(tr("FullCache (%1)").arg(m_data.fullCacheAccuracy, 0, 'f', 3));
-        line->setData({0.0, 1.0}, {m_data.fullCacheAccuracy, m_data.fullCacheAccuracy});
-        line->setPen(QPen(pal.reference, 1.5, Qt::DashLine));
-        line->setSelectable(QCP::stNone);
-        line->addToLegend(legend);
-    }
+    const RatioAxes axes = resetToRatioAxes(tr("Accuracy"));
+    if (!std::isnan(m_data.fullCacheAccuracy))
+        addReferenceLine(axes, tr("FullCache (%1)").arg(m_data.fullCacheAccuracy, 0, 'f', 3),
+                         m_data.fullCacheAccuracy);
 
     for (int i = 0; i < m_data.curves.size(); ++i) {
         const AccuracyCurve& curve = m_data.curves[i];
-        const QColor color = pal.seriesColor(i);
-        auto* graph = new QCPGraph(x, y);
+        const QColor color = viewPalette().seriesColor(i);
         const double cliff = cliffRatio(curve);
-        graph->setName(std::isnan(cliff) ? curve.compressor
-                                         : tr("%1 (cliff at %2)").arg(curve.compressor).arg(cliff));
-        graph->setData(curve.ratios, curve.accuracy); // sorts by ratio
-        graph->setPen(QPen(color, 2));
-        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, 6));
+        QCPGraph* graph = addRatioCurve(
+            axes,
+            std::isnan(cliff) ? curve.compressor
+                              : tr("%1 (cliff at %2)").arg(curve.compressor).arg(cliff),
+            curve.ratios, curve.accuracy, color);
         graph->setProperty("curveIndex", i);
-        graph->addToLegend(legend);
 
         if (std::isnan(cliff))
             continue;
         const int at = int(curve.ratios.indexOf(cliff));
         const double acc = curve.accuracy.value(at);
         auto* marker = new QCPItemTracer(plot());
-        marker->setClipAxisRect(rect);
-        marker->position->setAxes(x, y);
+        marker->setClipAxisRect(axes.rect);
+        marker->position->setAxes(axes.x, axes.y);
         marker->position->setCoords(cliff, acc);
         marker->setStyle(QCPItemTracer::tsCircle);
         marker->setSize(16);
         marker->setPen(QPen(color, 2));
         marker->setBrush(Qt::NoBrush);
-        marker->setProperty("curveIndex", i);
-        marker->setProperty("ratio", cliff);
         marker->setProperty("curveIndex", i);
         marker->setProperty("ratio", cliff);
     }

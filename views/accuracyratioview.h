@@ -1,7 +1,7 @@
 #pragma once
 
 #include "accuracydata.h"
-#include "plotview.h"
+#include "ratioplotview.h"
 
 class QCPAbstractPlottable;
 
@@ -9,7 +9,7 @@ namespace kvl {
 
 // Accuracy against compression ratio, one line per compressor, the FullCache
 // accuracy as a reference line on top, and each curve's cliff marked.
-class AccuracyRatioView : public PlotView
+class AccuracyRatioView : public RatioPlotView
 {
     Q_OBJECT
   public:

@@ -9,24 +9,16 @@
 namespace kvl {
 
 EvictionMapView::EvictionMapView(QWidget* parent)
-    : PlotView(tr("Eviction map over instruction spans"),
-               tr("No run open.\nThe eviction map shows, per layer and context position, the "
-                  "share of kv-heads that keep each token, under the instruction spans."),
-               parent),
-      m_pooler(new AsyncPooler(this))
-{
-    connect(m_pooler, &AsyncPooler::pooledAvailable, this, [this](const PooledGrid& grid) {
-        m_pooled = grid;
-        m_pooledVersion = m_requestVersion;
-        if (hasData())
-            drawPooled();
-    });
-}
+    : PooledMapView(tr("Eviction map over instruction spans"),
+                    tr("No run open.\nThe eviction map shows, per layer and context position, "
+                       "the share of kv-heads that keep each token, under the instruction spans."),
+                    ColorMap::Cividis, parent)
+{}
 
 void EvictionMapView::setData(const EvictionMap& data)
 {
     m_data = data;
-    ++m_dataVersion;
+    dataReplaced();
     if (!m_data.isValid())
         m_data = {};
     setHasData(!m_data.isEmpty());
@@ -37,55 +29,13 @@ void EvictionMapView::setData(const EvictionMap& data)
 void EvictionMapView::clear()
 {
     m_data = {};
-    m_pooled = {};
-    ++m_dataVersion;
-    m_pooler->cancel();
+    dropPooled();
     setHasData(false);
-}
-
-void EvictionMapView::setColorMap(ColorMap map)
-{
-    m_colorMap = map;
-    if (hasData())
-        rebuild();
-}
-
-void EvictionMapView::setMaxBins(int bins)
-{
-    m_maxBins = std::max(0, bins);
-    if (hasData())
-        rebuild();
-}
-
-int EvictionMapView::targetBins() const
-{
-    if (m_maxBins > 0)
-        return m_maxBins;
-    return std::max(64, plot()->width() - 150);
-}
-
-void EvictionMapView::resizeEvent(QResizeEvent* event)
-{
-    PlotView::resizeEvent(event);
-    if (hasData() && m_maxBins == 0 && m_data.positions > m_pooled.bins &&
-        std::min(targetBins(), m_data.positions) != m_pooled.bins)
-        rebuild();
 }
 
 void EvictionMapView::rebuild()
 {
-    const int bins = std::clamp(targetBins(), 1, m_data.positions);
-    if (m_pooledVersion == m_dataVersion && m_pooled.bins == bins) {
-        drawPooled();
-        return;
-    }
-    m_requestVersion = m_dataVersion;
-    if (auto grid =
-            m_pooler->request(m_data.keep, m_data.layers, m_data.positions, bins, PoolMode::Mean)) {
-        m_pooled = *grid;
-        m_pooledVersion = m_dataVersion;
-        drawPooled();
-    }
+    poolThenDraw(m_data.keep, m_data.layers, m_data.positions, PoolMode::Mean);
 }
 
 void EvictionMapView::drawPooled()
@@ -93,42 +43,22 @@ void EvictionMapView::drawPooled()
     const ViewPalette& pal = viewPalette();
     const int layers = m_data.layers;
     const int positions = m_data.positions;
-    resetPlot();
-    QCPAxisRect* rect = addAxisRect(1, 0);
+    QCPAxisRect* rect = resetToMapAxes();
     QCPAxis* x = rect->axis(QCPAxis::atBottom);
     QCPAxis* y = rect->axis(QCPAxis::atLeft);
     const double band = m_data.spans.isEmpty() ? 0.0 : std::max(1.0, layers * 0.09);
-    x->setRange(-0.5, positions - 0.5);
     y->setRange(-0.5 - band * 1.25, layers - 0.5);
-    x->grid()->setVisible(false);
-    y->grid()->setVisible(false);
-    x->setLabel(m_pooled.bins < positions ? tr("Context position (mean over bins of ~%1 positions)")
-                                                .arg(double(positions) / m_pooled.bins, 0, 'f', 1)
-                                          : tr("Context position"));
+    const PooledGrid& grid = pooled();
+    x->setLabel(grid.bins < positions ? tr("Context position (mean over bins of ~%1 positions)")
+                                            .arg(double(positions) / grid.bins, 0, 'f', 1)
+                                      : tr("Context position"));
     y->setLabel(tr("Layer"));
     setRowTicks(y, layers);
 
-    const double width = double(positions) / m_pooled.bins;
-    auto* map = new QCPColorMap(x, y);
-    map->data()->setSize(m_pooled.bins, layers);
-    map->data()->setRange(QCPRange(width / 2 - 0.5, positions - width / 2 - 0.5),
-                          QCPRange(0, layers - 1));
-    for (int l = 0; l < layers; ++l)
-        for (int b = 0; b < m_pooled.bins; ++b)
-            map->data()->setCell(b, l, m_pooled.value(l, b));
-    map->setInterpolate(false);
-    map->setGradient(colorGradient(m_colorMap));
+    QCPColorMap* map = addPooledColorMap(x, y, grid.values);
+    map->setGradient(colorGradient(colorMap()));
     map->setDataRange(QCPRange(0.0, 1.0));
-    auto* scale = new QCPColorScale(plot());
-    plot()->plotLayout()->addElement(1, 1, scale);
-    scale->setGradient(map->gradient());
-    scale->setDataRange(QCPRange(0.0, 1.0));
-    scale->axis()->setLabel(tr("Keep fraction (share of kv-heads)"));
-    map->setColorScale(scale);
-    auto* group = new QCPMarginGroup(plot());
-    rect->setMarginGroup(QCP::msTop | QCP::msBottom, group);
-    scale->setMarginGroup(QCP::msTop | QCP::msBottom, group);
-    pal.applyTo(scale->axis());
+    addColorScale(rect, map, tr("Keep fraction (share of kv-heads)"));
 
     // A one-row legend of the roles under the plot: narrow bands have no room for text.
     QStringList roles;

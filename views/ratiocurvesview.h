@@ -1,14 +1,14 @@
 #pragma once
 
-#include "plotview.h"
 #include "ratiocurvesdata.h"
+#include "ratioplotview.h"
 
 namespace kvl {
 
 // A value against compression ratio, one line per series, a dashed reference line
 // on top: span keep rate by instruction order, leakage rate, intervention repair
 // rate. The title and empty hint say which.
-class RatioCurvesView : public PlotView
+class RatioCurvesView : public RatioPlotView
 {
     Q_OBJECT
   public:

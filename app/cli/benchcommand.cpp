@@ -118,6 +118,17 @@ QJsonObject runPythonPrefill(const ModelConfig& c, int64_t tokens, int threads, 
     return QJsonDocument::fromJson(out.mid(out.lastIndexOf('\n') + 1)).object();
 }
 
+// The model --model names: a random-weight model of a named shape (random-0.5b, no
+// files), or a model directory (or "bundled").
+std::unique_ptr<Transformer> loadBenchModel(const QString& name)
+{
+    if (isRandomShapeName(name)) {
+        const ModelConfig config = randomShapeConfig(name);
+        return std::make_unique<Transformer>(config, randomModelWeights(config, 0), name);
+    }
+    return Transformer::load(resolveModelDir(name, QStringLiteral(KVLENS_SOURCE_RESOURCES)));
+}
+
 // A small sweep of the retrieval suite (4 samples, 3 presses x 3 ratios) timed against
 // its FullCache pass, then the store's write rate on a synthetic 59,800-row run.
 QJsonObject benchSweep(const QString& modelArg)
@@ -195,14 +206,7 @@ int runBench(const QStringList& args)
         result.insert(QStringLiteral("sweep"), benchSweep(parser.value(QStringLiteral("model"))));
     } else if (parser.isSet(QStringLiteral("model"))) {
         const QString name = parser.value(QStringLiteral("model"));
-        std::unique_ptr<Transformer> model;
-        if (isRandomShapeName(name)) {
-            const ModelConfig config = randomShapeConfig(name);
-            model = std::make_unique<Transformer>(config, randomModelWeights(config, 0), name);
-        } else {
-            model =
-                Transformer::load(resolveModelDir(name, QStringLiteral(KVLENS_SOURCE_RESOURCES)));
-        }
+        const std::unique_ptr<Transformer> model = loadBenchModel(name);
         const PrefillBench bench = benchPrefill(*model, tokens, repeats);
         result.insert(QStringLiteral("model"), name);
         result.insert(QStringLiteral("prefill_tokens"), qint64(tokens));
@@ -236,15 +240,8 @@ int runBench(const QStringList& args)
     if (parser.isSet(QStringLiteral("presses"))) {
         if (!parser.isSet(QStringLiteral("model")))
             throw Error(QStringLiteral("--presses needs --model DIR|random-0.5b"));
-        const QString name = parser.value(QStringLiteral("model"));
-        std::unique_ptr<Transformer> model;
-        if (isRandomShapeName(name)) {
-            const ModelConfig config = randomShapeConfig(name);
-            model = std::make_unique<Transformer>(config, randomModelWeights(config, 0), name);
-        } else {
-            model =
-                Transformer::load(resolveModelDir(name, QStringLiteral(KVLENS_SOURCE_RESOURCES)));
-        }
+        const std::unique_ptr<Transformer> model =
+            loadBenchModel(parser.value(QStringLiteral("model")));
         result.insert(QStringLiteral("presses"), benchPresses(*model, tokens, 0.5).toJson());
     }
 

@@ -2,6 +2,7 @@
 // (two suites, three presses, three ratios) into demo.kvl, then the run's report.
 #include "clicommand.h"
 #include "clioutput.h"
+#include "reportoutput.h"
 
 #include "checkpoint/modellocator.h"
 #include "common/error.h"
@@ -9,12 +10,10 @@
 #include "run/sweepconsole.h"
 #include "run/sweeprunner.h"
 #include "store/runreader.h"
-#include "store/runreport.h"
 
 #include <QCommandLineParser>
 #include <QDir>
 #include <QJsonArray>
-#include <cstdio>
 #include <unistd.h>
 
 namespace kvl::cli {
@@ -56,9 +55,7 @@ int runDemo(const QStringList& args)
     if (!ok || threads < 0)
         throw Error(QStringLiteral("--threads must be a non-negative integer"));
     const QString format = parser.value(QStringLiteral("format"));
-    if (format != QLatin1String("text") && format != QLatin1String("csv") &&
-        format != QLatin1String("json"))
-        throw Error(QStringLiteral("unknown --format '%1' (text, csv or json)").arg(format));
+    checkReportFormat(format);
 
     // Says clearly where the bundled model was looked for when it is not there.
     const QString modelArg = parser.value(QStringLiteral("model"));
@@ -110,15 +107,7 @@ int runDemo(const QStringList& args)
     }
 
     RunReader reader(out);
-    if (format == QLatin1String("json")) {
-        printJson(runReportJson(reader));
-    } else {
-        const QByteArray text =
-            (format == QLatin1String("csv") ? runReportCsv(reader) : runReportText(reader))
-                .toUtf8();
-        std::fwrite(text.constData(), 1, std::size_t(text.size()), stdout);
-        std::fflush(stdout);
-    }
+    printRunReport(reader, format);
     printError(QStringLiteral("kvlens-cli demo: %1 samples in %2 s (%3 skipped); open %4 in the "
                               "KVLens app to explore it")
                    .arg(summary.done)

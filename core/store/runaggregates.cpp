@@ -14,6 +14,18 @@ namespace kvl {
 namespace {
 // FullCache first, then compressors alphabetically, then ratio.
 const char* const kCellOrder = "c.compressor <> 'FullCache', c.compressor, c.ratio";
+
+// One cell per row of `sql`, whose %1 is replaced by the cell order; `toCell` reads
+// a row of the stepped statement.
+template <typename Cell, typename ToCell>
+std::vector<Cell> cellsInOrder(SqliteDatabase& db, const QString& sql, ToCell toCell)
+{
+    std::vector<Cell> cells;
+    SqliteStatement st = db.prepare(sql.arg(QLatin1String(kCellOrder)));
+    while (st.step())
+        cells.push_back(toCell(st));
+    return cells;
+}
 } // namespace
 
 std::optional<double> TransitionCounts::failureRate() const
@@ -26,53 +38,50 @@ std::optional<double> TransitionCounts::failureRate() const
 
 std::vector<AccuracyCell> RunReader::accuracy()
 {
-    std::vector<AccuracyCell> cells;
-    SqliteStatement st = m_db->prepare(
+    return cellsInOrder<AccuracyCell>(
+        *m_db,
         QStringLiteral("SELECT c.compressor, c.ratio, s.suite, COUNT(*), SUM(r.correct) "
                        "FROM result r JOIN config c ON c.id = r.config_id "
                        "JOIN sample s ON s.id = r.sample_id "
-                       "GROUP BY c.compressor, c.ratio, s.suite ORDER BY %1, s.suite")
-            .arg(QLatin1String(kCellOrder)));
-    while (st.step()) {
-        AccuracyCell a{st.columnText(0), st.columnDouble(1), st.columnText(2), st.columnInt(3),
-                       st.columnInt(4)};
-        a.accuracy = a.n > 0 ? double(a.correct) / double(a.n) : 0.0;
-        cells.push_back(a);
-    }
-    return cells;
+                       "GROUP BY c.compressor, c.ratio, s.suite ORDER BY %1, s.suite"),
+        [](const SqliteStatement& st) {
+            AccuracyCell a{st.columnText(0), st.columnDouble(1), st.columnText(2), st.columnInt(3),
+                           st.columnInt(4)};
+            a.accuracy = a.n > 0 ? double(a.correct) / double(a.n) : 0.0;
+            return a;
+        });
 }
 
 std::vector<TransitionCounts> RunReader::transitions()
 {
-    std::vector<TransitionCounts> cells;
-    SqliteStatement st =
-        m_db->prepare(QStringLiteral("SELECT c.compressor, c.ratio, "
-                                     "SUM(r.transition = 'C->C'), SUM(r.transition = 'C->W'), "
-                                     "SUM(r.transition = 'W->C'), SUM(r.transition = 'W->W') "
-                                     "FROM result r JOIN config c ON c.id = r.config_id "
-                                     "WHERE r.transition IS NOT NULL "
-                                     "GROUP BY c.compressor, c.ratio ORDER BY %1")
-                          .arg(QLatin1String(kCellOrder)));
-    while (st.step())
-        cells.push_back({st.columnText(0), st.columnDouble(1), st.columnInt(2), st.columnInt(3),
-                         st.columnInt(4), st.columnInt(5)});
-    return cells;
+    return cellsInOrder<TransitionCounts>(
+        *m_db,
+        QStringLiteral("SELECT c.compressor, c.ratio, "
+                       "SUM(r.transition = 'C->C'), SUM(r.transition = 'C->W'), "
+                       "SUM(r.transition = 'W->C'), SUM(r.transition = 'W->W') "
+                       "FROM result r JOIN config c ON c.id = r.config_id "
+                       "WHERE r.transition IS NOT NULL "
+                       "GROUP BY c.compressor, c.ratio ORDER BY %1"),
+        [](const SqliteStatement& st) {
+            return TransitionCounts{st.columnText(0), st.columnDouble(1), st.columnInt(2),
+                                    st.columnInt(3),  st.columnInt(4),    st.columnInt(5)};
+        });
 }
 
 std::vector<SignatureCount> RunReader::signatures()
 {
-    std::vector<SignatureCount> cells;
-    SqliteStatement st = m_db->prepare(
+    return cellsInOrder<SignatureCount>(
+        *m_db,
         QStringLiteral("SELECT c.compressor, c.ratio, r.signature, COUNT(*), "
                        "SUM(COUNT(*)) OVER (PARTITION BY c.compressor, c.ratio) "
                        "FROM result r JOIN config c ON c.id = r.config_id "
                        "WHERE r.transition = 'C->W' AND r.signature IS NOT NULL "
-                       "GROUP BY c.compressor, c.ratio, r.signature ORDER BY %1, r.signature")
-            .arg(QLatin1String(kCellOrder)));
-    while (st.step())
-        cells.push_back({st.columnText(0), st.columnDouble(1), st.columnText(2), st.columnInt(3),
-                         double(st.columnInt(3)) / double(st.columnInt(4))});
-    return cells;
+                       "GROUP BY c.compressor, c.ratio, r.signature ORDER BY %1, r.signature"),
+        [](const SqliteStatement& st) {
+            return SignatureCount{st.columnText(0), st.columnDouble(1), st.columnText(2),
+                                  st.columnInt(3),
+                                  double(st.columnInt(3)) / double(st.columnInt(4))};
+        });
 }
 
 std::vector<SignatureCount> RunReader::signatureTotals()
@@ -115,8 +124,8 @@ std::vector<OverlapCell> RunReader::failureOverlaps()
 
 std::vector<SpanKeepCell> RunReader::spanKeepByOrder()
 {
-    std::vector<SpanKeepCell> cells;
-    SqliteStatement st = m_db->prepare(
+    return cellsInOrder<SpanKeepCell>(
+        *m_db,
         QStringLiteral("SELECT c.compressor, c.ratio, json_extract(k.value, '$[2]') AS o, "
                        "COUNT(*), AVG(json_extract(k.value, '$[3]')) "
                        "FROM result r JOIN config c ON c.id = r.config_id, "
@@ -124,30 +133,27 @@ std::vector<SpanKeepCell> RunReader::spanKeepByOrder()
                        "WHERE r.span_keep_json IS NOT NULL "
                        "AND json_extract(k.value, '$[1]') = 'instruction' AND o IS NOT NULL "
                        "AND json_extract(k.value, '$[3]') IS NOT NULL "
-                       "GROUP BY c.compressor, c.ratio, o ORDER BY %1, o")
-            .arg(QLatin1String(kCellOrder)));
-    while (st.step())
-        cells.push_back({st.columnText(0), st.columnDouble(1), int(st.columnInt(2)),
-                         st.columnInt(3), st.columnDouble(4)});
-    return cells;
+                       "GROUP BY c.compressor, c.ratio, o ORDER BY %1, o"),
+        [](const SqliteStatement& st) {
+            return SpanKeepCell{st.columnText(0), st.columnDouble(1), int(st.columnInt(2)),
+                                st.columnInt(3), st.columnDouble(4)};
+        });
 }
 
 std::vector<LeakageCell> RunReader::leakage()
 {
-    std::vector<LeakageCell> cells;
-    SqliteStatement st = m_db->prepare(
+    return cellsInOrder<LeakageCell>(
+        *m_db,
         QStringLiteral("SELECT c.compressor, c.ratio, s.suite, COUNT(*), AVG(r.leakage), "
                        "SUM(r.leaked) FROM result r JOIN config c ON c.id = r.config_id "
                        "JOIN sample s ON s.id = r.sample_id WHERE r.leakage IS NOT NULL "
-                       "GROUP BY c.compressor, c.ratio, s.suite ORDER BY %1, s.suite")
-            .arg(QLatin1String(kCellOrder)));
-    while (st.step()) {
-        LeakageCell l{st.columnText(0), st.columnDouble(1), st.columnText(2),
-                      st.columnInt(3),  st.columnDouble(4), st.columnInt(5)};
-        l.leakRate = double(l.leaks) / double(l.n);
-        cells.push_back(l);
-    }
-    return cells;
+                       "GROUP BY c.compressor, c.ratio, s.suite ORDER BY %1, s.suite"),
+        [](const SqliteStatement& st) {
+            LeakageCell l{st.columnText(0), st.columnDouble(1), st.columnText(2),
+                          st.columnInt(3),  st.columnDouble(4), st.columnInt(5)};
+            l.leakRate = double(l.leaks) / double(l.n);
+            return l;
+        });
 }
 
 std::vector<LayerCell> RunReader::layerStatsByLayer()
@@ -194,19 +200,17 @@ std::vector<LayerCell> RunReader::layerStatsByLayer()
 
 std::vector<InterventionCell> RunReader::interventionRates()
 {
-    std::vector<InterventionCell> cells;
-    SqliteStatement st = m_db->prepare(
+    return cellsInOrder<InterventionCell>(
+        *m_db,
         QStringLiteral("SELECT c.compressor, c.ratio, i.kind, AVG(i.beta), COUNT(*), "
                        "SUM(i.repaired) FROM intervention i JOIN config c ON c.id = i.config_id "
-                       "GROUP BY c.compressor, c.ratio, i.kind ORDER BY %1, i.kind")
-            .arg(QLatin1String(kCellOrder)));
-    while (st.step()) {
-        InterventionCell cell{st.columnText(0),      st.columnDouble(1), st.columnText(2),
-                              st.columnOptDouble(3), st.columnInt(4),    st.columnInt(5)};
-        cell.repairRate = double(cell.repaired) / double(cell.n);
-        cells.push_back(cell);
-    }
-    return cells;
+                       "GROUP BY c.compressor, c.ratio, i.kind ORDER BY %1, i.kind"),
+        [](const SqliteStatement& st) {
+            InterventionCell cell{st.columnText(0),      st.columnDouble(1), st.columnText(2),
+                                  st.columnOptDouble(3), st.columnInt(4),    st.columnInt(5)};
+            cell.repairRate = double(cell.repaired) / double(cell.n);
+            return cell;
+        });
 }
 
 } // namespace kvl

@@ -4,6 +4,7 @@
 #include "store/blobcodec.h"
 #include "store/resultcolumns.h"
 #include "store/runfile.h"
+#include "store/runfilequeries.h"
 #include "store/sqlitestatement.h"
 
 namespace kvl {
@@ -45,35 +46,49 @@ void RunReader::checkIntegrity()
 
 RunInfo RunReader::runInfo()
 {
-    RunInfo info;
-    SqliteStatement st = m_db->prepare(
-        QStringLiteral("SELECT spec_json, model_name, model_hash, tool_version, status, "
-                       "created_at, updated_at FROM run WHERE id = 1"));
-    if (!st.step())
-        return info;
-    info.spec = jsonObjectFromText(st.columnText(0));
-    info.modelName = st.columnText(1);
-    info.modelHash = st.columnText(2);
-    info.toolVersion = st.columnText(3);
-    info.status = st.columnText(4);
-    info.createdAt = st.columnText(5);
-    info.updatedAt = st.columnText(6);
-    return info;
+    return queryRunInfo(*m_db).value_or(RunInfo());
 }
 
 std::vector<ConfigRecord> RunReader::configs()
 {
-    std::vector<ConfigRecord> list;
-    SqliteStatement st = m_db->prepare(
-        QStringLiteral("SELECT %1 FROM config ORDER BY compressor <> 'FullCache', compressor, "
-                       "ratio, id")
-            .arg(QLatin1String(kConfigSelectColumns)));
-    while (st.step())
-        list.push_back(readConfigRecord(st));
-    return list;
+    return queryConfigs(*m_db, "compressor <> 'FullCache', compressor, ratio, id");
 }
 
 namespace {
+// Prepares `sql`, whose two parameters are a sample id and a configuration id.
+SqliteStatement prepareForRow(SqliteDatabase& db, const QString& sql, qint64 sampleId,
+                              qint64 configId)
+{
+    SqliteStatement st = db.prepare(sql);
+    st.bind(1, sampleId);
+    st.bind(2, configId);
+    return st;
+}
+
+// The blob of (sample, configuration) in a blob table (mask, attention), decoded
+// with the dimensions stored beside it; a blob that does not decode is an error
+// naming the run file.
+template <typename Decoded>
+std::optional<Decoded> decodedBlob(SqliteDatabase& db, const char* table, const char* blobColumn,
+                                   qint64 sampleId, qint64 configId,
+                                   Decoded (*decode)(const QByteArray&, int, int, int))
+{
+    SqliteStatement st = prepareForRow(
+        db,
+        QStringLiteral("SELECT layers, kv_heads, context_len, %1 FROM %2 WHERE sample_id = ? AND "
+                       "config_id = ?")
+            .arg(QLatin1String(blobColumn), QLatin1String(table)),
+        sampleId, configId);
+    if (!st.step())
+        return std::nullopt;
+    try {
+        return decode(st.columnBlob(3), int(st.columnInt(0)), int(st.columnInt(1)),
+                      int(st.columnInt(2)));
+    } catch (const Error& e) {
+        throw Error(db.path(), e.message());
+    }
+}
+
 const char* const kSampleColumns = "id, sample_key, suite, source_id, context_len, question_len, "
                                    "spans_json, gold, meta_json";
 
@@ -125,24 +140,12 @@ qint64 RunReader::resultCount()
 
 QSet<QString> RunReader::completedSampleKeys()
 {
-    QSet<QString> keys;
-    SqliteStatement st =
-        m_db->prepare(QStringLiteral("SELECT sample_key FROM sample WHERE EXISTS (SELECT 1 FROM "
-                                     "result WHERE sample_id = sample.id)"));
-    while (st.step())
-        keys.insert(st.columnText(0));
-    return keys;
+    return queryCompletedSampleKeys(*m_db);
 }
 
 std::vector<std::pair<QString, QString>> RunReader::completedResults()
 {
-    std::vector<std::pair<QString, QString>> done;
-    SqliteStatement st = m_db->prepare(QStringLiteral(
-        "SELECT sample_key, config_key FROM result JOIN sample ON sample.id = result.sample_id "
-        "JOIN config ON config.id = result.config_id ORDER BY sample.id, config.id"));
-    while (st.step())
-        done.emplace_back(st.columnText(0), st.columnText(1));
-    return done;
+    return queryCompletedResults(*m_db);
 }
 
 std::vector<StoredResult> RunReader::results(const ResultFilter& f)
@@ -224,30 +227,30 @@ std::vector<StoredResult> RunReader::results(const ResultFilter& f)
 
 std::vector<LayerStat> RunReader::layerStats(qint64 sampleId, qint64 configId)
 {
-    SqliteStatement st = m_db->prepare(
-        QStringLiteral("SELECT layer_json FROM result WHERE sample_id = ? AND config_id = ?"));
-    st.bind(1, sampleId);
-    st.bind(2, configId);
+    SqliteStatement st = prepareForRow(
+        *m_db,
+        QStringLiteral("SELECT layer_json FROM result WHERE sample_id = ? AND config_id = ?"),
+        sampleId, configId);
     return st.step() ? layerStatsFromJson(st.columnText(0)) : std::vector<LayerStat>();
 }
 
 std::vector<SpanKeep> RunReader::spanKeeps(qint64 sampleId, qint64 configId)
 {
-    SqliteStatement st = m_db->prepare(
-        QStringLiteral("SELECT span_keep_json FROM result WHERE sample_id = ? AND config_id = ?"));
-    st.bind(1, sampleId);
-    st.bind(2, configId);
+    SqliteStatement st = prepareForRow(
+        *m_db,
+        QStringLiteral("SELECT span_keep_json FROM result WHERE sample_id = ? AND config_id = ?"),
+        sampleId, configId);
     return st.step() ? spanKeepsFromJson(st.columnText(0)) : std::vector<SpanKeep>();
 }
 
 std::vector<InterventionRecord> RunReader::interventions(qint64 sampleId, qint64 configId)
 {
     std::vector<InterventionRecord> list;
-    SqliteStatement st = m_db->prepare(QStringLiteral(
-        "SELECT kind, beta, answer, repaired FROM intervention WHERE sample_id = ? AND "
-        "config_id = ? ORDER BY kind"));
-    st.bind(1, sampleId);
-    st.bind(2, configId);
+    SqliteStatement st =
+        prepareForRow(*m_db,
+                      QStringLiteral("SELECT kind, beta, answer, repaired FROM intervention "
+                                     "WHERE sample_id = ? AND config_id = ? ORDER BY kind"),
+                      sampleId, configId);
     while (st.step())
         list.push_back(
             {st.columnText(0), st.columnDouble(1), st.columnText(2), st.columnInt(3) != 0});
@@ -256,36 +259,12 @@ std::vector<InterventionRecord> RunReader::interventions(qint64 sampleId, qint64
 
 std::optional<KeptMask> RunReader::mask(qint64 sampleId, qint64 configId)
 {
-    SqliteStatement st =
-        m_db->prepare(QStringLiteral("SELECT layers, kv_heads, context_len, bits FROM mask WHERE "
-                                     "sample_id = ? AND config_id = ?"));
-    st.bind(1, sampleId);
-    st.bind(2, configId);
-    if (!st.step())
-        return std::nullopt;
-    try {
-        return decodeMask(st.columnBlob(3), int(st.columnInt(0)), int(st.columnInt(1)),
-                          int(st.columnInt(2)));
-    } catch (const Error& e) {
-        throw Error(path(), e.message());
-    }
+    return decodedBlob(*m_db, "mask", "bits", sampleId, configId, decodeMask);
 }
 
 std::optional<AttentionSummary> RunReader::attention(qint64 sampleId, qint64 configId)
 {
-    SqliteStatement st = m_db->prepare(
-        QStringLiteral("SELECT layers, kv_heads, context_len, weights FROM attention WHERE "
-                       "sample_id = ? AND config_id = ?"));
-    st.bind(1, sampleId);
-    st.bind(2, configId);
-    if (!st.step())
-        return std::nullopt;
-    try {
-        return decodeAttention(st.columnBlob(3), int(st.columnInt(0)), int(st.columnInt(1)),
-                               int(st.columnInt(2)));
-    } catch (const Error& e) {
-        throw Error(path(), e.message());
-    }
+    return decodedBlob(*m_db, "attention", "weights", sampleId, configId, decodeAttention);
 }
 
 } // namespace kvl

@@ -4,6 +4,7 @@
 #include "store/blobcodec.h"
 #include "store/resultcolumns.h"
 #include "store/runfile.h"
+#include "store/runfilequeries.h"
 #include "store/sqlitestatement.h"
 
 #include <QDateTime>
@@ -89,20 +90,7 @@ const QString& RunWriter::path() const
 
 std::optional<RunInfo> RunWriter::runInfo()
 {
-    SqliteStatement st = m_db->prepare(
-        QStringLiteral("SELECT spec_json, model_name, model_hash, tool_version, status, "
-                       "created_at, updated_at FROM run WHERE id = 1"));
-    if (!st.step())
-        return std::nullopt;
-    RunInfo info;
-    info.spec = jsonObjectFromText(st.columnText(0));
-    info.modelName = st.columnText(1);
-    info.modelHash = st.columnText(2);
-    info.toolVersion = st.columnText(3);
-    info.status = st.columnText(4);
-    info.createdAt = st.columnText(5);
-    info.updatedAt = st.columnText(6);
-    return info;
+    return queryRunInfo(*m_db);
 }
 
 void RunWriter::setRunInfo(const RunInfo& info)
@@ -155,34 +143,18 @@ qint64 RunWriter::addConfig(const ConfigRecord& config)
 
 std::vector<ConfigRecord> RunWriter::configs()
 {
-    std::vector<ConfigRecord> list;
-    SqliteStatement st = m_db->prepare(QStringLiteral("SELECT %1 FROM config ORDER BY id")
-                                           .arg(QLatin1String(kConfigSelectColumns)));
-    while (st.step())
-        list.push_back(readConfigRecord(st));
-    return list;
+    return queryConfigs(*m_db, "id");
 }
 
 QSet<QString> RunWriter::completedSampleKeys()
 {
-    QSet<QString> keys;
-    SqliteStatement st =
-        m_db->prepare(QStringLiteral("SELECT sample_key FROM sample WHERE EXISTS (SELECT 1 FROM "
-                                     "result WHERE sample_id = sample.id)"));
-    while (st.step())
-        keys.insert(st.columnText(0));
-    return keys;
+    return queryCompletedSampleKeys(*m_db);
 }
 
 QSet<std::pair<QString, QString>> RunWriter::completedResults()
 {
-    QSet<std::pair<QString, QString>> done;
-    SqliteStatement st = m_db->prepare(QStringLiteral(
-        "SELECT sample_key, config_key FROM result JOIN sample ON sample.id = result.sample_id "
-        "JOIN config ON config.id = result.config_id"));
-    while (st.step())
-        done.insert({st.columnText(0), st.columnText(1)});
-    return done;
+    const std::vector<std::pair<QString, QString>> rows = queryCompletedResults(*m_db);
+    return QSet<std::pair<QString, QString>>(rows.begin(), rows.end());
 }
 
 bool RunWriter::hasResult(const QString& sampleKey, const QString& configKey)

@@ -3,7 +3,8 @@
 // A hand-made run for the app tests, written with RunWriter. The numbers every
 // test expects are worked out by hand in the comments below, not by the loader.
 //
-// Configurations: FullCache, SnapKV@0.5, TOVA@0.5, SnapKV@0.75. Correct per sample:
+// Configurations and correctness are the store tests' (storefixtures.h: handConfigs,
+// handResults): FullCache, SnapKV@0.5, TOVA@0.5, SnapKV@0.75. Correct per sample:
 //        FC  S.5  T.5  S.75
 //   s0:  C   C    W    W
 //   s1:  C   W    W    W
@@ -23,27 +24,12 @@
 // Leakage (leak when > 0.3): FullCache s0 0.1, s1 0.5 (rate 1/2); SnapKV@0.5 s0 0.4,
 // s1 0.9 (rate 1). Interventions on TOVA@0.5: s0 boost repaired, sham not; s1 neither
 // (boost 1/2, sham 0/2).
-#include "store/runwriter.h"
+#include "storefixtures.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
 
 namespace kvl::guitest {
-
-inline ConfigRecord config(const QString& compressor, double ratio)
-{
-    ConfigRecord c;
-    c.compressor = compressor;
-    c.ratio = ratio;
-    c.key = ConfigRecord::makeKey(compressor, ratio);
-    return c;
-}
-
-inline std::vector<ConfigRecord> configs()
-{
-    return {config(QStringLiteral("FullCache"), 0.0), config(QStringLiteral("SnapKV"), 0.5),
-            config(QStringLiteral("TOVA"), 0.5), config(QStringLiteral("SnapKV"), 0.75)};
-}
 
 inline KeptMask maskWithout(int layers, int heads, int len, std::vector<std::array<int, 3>> off)
 {
@@ -55,10 +41,6 @@ inline KeptMask maskWithout(int layers, int heads, int len, std::vector<std::arr
 
 inline SampleRecord sample(int s)
 {
-    static const bool correct[4][4] = {{true, true, false, false},
-                                       {true, false, false, false},
-                                       {false, true, false, false},
-                                       {true, false, true, true}};
     SampleRecord rec;
     rec.sample.key = QStringLiteral("s%1").arg(s);
     rec.sample.suite = QStringLiteral("niah");
@@ -81,14 +63,7 @@ inline SampleRecord sample(int s)
             {"token_offsets", QJsonArray{QJsonArray{0, 2}, QJsonArray{3, 5}, QJsonArray{6, 8},
                                          QJsonArray{9, 11}, QJsonArray{12, 14}}}};
     }
-    const std::vector<ConfigRecord> cs = configs();
-    for (int c = 0; c < 4; ++c) {
-        ResultRecord r;
-        r.configKey = cs[std::size_t(c)].key;
-        r.correct = correct[s][c];
-        r.answer = r.correct ? rec.sample.gold : QStringLiteral("wrong");
-        rec.results.push_back(r);
-    }
+    rec.results = test::handResults(s, rec.sample.gold);
     auto& snap = rec.results[1];
     auto& tova = rec.results[2];
     auto& snap75 = rec.results[3];
@@ -150,15 +125,9 @@ inline SampleRecord sample(int s)
 inline void writeRun(const QString& path, const std::vector<int>& samples,
                      const QString& status = QStringLiteral("finished"))
 {
-    RunWriter w(path);
     RunInfo info;
     info.modelName = QStringLiteral("tiny");
-    w.setRunInfo(info);
-    for (const ConfigRecord& c : configs())
-        w.addConfig(c);
-    for (int s : samples)
-        w.writeSample(sample(s));
-    w.setStatus(status);
+    test::writeRunOf(path, info, samples, sample, status);
 }
 
 } // namespace kvl::guitest

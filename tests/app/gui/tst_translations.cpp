@@ -15,6 +15,9 @@ class TstTranslations : public QObject
                               << "&File";
         QTest::newRow("view title") << "kvl::AccuracyRatioView"
                                     << "Accuracy vs compression ratio";
+        // Drawn by the shared base of the ratio views: its context is the base's.
+        QTest::newRow("shared axis") << "kvl::RatioPlotView"
+                                     << "Compression ratio (share of context KV entries removed)";
         QTest::newRow("dialog") << "kvl::NewRunDialog"
                                 << "New run";
     }

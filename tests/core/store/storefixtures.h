@@ -1,7 +1,8 @@
 #pragma once
 
-// Small run fixtures shared by the store tests: a hand-built run whose aggregates
-// are worked out by hand in tst_runstore, and helpers to write runs.
+// Small run fixtures: a hand-built run whose aggregates are worked out by hand in
+// tst_runstore, and helpers to write runs. The app tests build their own run
+// (tests/app/gui/guirunfixture.h) on the same configurations and correctness.
 #include "store/runwriter.h"
 
 #include <QString>
@@ -31,11 +32,48 @@ inline RunInfo runInfo(const QString& shard = QString())
     return info;
 }
 
-// The four configurations of the hand-built run.
+// The four configurations of the hand-built runs.
 inline std::vector<ConfigRecord> handConfigs()
 {
     return {config(QStringLiteral("FullCache"), 0.0), config(QStringLiteral("SnapKV"), 0.5),
             config(QStringLiteral("TOVA"), 0.5), config(QStringLiteral("SnapKV"), 0.75)};
+}
+
+// The result rows of sample s (0..3), one per hand configuration in that order.
+// Correct per configuration (FullCache, SnapKV@0.5, TOVA@0.5, SnapKV@0.75):
+//   s0: C C W W    s1: C W W W    s2: W C W W    s3: C W C C
+// A correct row answers `gold`, a wrong one "wrong"; the rest is left to the run.
+inline std::vector<ResultRecord> handResults(int s, const QString& gold)
+{
+    static const bool correct[4][4] = {{true, true, false, false},
+                                       {true, false, false, false},
+                                       {false, true, false, false},
+                                       {true, false, true, true}};
+    const std::vector<ConfigRecord> configs = handConfigs();
+    std::vector<ResultRecord> results;
+    for (int c = 0; c < 4; ++c) {
+        ResultRecord r;
+        r.configKey = configs[std::size_t(c)].key;
+        r.correct = correct[s][c];
+        r.answer = r.correct ? gold : QStringLiteral("wrong");
+        results.push_back(r);
+    }
+    return results;
+}
+
+// Writes a run of the hand configurations and makeSample(s) for each of `samples`,
+// then sets its status.
+template <typename MakeSample>
+void writeRunOf(const QString& path, const RunInfo& info, const std::vector<int>& samples,
+                MakeSample makeSample, const QString& status)
+{
+    RunWriter w(path);
+    w.setRunInfo(info);
+    for (const ConfigRecord& c : handConfigs())
+        w.addConfig(c);
+    for (int s : samples)
+        w.writeSample(makeSample(s));
+    w.setStatus(status);
 }
 
 inline DiagnosticRow measured(double ecov, std::optional<double> dnll = std::nullopt)
@@ -47,10 +85,8 @@ inline DiagnosticRow measured(double ecov, std::optional<double> dnll = std::nul
     return m;
 }
 
-// The hand-built run: samples s0..s3 (suites niah, niah, qa, qa). Correct per
-// configuration (FullCache, SnapKV@0.5, TOVA@0.5, SnapKV@0.75):
-//   s0: C C W W    s1: C W W W    s2: W C W W    s3: C W C C
-// C→W rows carry metrics that give known signatures:
+// The hand-built run: samples s0..s3 (suites niah, niah, qa, qa), correct as in
+// handResults(). C→W rows carry metrics that give known signatures:
 //   SnapKV@0.5: s1 ECov 0.2 (low), s3 ECov 0.7 (partial)
 //   TOVA@0.5:   s0 ECov 0.3 (low), s1 ECov 0.95 + dNLL 2 (high coverage drift)
 //   SnapKV@0.75: s0, s1 ECov 0.1 (low)
@@ -60,10 +96,6 @@ inline DiagnosticRow measured(double ecov, std::optional<double> dnll = std::nul
 // TOVA@0.5: interventions on s0 (boost repaired, sham not) and s1 (neither).
 inline SampleRecord handSample(int s)
 {
-    static const bool correct[4][4] = {{true, true, false, false},
-                                       {true, false, false, false},
-                                       {false, true, false, false},
-                                       {true, false, true, true}};
     SampleRecord rec;
     rec.sample.key = QStringLiteral("s%1").arg(s);
     rec.sample.suite = s < 2 ? QStringLiteral("niah") : QStringLiteral("qa");
@@ -74,14 +106,7 @@ inline SampleRecord handSample(int s)
     rec.sample.spans = QJsonArray{QJsonObject{{QStringLiteral("kind"), QStringLiteral("evidence")},
                                               {QStringLiteral("start"), 2},
                                               {QStringLiteral("end"), 4}}};
-    const std::vector<ConfigRecord> configs = handConfigs();
-    for (int c = 0; c < 4; ++c) {
-        ResultRecord r;
-        r.configKey = configs[std::size_t(c)].key;
-        r.correct = correct[s][c];
-        r.answer = r.correct ? rec.sample.gold : QStringLiteral("wrong");
-        rec.results.push_back(r);
-    }
+    rec.results = handResults(s, rec.sample.gold);
     auto& snap = rec.results[1];
     auto& tova = rec.results[2];
     auto& snap75 = rec.results[3];
@@ -116,13 +141,7 @@ inline SampleRecord handSample(int s)
 inline void writeHandRun(const QString& path, const std::vector<int>& samples,
                          const QString& shard = QString())
 {
-    RunWriter w(path);
-    w.setRunInfo(runInfo(shard));
-    for (const ConfigRecord& c : handConfigs())
-        w.addConfig(c);
-    for (int s : samples)
-        w.writeSample(handSample(s));
-    w.setStatus(QStringLiteral("finished"));
+    writeRunOf(path, runInfo(shard), samples, handSample, QStringLiteral("finished"));
 }
 
 } // namespace kvl::test
