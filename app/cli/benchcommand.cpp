@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "compressors/pressbenchmark.h"
 #include "model/benchmark.h"
+#include "model/blaskernels.h"
 #include "model/engineinfo.h"
 #include "model/modelweights.h"
 #include "model/transformer.h"
@@ -194,7 +195,8 @@ int runBench(const QStringList& args)
     const int threads = initEngineThreads();
     QJsonObject result{{QStringLiteral("threads"), threads},
                        {QStringLiteral("blas"), blasName()},
-                       {QStringLiteral("blas_library"), blasLibraryPath()}};
+                       {QStringLiteral("blas_library"), blasLibraryPath()},
+                       {QStringLiteral("blas_core"), blasCoreName()}};
     const MatmulRate matmul = measureMatmul();
     const double peak = matmul.gflops;
     result.insert(QStringLiteral("matmul_gflops"), peak);

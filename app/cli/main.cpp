@@ -3,6 +3,7 @@
 #include "clioutput.h"
 
 #include "common/error.h"
+#include "model/blaskernels.h"
 
 #include <QCoreApplication>
 #include <algorithm>
@@ -48,6 +49,8 @@ CommandRegistrar::CommandRegistrar(const char* name, const char* summary, Comman
 int main(int argc, char** argv)
 {
     using namespace kvl::cli;
+    // Before anything else runs: may re-execute this process with OPENBLAS_CORETYPE set.
+    kvl::ensureFastBlasKernels(argv);
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("kvlens-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(KVLENS_VERSION));

@@ -9,33 +9,13 @@
 
 namespace kvl {
 
-AnswerScore scoreAnswer(const Transformer& model, const ContextCache& context,
-                        const CacheEdit& edit, const std::vector<int>& question,
-                        const std::vector<int>& answer, const ScoreOptions& options)
+namespace {
+
+// Log-likelihood, ranks and distributions of `answer` from the rows that predict it.
+AnswerScore scoreFromLogits(const at::Tensor& logits, const std::vector<int>& answer,
+                            const ScoreOptions& options)
 {
-    if (answer.empty())
-        throw Error(model.source(), QStringLiteral("the gold answer has no tokens"));
-    // Feed the question and every answer token but the last; the logits of row
-    // (Q - 1 + i) predict answer[i] (row -1 is the context's last logits).
-    std::vector<int> feed = question;
-    feed.insert(feed.end(), answer.begin(), answer.end() - 1);
-
     AnswerScore score;
-    at::Tensor logits; // [A, vocab]
-    if (feed.empty()) {
-        logits = context.lastLogits.unsqueeze(0);
-    } else {
-        Continuation continuation;
-        ExtendOptions extendOptions;
-        extendOptions.allLogits = true;
-        extendOptions.captureAttention = options.captureAttention;
-        ExtendResult r = model.extend(context, edit, continuation, feed, extendOptions);
-        score.contextAttention = r.contextAttention;
-        logits = question.empty()
-                     ? at::cat({context.lastLogits.unsqueeze(0), r.logits}, 0)
-                     : r.logits.narrow(0, int64_t(question.size()) - 1, int64_t(answer.size()));
-    }
-
     const at::Tensor logProbs = at::log_softmax(logits.to(at::kDouble), 1);
     const at::Tensor gold =
         at::tensor(std::vector<int64_t>(answer.begin(), answer.end()), at::kLong);
@@ -55,6 +35,74 @@ AnswerScore scoreAnswer(const Transformer& model, const ContextCache& context,
         score.topIds = indices;
         score.topLogprobs = values.to(at::kFloat);
     }
+    return score;
+}
+
+// One greedy step from the next-token logits: records the token (or the reason to stop)
+// in `gen` and returns the token to feed next, or -1 when decoding ends. `positions` is
+// how many positions are in use before the token is fed.
+int greedyStep(const at::Tensor& next, Generation& gen, const GenerateOptions& options,
+               int64_t positions, int64_t limit)
+{
+    const int token = int(next.argmax().item<int64_t>());
+    if (std::find(options.stopIds.begin(), options.stopIds.end(), token) !=
+        options.stopIds.end()) {
+        gen.stop = Generation::Stop::StopToken;
+        gen.stopId = token;
+        return -1;
+    }
+    gen.ids.push_back(token);
+    if (int(gen.ids.size()) >= options.maxNewTokens) {
+        gen.stop = Generation::Stop::MaxTokens;
+        return -1;
+    }
+    if (positions + 1 > limit) {
+        gen.stop = Generation::Stop::LengthLimit;
+        return -1;
+    }
+    return token;
+}
+
+// Cuts the continuation back to its first `length` tokens.
+void truncate(Continuation& continuation, int64_t length)
+{
+    for (size_t l = 0; l < continuation.keys.size(); ++l) {
+        continuation.keys[l] = continuation.keys[l].narrow(1, 0, length);
+        continuation.values[l] = continuation.values[l].narrow(1, 0, length);
+    }
+    continuation.length = length;
+}
+
+} // namespace
+
+AnswerScore scoreAnswer(const Transformer& model, const ContextCache& context,
+                        const CacheEdit& edit, const std::vector<int>& question,
+                        const std::vector<int>& answer, const ScoreOptions& options)
+{
+    if (answer.empty())
+        throw Error(model.source(), QStringLiteral("the gold answer has no tokens"));
+    // Feed the question and every answer token but the last; the logits of row
+    // (Q - 1 + i) predict answer[i] (row -1 is the context's last logits).
+    std::vector<int> feed = question;
+    feed.insert(feed.end(), answer.begin(), answer.end() - 1);
+
+    at::Tensor logits; // [A, vocab]
+    at::Tensor attention;
+    if (feed.empty()) {
+        logits = context.lastLogits.unsqueeze(0);
+    } else {
+        Continuation continuation;
+        ExtendOptions extendOptions;
+        extendOptions.allLogits = true;
+        extendOptions.captureAttention = options.captureAttention;
+        ExtendResult r = model.extend(context, edit, continuation, feed, extendOptions);
+        attention = r.contextAttention;
+        logits = question.empty()
+                     ? at::cat({context.lastLogits.unsqueeze(0), r.logits}, 0)
+                     : r.logits.narrow(0, int64_t(question.size()) - 1, int64_t(answer.size()));
+    }
+    AnswerScore score = scoreFromLogits(logits, answer, options);
+    score.contextAttention = attention;
     return score;
 }
 
@@ -79,22 +127,10 @@ Generation generateAnswer(const Transformer& model, const ContextCache& context,
     }
     const int64_t limit = model.maxPositions();
     while (true) {
-        const int token = int(next.argmax().item<int64_t>());
-        if (std::find(options.stopIds.begin(), options.stopIds.end(), token) !=
-            options.stopIds.end()) {
-            gen.stop = Generation::Stop::StopToken;
-            gen.stopId = token;
+        const int token =
+            greedyStep(next, gen, options, context.length + continuation.length, limit);
+        if (token < 0)
             break;
-        }
-        gen.ids.push_back(token);
-        if (int(gen.ids.size()) >= options.maxNewTokens) {
-            gen.stop = Generation::Stop::MaxTokens;
-            break;
-        }
-        if (context.length + continuation.length + 1 > limit) {
-            gen.stop = Generation::Stop::LengthLimit;
-            break;
-        }
         ExtendResult r = model.extend(context, edit, continuation, {token}, extendOptions);
         next = r.logits.select(0, 0);
         if (r.contextAttention.defined())
@@ -103,6 +139,52 @@ Generation generateAnswer(const Transformer& model, const ContextCache& context,
     if (!attention.empty())
         gen.contextAttention = at::cat(attention, 2);
     return gen;
+}
+
+ScoredGeneration scoreAndGenerate(const Transformer& model, const ContextCache& context,
+                                  const CacheEdit& edit, const std::vector<int>& question,
+                                  const std::vector<int>& answer, const ScoreOptions& scoreOptions,
+                                  const GenerateOptions& generateOptions)
+{
+    if (answer.empty())
+        throw Error(model.source(), QStringLiteral("the gold answer has no tokens"));
+    const int64_t q = int64_t(question.size()), a = int64_t(answer.size());
+    std::vector<int> feed = question;
+    feed.insert(feed.end(), answer.begin(), answer.end());
+    Continuation continuation;
+    ExtendOptions extendOptions;
+    extendOptions.allLogits = true;
+    extendOptions.captureAttention = scoreOptions.captureAttention;
+    const ExtendResult r = model.extend(context, edit, continuation, feed, extendOptions);
+    // rows[i] predicts what follows question + answer[<i], for i = 0 … A.
+    const at::Tensor rows = q == 0 ? at::cat({context.lastLogits.unsqueeze(0), r.logits}, 0)
+                                   : r.logits.narrow(0, q - 1, a + 1);
+
+    ScoredGeneration out;
+    out.gold = scoreFromLogits(rows.narrow(0, 0, a), answer, scoreOptions);
+    // The gold pass's attention rows: the question and the answer fed back but the last.
+    if (r.contextAttention.defined() && q + a - 1 > 0)
+        out.gold.contextAttention = r.contextAttention.narrow(2, 0, q + a - 1);
+
+    const int64_t limit = model.maxPositions();
+    Generation& gen = out.generation;
+    for (int64_t i = 0;; ++i) {
+        ++out.replayedSteps;
+        const int token = greedyStep(rows[i], gen, generateOptions, context.length + q + i, limit);
+        if (token < 0)
+            return out;
+        if (i < a && token == answer[size_t(i)])
+            continue; // the gold pass already fed this token: its next row is ready
+        // Diverged from the gold answer (or ran past it): decode on from here.
+        truncate(continuation, q + i);
+        int next = token;
+        while (next >= 0) {
+            const ExtendResult step = model.extend(context, edit, continuation, {next});
+            next = greedyStep(step.logits.select(0, 0), gen, generateOptions,
+                              context.length + continuation.length, limit);
+        }
+        return out;
+    }
 }
 
 } // namespace kvl

@@ -61,4 +61,23 @@ Generation generateAnswer(const Transformer& model, const ContextCache& context,
                           const CacheEdit& edit, const std::vector<int>& question,
                           const GenerateOptions& options = {});
 
+// The gold pass and greedy decoding of one configuration, sharing work: the gold
+// answer is fed whole (question + answer, one extend), and greedy decoding replays the
+// rows of that pass for as long as it follows the gold tokens. Only after the first
+// divergence (or past the answer's end) does it extend token by token, from the
+// continuation cut back to the divergence. Same results as scoreAnswer() followed by
+// generateAnswer() (up to float rounding between batched and single-token rows); the
+// generation's attention is not captured (GenerateOptions::captureAttention ignored).
+struct ScoredGeneration
+{
+    AnswerScore gold;
+    Generation generation;
+    int replayedSteps = 0; // decoding steps read from the gold pass (no extend)
+};
+
+ScoredGeneration scoreAndGenerate(const Transformer& model, const ContextCache& context,
+                                  const CacheEdit& edit, const std::vector<int>& question,
+                                  const std::vector<int>& answer, const ScoreOptions& scoreOptions,
+                                  const GenerateOptions& generateOptions);
+
 } // namespace kvl

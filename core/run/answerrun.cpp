@@ -39,6 +39,27 @@ AttentionSummary summarizeAttention(const at::Tensor& contextAttention)
     return s;
 }
 
+namespace {
+
+GenerateOptions generateOptionsOf(const AnswerSettings& settings)
+{
+    GenerateOptions options;
+    options.maxNewTokens = settings.maxNewTokens;
+    options.stopIds = settings.stopIds;
+    return options;
+}
+
+// Decodes the generated ids and scores them by the sample's suite.
+void finishGeneration(const Tokenizer& tokenizer, const PreparedSample& sample, Generation gen,
+                      AnswerRun& run)
+{
+    run.generation = std::move(gen);
+    run.answer = tokenizer.decode(run.generation.ids);
+    scorePrediction(sample, run);
+}
+
+} // namespace
+
 AnswerRun decodeSample(const Transformer& model, const Tokenizer& tokenizer,
                        const PreparedSample& sample, const ContextCache& context,
                        const CacheEdit& edit, const AnswerSettings& settings)
@@ -46,12 +67,10 @@ AnswerRun decodeSample(const Transformer& model, const Tokenizer& tokenizer,
     QElapsedTimer timer;
     timer.start();
     AnswerRun run;
-    GenerateOptions options;
-    options.maxNewTokens = settings.maxNewTokens;
-    options.stopIds = settings.stopIds;
-    run.generation = generateAnswer(model, context, edit, sample.ids.question, options);
-    run.answer = tokenizer.decode(run.generation.ids);
-    scorePrediction(sample, run);
+    finishGeneration(tokenizer, sample,
+                     generateAnswer(model, context, edit, sample.ids.question,
+                                    generateOptionsOf(settings)),
+                     run);
     run.answerMs = double(timer.nsecsElapsed()) / 1e6;
     return run;
 }
@@ -66,10 +85,13 @@ AnswerRun answerSample(const Transformer& model, const Tokenizer& tokenizer,
     options.fullDistributions = true;
     options.topK = settings.topK;
     options.captureAttention = true;
-    AnswerScore gold =
-        scoreAnswer(model, context, edit, sample.ids.question, sample.ids.answer, options);
-    AnswerRun run = decodeSample(model, tokenizer, sample, context, edit, settings);
-    run.gold = std::move(gold);
+    // One pass feeds the gold answer; greedy decoding replays it while it agrees.
+    ScoredGeneration scored = scoreAndGenerate(model, context, edit, sample.ids.question,
+                                               sample.ids.answer, options,
+                                               generateOptionsOf(settings));
+    AnswerRun run;
+    finishGeneration(tokenizer, sample, std::move(scored.generation), run);
+    run.gold = std::move(scored.gold);
     run.attention = summarizeAttention(run.gold.contextAttention);
     run.gold.contextAttention = at::Tensor(); // summarized; the full tensor is not kept
     const at::Tensor lp = run.gold.logProbs.contiguous();

@@ -40,11 +40,13 @@ struct Result
     }
 };
 
-Result cli(const QStringList& args, const QString& cwd = {})
+Result cli(const QStringList& args, const QString& cwd = {},
+           const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
 {
     QProcess p;
     if (!cwd.isEmpty())
         p.setWorkingDirectory(cwd);
+    p.setProcessEnvironment(env);
     p.start(QStringLiteral(KVLENS_CLI), args);
     Result r;
     if (!p.waitForFinished(600'000)) {
@@ -243,6 +245,28 @@ class TestCli : public QObject
         QCOMPARE(rows.jsonLines().size(), 2);
         QCOMPARE(rows.jsonLines()[0].value(QStringLiteral("signature")).toString(),
                  QStringLiteral("low_mapped_coverage"));
+    }
+
+    // OpenBLAS falls back to SSE3 "Prescott" kernels on CPUs it does not know; the CLI
+    // re-executes itself with the kernels the CPU supports, unless the user chose.
+    void blasKernelsMatchTheCpu()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("OPENBLAS_CORETYPE"));
+        const Result bench = cli({"version"}, {}, env);
+        CLI_OK(bench);
+        const QString core = bench.lastJson().value(QStringLiteral("blas_core")).toString();
+        QVERIFY2(!core.isEmpty(), "the engine should run OpenBLAS");
+        __builtin_cpu_init();
+        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+            QVERIFY2(core.compare(QLatin1String("Prescott"), Qt::CaseInsensitive) != 0,
+                     qPrintable(core));
+
+        env.insert(QStringLiteral("OPENBLAS_CORETYPE"), QStringLiteral("Prescott"));
+        const Result chosen = cli({"version"}, {}, env);
+        CLI_OK(chosen);
+        QCOMPARE(chosen.lastJson().value(QStringLiteral("blas_core")).toString(),
+                 QStringLiteral("Prescott"));
     }
 
     void missingModelDirectory()

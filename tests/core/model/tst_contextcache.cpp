@@ -296,6 +296,76 @@ class TestContextCache : public QObject
         QCOMPARE(score.contextAttention.sizes(), (at::IntArrayRef{2, 2, 6, 10}));
     }
 
+    // The sweep's shared gold pass + replayed decoding against the two separate routes
+    // (teacher forcing, then token-by-token greedy decoding).
+    void scoreAndGenerateEqualsScoreThenGenerate_data()
+    {
+        QTest::addColumn<int>("divergeAt");  // -1: the gold answer is the greedy answer
+        QTest::addColumn<bool>("withQuestion");
+        QTest::addColumn<bool>("masked");
+        QTest::addColumn<bool>("stopAfterGold");
+        QTest::newRow("gold is greedy, stops") << -1 << true << false << true;
+        QTest::newRow("gold is greedy, runs on") << -1 << true << false << false;
+        QTest::newRow("diverges at 0") << 0 << true << false << false;
+        QTest::newRow("diverges at 2") << 2 << true << false << true;
+        QTest::newRow("diverges at 2, masked") << 2 << true << true << false;
+        QTest::newRow("no question") << 1 << false << false << false;
+        QTest::newRow("no question, greedy") << -1 << false << true << true;
+    }
+
+    void scoreAndGenerateEqualsScoreThenGenerate()
+    {
+        QFETCH(int, divergeAt);
+        QFETCH(bool, withQuestion);
+        QFETCH(bool, masked);
+        QFETCH(bool, stopAfterGold);
+        c10::InferenceMode guard;
+        auto model = tinyModel();
+        const std::vector<int> contextIds = someIds(12);
+        const std::vector<int> question = withQuestion ? someIds(3, 5) : std::vector<int>{};
+        const ContextCache context = model->prefill(contextIds);
+        CacheEdit edit;
+        if (masked) {
+            edit.keptMask = at::ones({2, 2, 12}, at::kBool);
+            edit.keptMask.index_put_({0, 1, at::indexing::Slice(2, 7)}, false);
+            edit.keptMask.index_put_({1, 0, at::indexing::Slice(5, 9)}, false);
+        }
+        GenerateOptions generate;
+        generate.maxNewTokens = 10;
+        // The greedy answer of 5 tokens, then (optionally) its 6th token as a stop id.
+        const Generation greedy = generateAnswer(*model, context, edit, question, generate);
+        QCOMPARE(int(greedy.ids.size()), 10);
+        std::vector<int> gold(greedy.ids.begin(), greedy.ids.begin() + 5);
+        if (stopAfterGold) {
+            generate.stopIds = {greedy.ids[5]};
+            if (std::find(gold.begin(), gold.end(), greedy.ids[5]) != gold.end())
+                QSKIP("the 6th greedy token also occurs earlier");
+        }
+        if (divergeAt >= 0)
+            gold[size_t(divergeAt)] = (gold[size_t(divergeAt)] + 1) % 50;
+
+        ScoreOptions score;
+        score.fullDistributions = true;
+        score.captureAttention = true;
+        const ScoredGeneration both =
+            scoreAndGenerate(*model, context, edit, question, gold, score, generate);
+        const AnswerScore expectedScore = scoreAnswer(*model, context, edit, question, gold, score);
+        const Generation expected = generateAnswer(*model, context, edit, question, generate);
+
+        QCOMPARE(both.generation.ids, expected.ids);
+        QVERIFY(both.generation.stop == expected.stop);
+        QCOMPARE(both.generation.stopId, expected.stopId);
+        QCOMPARE(both.gold.goldRanks, expectedScore.goldRanks);
+        for (size_t i = 0; i < gold.size(); ++i)
+            QVERIFY(std::abs(both.gold.tokenLogprobs[i] - expectedScore.tokenLogprobs[i]) < 1e-5);
+        QVERIFY(maxDiff(both.gold.logProbs, expectedScore.logProbs) < 1e-5);
+        QCOMPARE(both.gold.contextAttention.sizes(), expectedScore.contextAttention.sizes());
+        QVERIFY(maxDiff(both.gold.contextAttention, expectedScore.contextAttention) < 1e-6);
+        // Replayed steps: up to and including the first one that leaves the gold answer.
+        const int followed = divergeAt >= 0 ? divergeAt : 5;
+        QCOMPARE(both.replayedSteps, followed + 1);
+    }
+
     void prefillKeepsWindowQueriesPreRopeKeysAndRows()
     {
         c10::InferenceMode guard;
