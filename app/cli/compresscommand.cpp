@@ -99,6 +99,7 @@ int runCompress(const QStringList& args)
     c10::InferenceMode guard;
     PrefillOptions prefill;
     prefill.window = int(std::max<int64_t>(press->queryWindow(length), 1));
+    prefill.receivedAttention = press->needsReceivedAttention();
     const ContextCache cache = model->prefill(ids.context, prefill);
     CompressionInput input;
     input.cache = &cache;

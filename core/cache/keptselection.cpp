@@ -25,18 +25,28 @@ at::Tensor protectedEntries(const at::Tensor& scores)
     return scores.isposinf();
 }
 
-at::Tensor topKMask(const at::Tensor& scores, int64_t k)
+at::Tensor bestK(const at::Tensor& scores, int64_t k)
 {
     const int64_t length = scores.size(-1);
     k = std::clamp<int64_t>(k, 0, length);
-    at::Tensor mask = torch::zeros(scores.sizes(), torch::kBool);
-    if (k > 0) {
-        // NaN scores (a degenerate scorer) rank last instead of poisoning the sort.
-        const at::Tensor clean = torch::nan_to_num(scores.to(torch::kFloat), -INFINITY);
-        const at::Tensor order = std::get<1>(clean.sort(/*stable=*/true, -1, /*descending=*/true));
-        mask.scatter_(-1, order.narrow(-1, 0, k), true);
-    }
-    return mask | protectedEntries(scores);
+    if (k == 0)
+        return torch::zeros(scores.sizes(), torch::kBool);
+    // NaN scores (a degenerate scorer) rank last instead of poisoning the selection.
+    const at::Tensor clean = torch::nan_to_num(scores.to(torch::kFloat), -INFINITY);
+    // The k-th best value per row splits the row: everything above it is in, and the
+    // earliest of the entries equal to it fill the rest. A partial selection (topk)
+    // instead of a full stable sort: several times faster, the same set.
+    const at::Tensor kth =
+        std::get<0>(clean.topk(k, -1, /*largest=*/true, /*sorted=*/false)).amin(-1, true);
+    const at::Tensor above = clean > kth;
+    const at::Tensor tied = clean == kth;
+    const at::Tensor missing = k - above.sum(-1, true);
+    return above | (tied & (tied.cumsum(-1) <= missing));
+}
+
+at::Tensor topKMask(const at::Tensor& scores, int64_t k)
+{
+    return bestK(scores, k) | protectedEntries(scores);
 }
 
 at::Tensor topKMaskPerRow(const at::Tensor& scores, const at::Tensor& budgets)

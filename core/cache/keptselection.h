@@ -18,9 +18,12 @@ void checkRatio(double ratio, const QString& what);
 // ScorerPress computes it (same double arithmetic, truncated).
 int64_t keptPerHead(int64_t length, double ratio);
 
-// Kept mask bool [..., T] holding the k best scores of every row; ties go to the
-// earlier position (stable sort) so masks are reproducible. Entries scored +inf are
-// kept even beyond k (protected spans).
+// Bool [..., T] marking exactly the k best scores of every row (NaN ranks last); ties go
+// to the earlier position, as the first k of a stable descending sort, so masks are
+// reproducible. No protection: see topKMask.
+at::Tensor bestK(const at::Tensor& scores, int64_t k);
+// Kept mask bool [..., T]: bestK, plus every entry scored +inf even beyond k (protected
+// spans).
 at::Tensor topKMask(const at::Tensor& scores, int64_t k);
 // Same with a budget per row: budgets int64 [...] (the leading dims of scores).
 at::Tensor topKMaskPerRow(const at::Tensor& scores, const at::Tensor& budgets);

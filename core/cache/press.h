@@ -22,6 +22,9 @@ class Press
     // Last context queries this press needs captured by prefill (PrefillOptions::window)
     // for a context of `length` tokens; 0 when it needs none.
     virtual int64_t queryWindow(int64_t length) const = 0;
+    // Whether this press reads LayerCache::receivedAttention, which prefill accumulates
+    // only when asked (PrefillOptions::receivedAttention).
+    virtual bool needsReceivedAttention() const = 0;
 };
 
 } // namespace kvl

@@ -1,7 +1,9 @@
 // BlockPress: the context is read in blocks of `block` tokens; after each block the
 // inner scorer re-scores the entries kept so far plus the new block and every head
 // keeps its int(T(1-r)) best (kvpress BlockPress). The inner scorer sees the gathered
-// entries with the context's last window queries (subcache.h).
+// entries with the context's last window queries (subcache.h). With an entry-wise scorer
+// (KNorm, QFilter, H2O) the blocks keep exactly the global top-k (ties to the earlier
+// position), which is then computed in one pass.
 #include "cache/keptselection.h"
 #include "cache/pressparams.h"
 #include "compressors/presscatalog.h"
@@ -22,6 +24,7 @@ class BlockPress : public Press
     {}
     QString spec() const override { return m_spec; }
     int64_t queryWindow(int64_t length) const override { return m_scorer->queryWindow(length); }
+    bool needsReceivedAttention() const override { return m_scorer->needsReceivedAttention(); }
 
     CompressionResult compress(const CompressionInput& input, double ratio) const override
     {
@@ -29,26 +32,35 @@ class BlockPress : public Press
         const int64_t length = input.length();
         const int64_t kept = keptPerHead(length, ratio);
         const std::vector<int64_t> shape{input.layers(), input.kvHeads()};
+        const int64_t blocks = (length - kept + m_block - 1) / m_block;
+        if (m_scorer->entryWise()) {
+            // The best of (the best of A) + B are the best of A + B when scores and ties
+            // order entries the same way in every block.
+            const at::Tensor scores = m_scorer->score(input, ratio);
+            CompressionResult r = evictionResult(topKMask(scores, kept), {}, input.headDim());
+            r.details[QStringLiteral("blocks")] = qint64(blocks);
+            return r;
+        }
         at::Tensor index = torch::arange(kept, torch::kLong).expand({shape[0], shape[1], kept});
         at::Tensor protectedMask = torch::zeros({shape[0], shape[1], length}, torch::kBool);
         for (int64_t i = kept; i < length; i += m_block) {
             const int64_t n = std::min<int64_t>(m_block, length - i);
             const at::Tensor fresh =
                 torch::arange(i, i + n, torch::kLong).expand({shape[0], shape[1], n});
+            // Ascending positions: everything kept so far lies before the new block.
             const at::Tensor current = torch::cat({index, fresh}, -1);
             const ContextCache sub = gatherEntries(*input.cache, current);
             CompressionInput subInput = input;
             subInput.cache = &sub;
             const at::Tensor scores = m_scorer->score(subInput, ratio);
             protectedMask.scatter_(-1, current, protectedEntries(scores));
-            const at::Tensor best =
-                std::get<1>(torch::nan_to_num(scores, -INFINITY).sort(true, -1, true));
-            index = std::get<0>(current.gather(-1, best.narrow(-1, 0, kept)).sort(-1));
+            // The best `kept` of every head, still in position order.
+            index = current.masked_select(bestK(scores, kept)).view({shape[0], shape[1], kept});
         }
         at::Tensor mask = torch::zeros({shape[0], shape[1], length}, torch::kBool);
         mask.scatter_(-1, index, true);
         CompressionResult r = evictionResult(mask | protectedMask, {}, input.headDim());
-        r.details[QStringLiteral("blocks")] = qint64((length - kept + m_block - 1) / m_block);
+        r.details[QStringLiteral("blocks")] = qint64(blocks);
         return r;
     }
 

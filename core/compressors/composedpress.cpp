@@ -8,6 +8,7 @@
 #include "compressors/subcache.h"
 #include <QStringList>
 
+#include <algorithm>
 #include <cmath>
 #include <torch/torch.h>
 
@@ -28,6 +29,11 @@ class ComposedPress : public Press
         for (const auto& p : m_presses)
             w = std::max(w, p->queryWindow(length));
         return w;
+    }
+    bool needsReceivedAttention() const override
+    {
+        return std::any_of(m_presses.begin(), m_presses.end(),
+                           [](const auto& p) { return p->needsReceivedAttention(); });
     }
 
     CompressionResult compress(const CompressionInput& input, double ratio) const override

@@ -15,6 +15,7 @@ namespace {
 
 constexpr double kFirstStageRatio = 0.5; // kvpress first_stage_ratio
 constexpr double kEpsilon = 1e-4;        // kvpress epsilon
+constexpr int64_t kNormBlock = 1 << 22;  // floats per block of the ||W_o v||₁ product (16 MB)
 
 class CriticalKvScorer : public Scorer
 {
@@ -24,6 +25,7 @@ class CriticalKvScorer : public Scorer
     {}
     QString spec() const override { return m_spec; }
     int64_t queryWindow(int64_t length) const override { return m_inner->queryWindow(length); }
+    bool needsReceivedAttention() const override { return m_inner->needsReceivedAttention(); }
 
     at::Tensor score(const CompressionInput& input, double ratio) const override
     {
@@ -53,9 +55,17 @@ class CriticalKvScorer : public Scorer
         const at::Tensor& o = input.weights->layers[size_t(layer)].o; // [hidden, heads*d]
         const at::Tensor wo = o.t().reshape({heads, d, o.size(0)});
         const at::Tensor v = repeatKv(input.cache->layers[size_t(layer)].values, heads);
-        // One batched product, [heads, T, hidden] (a few hundred MB at 4k tokens on 0.5B).
-        const at::Tensor norms = torch::bmm(v, wo).abs().sum(-1);
-        return groupMean(norms, input.kvHeads());
+        // In blocks of positions, so that the [heads, rows, hidden] product is still in
+        // cache for its abs and sum: the whole [heads, T, hidden] is a few hundred MB at 4k
+        // tokens on 0.5B and went through memory three times. Few blocks: every op has a
+        // fixed cost too.
+        const int64_t rows = std::max<int64_t>(1, kNormBlock / (heads * o.size(0)));
+        std::vector<at::Tensor> norms;
+        for (int64_t t = 0; t < v.size(1); t += rows) {
+            const int64_t n = std::min<int64_t>(rows, v.size(1) - t);
+            norms.push_back(torch::bmm(v.narrow(1, t, n), wo).abs_().sum(-1));
+        }
+        return groupMean(torch::cat(norms, 1), input.kvHeads());
     }
 
     std::unique_ptr<Scorer> m_inner;

@@ -20,6 +20,7 @@ class KeyRerotationPress : public Press
     {}
     QString spec() const override { return m_spec; }
     int64_t queryWindow(int64_t length) const override { return m_inner->queryWindow(length); }
+    bool needsReceivedAttention() const override { return m_inner->needsReceivedAttention(); }
 
     CompressionResult compress(const CompressionInput& input, double ratio) const override
     {

@@ -12,6 +12,7 @@ class KnormScorer : public Scorer
   public:
     explicit KnormScorer(QString spec) : m_spec(std::move(spec)) {}
     QString spec() const override { return m_spec; }
+    bool entryWise() const override { return true; }
     at::Tensor score(const CompressionInput& input, double) const override
     {
         std::vector<at::Tensor> layers;

@@ -1,11 +1,11 @@
 // ObservedAttention (H2O): attention each entry received from the context queries,
 // divided by the number of queries that see it, mean over the GQA group (kvpress
-// ObservedAttentionPress). Exact when prefill captured every query (queryWindow = T);
-// with a shorter capture it sums over the captured last queries only.
+// ObservedAttentionPress). Prefill accumulates it inside its attention blocks
+// (LayerCache::receivedAttention); without it this scorer throws instead of recomputing
+// attention over every query, which cost more than half a prefill.
 #include "cache/pressparams.h"
 #include "common/error.h"
 #include "compressors/presscatalog.h"
-#include "compressors/windowattention.h"
 
 #include <torch/torch.h>
 
@@ -17,17 +17,24 @@ class ObservedAttentionScorer : public Scorer
   public:
     explicit ObservedAttentionScorer(QString spec) : m_spec(std::move(spec)) {}
     QString spec() const override { return m_spec; }
-    int64_t queryWindow(int64_t length) const override { return length; }
+    bool needsReceivedAttention() const override { return true; }
+    bool entryWise() const override { return true; } // gathered with the entry (subcache.h)
 
     at::Tensor score(const CompressionInput& input, double) const override
     {
         std::vector<at::Tensor> layers;
         for (const LayerCache& l : input.cache->layers) {
-            if (!l.windowQueries.defined() || l.windowQueries.size(1) == 0)
-                throw Error(m_spec, QStringLiteral("needs the context queries (prefill window)"));
-            at::Tensor seen;
-            const at::Tensor received = attentionReceived(l, &seen); // [heads, T]
-            layers.push_back(groupMean(received / seen, input.kvHeads()));
+            if (!l.receivedAttention.defined())
+                throw Error(m_spec, QStringLiteral("needs the attention received by every entry, "
+                                                   "accumulated by prefill (set "
+                                                   "PrefillOptions::receivedAttention when "
+                                                   "Press::needsReceivedAttention())"));
+            if (l.receivedAttention.size(-1) != input.length())
+                throw Error(m_spec, QStringLiteral("received attention covers %1 entries, the "
+                                                   "context %2")
+                                        .arg(l.receivedAttention.size(-1))
+                                        .arg(input.length()));
+            layers.push_back(l.receivedAttention);
         }
         return torch::stack(layers);
     }

@@ -9,12 +9,23 @@ namespace kvl {
 
 class Transformer;
 
+// Wall-clock and process CPU seconds (all threads) of one timed piece, best of repeats.
+// On a machine shared with other jobs the wall time follows the load (a worker thread
+// waiting for a core stalls every parallel op); the CPU time counts the work.
+struct BenchSeconds
+{
+    double wall = 0.0;
+    double cpu = 0.0;
+};
+
 struct PressTiming
 {
     QString spec;
     double seconds = 0.0;         // compress() at the ratio, best of the repeats
     double prefillFraction = 0.0; // seconds / prefill seconds
-    QString error;                // set when the press could not run
+    double cpuSeconds = 0.0;
+    double prefillCpuFraction = 0.0; // cpuSeconds / prefill CPU seconds
+    QString error;                   // set when the press could not run
 };
 
 struct PressBench
@@ -22,13 +33,19 @@ struct PressBench
     int64_t tokens = 0;
     double ratio = 0.5;
     double prefillSeconds = 0.0; // best of the repeats, capturing what the presses need
+    double prefillCpuSeconds = 0.0;
+    // The same prefill without accumulating the received attention (H2O), interleaved
+    // with it: zero when no press asks for it.
+    BenchSeconds prefillWithoutReceived;
     std::vector<PressTiming> presses;
     QJsonObject toJson() const;
 };
 
 // Times every press of `specs` (default: PressCatalog::exampleSpecs()) after one
 // prefill of `tokens` random ids, as a fraction of that prefill (issue 3 target: <= 5%
-// for score-based presses). Runs in inference mode.
+// for score-based presses): one untimed call first (allocator growth and lazy set-up
+// are paid once per process, not once per sample), then the best of max(3, repeats).
+// Runs in inference mode.
 PressBench benchPresses(const Transformer& model, int64_t tokens, double ratio = 0.5,
                         std::vector<QString> specs = {}, int repeats = 1);
 

@@ -36,6 +36,7 @@ class PyramidKvPress : public Press
     {}
     QString spec() const override { return m_spec; }
     int64_t queryWindow(int64_t length) const override { return m_scorer->queryWindow(length); }
+    bool needsReceivedAttention() const override { return m_scorer->needsReceivedAttention(); }
 
     CompressionResult compress(const CompressionInput& input, double ratio) const override
     {

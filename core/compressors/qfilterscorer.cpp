@@ -19,6 +19,7 @@ class QFilterScorer : public Scorer
         : m_filters(std::move(filters)), m_file(std::move(file)), m_spec(std::move(spec))
     {}
     QString spec() const override { return m_spec; }
+    bool entryWise() const override { return true; }
 
     at::Tensor score(const CompressionInput& input, double) const override
     {

@@ -56,6 +56,7 @@ class QuantizedPress : public Press
     {}
     QString spec() const override { return m_spec; }
     int64_t queryWindow(int64_t) const override { return 0; }
+    bool needsReceivedAttention() const override { return false; }
 
     CompressionResult compress(const CompressionInput& input, double ratio) const override
     {

@@ -16,6 +16,7 @@ class ScorerPress : public Press
     QString spec() const override { return m_spec; }
     CompressionResult compress(const CompressionInput& input, double ratio) const override;
     int64_t queryWindow(int64_t length) const override { return m_scorer->queryWindow(length); }
+    bool needsReceivedAttention() const override { return m_scorer->needsReceivedAttention(); }
     const Scorer& scorer() const { return *m_scorer; }
 
   private:

@@ -8,7 +8,12 @@ at::Tensor gatherRows(const at::Tensor& x, const at::Tensor& index) // [H, T, d]
 {
     if (!x.defined())
         return x;
-    return x.gather(1, index.unsqueeze(-1).expand({index.size(0), index.size(1), x.size(2)}));
+    // Whole rows by flat index: a row copy each, where gather would index every element.
+    const int64_t heads = x.size(0), length = x.size(1);
+    const at::Tensor flat = index + torch::arange(heads, torch::kLong).mul_(length).unsqueeze(1);
+    return x.reshape({heads * length, x.size(2)})
+        .index_select(0, flat.reshape(-1))
+        .view({heads, index.size(1), x.size(2)});
 }
 } // namespace
 
@@ -23,6 +28,8 @@ ContextCache gatherEntries(const ContextCache& cache, const at::Tensor& index)
         layer.keys = gatherRows(in.keys, index[int64_t(l)]);
         layer.keysPreRope = gatherRows(in.keysPreRope, index[int64_t(l)]);
         layer.values = gatherRows(in.values, index[int64_t(l)]);
+        if (in.receivedAttention.defined())
+            layer.receivedAttention = in.receivedAttention.gather(1, index[int64_t(l)]);
         layer.windowQueries = in.windowQueries;
         layer.windowQueriesPreRope = in.windowQueriesPreRope;
         out.layers.push_back(layer);

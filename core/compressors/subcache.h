@@ -7,10 +7,11 @@
 namespace kvl {
 
 // The context restricted to some entries of every (layer, kv-head): index int64
-// [layers, kv_heads, n] of positions (sorted per head). Keys, pre-RoPE keys and values
-// are gathered; window queries are kept as they are (they stay the last context
-// queries), row attention is dropped. Presses that re-score a part of the context
-// (BlockPress, ComposedPress) hand this to their inner scorer.
+// [layers, kv_heads, n] of positions (sorted per head). Keys, pre-RoPE keys, values and
+// received attention are gathered (an H2O score is the entry's own, whatever else is
+// kept); window queries are kept as they are (they stay the last context queries), row
+// attention is dropped. Presses that re-score a part of the context (BlockPress,
+// ComposedPress) hand this to their inner scorer.
 ContextCache gatherEntries(const ContextCache& cache, const at::Tensor& index);
 
 // Positions of the kept entries when every head of every layer keeps the same number:

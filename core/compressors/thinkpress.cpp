@@ -22,6 +22,7 @@ class ThinkPress : public Press
     ThinkPress(int window, QString spec) : m_window(window), m_spec(std::move(spec)) {}
     QString spec() const override { return m_spec; }
     int64_t queryWindow(int64_t) const override { return m_window; }
+    bool needsReceivedAttention() const override { return false; }
 
     CompressionResult compress(const CompressionInput& input, double ratio) const override
     {

@@ -14,10 +14,6 @@ namespace kvl {
 // naming `who` when prefill captured fewer window queries.
 at::Tensor windowAttention(const LayerCache& layer, int64_t window, const QString& who);
 
-// Sum over the captured window queries of their attention on every key, computed in
-// blocks of rows: [heads, T]; `seen` receives how many of those queries see each key.
-at::Tensor attentionReceived(const LayerCache& layer, at::Tensor* seen);
-
 // Mean over each GQA group: [heads, ...] -> [kv_heads, ...].
 at::Tensor groupMean(const at::Tensor& perHead, int64_t kvHeads);
 // [kv_heads, ...] -> [heads, ...] (kvpress repeat_kv).

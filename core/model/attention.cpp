@@ -30,6 +30,10 @@ AttentionOutput blockAttention(const AttentionInputs& in)
     std::vector<at::Tensor> outBlocks;
     std::vector<at::Tensor> ctxBlocks;
     std::vector<at::Tensor> rowBlocks;
+    // Column sums of the self attention, over every query row and head of the group.
+    at::Tensor received;
+    if (in.accumulateReceived)
+        received = at::zeros({batch * kvHeads, ts}, in.q.options());
     const int64_t step = std::max<int64_t>(1, in.blockRows);
     for (int64_t r0 = 0; r0 < tq; r0 += step) {
         const int64_t rows = std::min(step, tq - r0);
@@ -63,6 +67,8 @@ AttentionOutput blockAttention(const AttentionInputs& in)
             out = at::bmm(probs, vb);
         }
         outBlocks.push_back(out.view({batch, kvHeads, group, rows, hd}));
+        if (received.defined()) // one extra read of the block, no second softmax
+            received.narrow(1, 0, visible).add_(probs.narrow(2, tc, visible).sum(1));
 
         for (const int64_t row : in.captureRows) {
             if (row < r0 || row >= r0 + rows)
@@ -81,6 +87,8 @@ AttentionOutput blockAttention(const AttentionInputs& in)
         result.ctxAttention = at::cat(ctxBlocks, 1);
     if (!rowBlocks.empty())
         result.rowAttention = at::cat(rowBlocks, 1);
+    if (received.defined())
+        result.received = received.div_(double(group)).view({batch, kvHeads, ts});
     return result;
 }
 

@@ -19,6 +19,7 @@ struct AttentionInputs
     int64_t blockRows = 512;     // query rows per block: bounds memory to blockRows x keys
     bool captureContext = false; // attention of every query over the context
     std::vector<int64_t> captureRows; // query rows whose attention over self keys is kept
+    bool accumulateReceived = false;  // attention each self key receives, summed over queries
 };
 
 struct AttentionOutput
@@ -26,6 +27,7 @@ struct AttentionOutput
     at::Tensor out;          // [B, Tq, heads * head_dim]
     at::Tensor ctxAttention; // [kv_heads, Tq, Tc], mean over the group (captureContext)
     at::Tensor rowAttention; // [kv_heads, R, Ts], mean over the group (captureRows)
+    at::Tensor received;     // [B, kv_heads, Ts], summed over queries, mean over the group
 };
 
 // Softmax attention computed in blocks of query rows, never materialising

@@ -21,6 +21,11 @@ struct LayerCache
     // Attention of PrefillOptions::attentionRows over the context, mean over each
     // GQA group: [kv_heads, R, T] (undefined when no rows were asked for).
     at::Tensor rowAttention;
+    // H2O's score, accumulated inside prefill's attention blocks when asked for
+    // (PrefillOptions::receivedAttention): the attention each entry received from the
+    // context queries, divided by how many of them see it (T - j, causal), mean over the
+    // GQA group: [kv_heads, T]. Undefined when not asked for.
+    at::Tensor receivedAttention;
 };
 
 // The context prefilled once under the full cache. Copying it is cheap (tensors are
@@ -54,6 +59,9 @@ struct PrefillOptions
     int window = 64; // last context queries kept per layer (SnapKV-style scorers)
     // Context rows whose attention over the context is kept (LayerCache::rowAttention).
     std::vector<int64_t> attentionRows;
+    // Accumulate LayerCache::receivedAttention (ObservedAttention / H2O): one more pass
+    // over each attention block instead of recomputing attention over all queries later.
+    bool receivedAttention = false;
 };
 
 struct ExtendOptions

@@ -20,12 +20,14 @@ struct Transformer::LayerIo
     at::Tensor ctxK, ctxV, ctxBias; // context segment (extend)
     bool captureContext = false;
     std::vector<int64_t> captureRows; // prefill rows whose attention is kept
+    bool accumulateReceived = false;  // the attention each key receives (prefill)
     int64_t window = 0;               // last query rows kept (prefill)
     bool keep = false;                // hand back K/V (prefill, extend)
 
     at::Tensor selfK, selfV, keysPreRope; // [B, kv, P + T, hd], pre-RoPE [B, kv, T, hd]
     at::Tensor windowQ, windowQPreRope;   // [heads, W, hd]
     at::Tensor ctxAttention, rowAttention;
+    at::Tensor received; // [B, kv, P + T], summed over queries, mean over the group
 };
 
 namespace {
@@ -150,6 +152,7 @@ at::Tensor Transformer::layer(int index, const at::Tensor& x, const at::Tensor& 
     in.blockRows = m_blockRows;
     in.captureContext = io.captureContext;
     in.captureRows = io.captureRows;
+    in.accumulateReceived = io.accumulateReceived;
     AttentionOutput attn = blockAttention(in);
     if (io.keep) {
         io.selfK = selfK;
@@ -157,6 +160,7 @@ at::Tensor Transformer::layer(int index, const at::Tensor& x, const at::Tensor& 
     }
     io.ctxAttention = attn.ctxAttention;
     io.rowAttention = attn.rowAttention;
+    io.received = attn.received;
 
     const at::Tensor x1 = x + at::linear(attn.out, w.o);
     const at::Tensor h2 = rmsNorm(x1, w.postAttentionNorm, eps);
@@ -205,11 +209,15 @@ ContextCache Transformer::prefill(const std::vector<int>& ids, const PrefillOpti
     ContextCache cache;
     cache.length = t;
     cache.layers.resize(size_t(m_config.numLayers));
+    // Key j is seen by the T - j queries at positions j..T-1.
+    const at::Tensor seenBy =
+        options.receivedAttention ? at::arange(t, 0, -1, at::kFloat) : at::Tensor();
     for (int i = 0; i < m_config.numLayers; ++i) {
         LayerIo io;
         io.keep = true;
         io.window = options.window;
         io.captureRows = rows;
+        io.accumulateReceived = options.receivedAttention;
         x = layer(i, x, cos, sin, io);
         LayerCache& l = cache.layers[size_t(i)];
         l.keys = io.selfK.select(0, 0);
@@ -218,6 +226,8 @@ ContextCache Transformer::prefill(const std::vector<int>& ids, const PrefillOpti
         l.windowQueries = io.windowQ;
         l.windowQueriesPreRope = io.windowQPreRope;
         l.rowAttention = io.rowAttention;
+        if (seenBy.defined())
+            l.receivedAttention = io.received.select(0, 0).div_(seenBy);
     }
     cache.lastLogits = logits(x.select(0, 0).narrow(0, t - 1, 1)).squeeze(0);
     return cache;

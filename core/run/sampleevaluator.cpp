@@ -83,11 +83,15 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
     QElapsedTimer timer;
     timer.start();
     int64_t window = 1;
+    bool received = false;
     const int64_t length = int64_t(sample.ids.context.size());
-    for (const SweepConfig& c : m_configs)
+    for (const SweepConfig& c : m_configs) {
         window = std::max(window, c.press->queryWindow(length));
+        received = received || c.press->needsReceivedAttention();
+    }
     PrefillOptions prefill;
     prefill.window = int(std::min(window, length));
+    prefill.receivedAttention = received;
     const ContextCache cache = m_model.prefill(sample.ids.context, prefill);
     const double prefillMs = msSince(timer);
 

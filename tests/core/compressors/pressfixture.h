@@ -36,6 +36,14 @@ struct PressFixture
             layer.values = torch::ones({kvHeads, length, headDim});
             layer.windowQueries = torch::zeros({heads, window, headDim});
             layer.windowQueriesPreRope = torch::zeros({heads, window, headDim});
+            // Zero queries and keys attend uniformly: key j receives 1/(p+1) from every
+            // query p >= j, averaged over those T - j queries (what prefill accumulates).
+            const at::Tensor share = torch::arange(1, length + 1, torch::kDouble).reciprocal();
+            const at::Tensor received = share.flip(0).cumsum(0).flip(0);
+            layer.receivedAttention = (received / torch::arange(length, 0, -1, torch::kDouble))
+                                          .to(torch::kFloat)
+                                          .expand({kvHeads, length})
+                                          .contiguous();
             cache.layers.push_back(layer);
             LayerWeights w;
             w.o = torch::eye(heads * headDim);
@@ -54,6 +62,7 @@ struct PressFixture
             l.values = torch::randn(l.values.sizes());
             l.windowQueries = torch::randn(l.windowQueries.sizes());
             l.windowQueriesPreRope = torch::randn(l.windowQueries.sizes());
+            l.receivedAttention = torch::rand(l.receivedAttention.sizes());
         }
         for (LayerWeights& w : weights.layers)
             w.o = torch::randn(w.o.sizes());

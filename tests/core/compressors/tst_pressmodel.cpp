@@ -11,6 +11,7 @@
 
 #include <QJsonDocument>
 #include <QtTest>
+#include <cmath>
 
 using namespace kvl;
 
@@ -65,6 +66,7 @@ class TestPressModel : public QObject
         const auto press = PressCatalog().press(spec);
         PrefillOptions options;
         options.window = int(std::max<int64_t>(1, press->queryWindow(int64_t(ids.size()))));
+        options.receivedAttention = press->needsReceivedAttention();
         const ContextCache cache = model.prefill(ids, options);
         CompressionInput input;
         input.cache = &cache;
@@ -86,19 +88,61 @@ class TestPressModel : public QObject
             QVERIFY(r.rewritten->layers[0].keys.defined());
     }
 
+    // H2O's score accumulated inside prefill's attention blocks equals the scorer's former
+    // recomputation from every captured query: full causal softmax per query head, summed
+    // over the queries, divided by the T - j queries that see key j, mean over the group.
+    void receivedAttentionEqualsRecomputation()
+    {
+        c10::InferenceMode guard;
+        const ModelConfig config = tinyConfig();
+        Transformer model(config, randomModelWeights(config, 5, 0.3),
+                          QStringLiteral("tiny/config.json"));
+        model.setBlockRows(64); // several blocks, the last one partial
+        std::vector<int> ids;
+        for (int i = 0; i < 300; ++i)
+            ids.push_back((7 * i + 3) % 50);
+        const int64_t t = int64_t(ids.size());
+        PrefillOptions options;
+        options.window = int(t);
+        options.receivedAttention = true;
+        const ContextCache cache = model.prefill(ids, options);
+        CompressionInput input;
+        input.cache = &cache;
+        input.config = &model.config();
+        const at::Tensor scores =
+            PressCatalog().press(QStringLiteral("observed"))->compress(input, 0.5).scores;
+        const int64_t heads = config.numHeads, kv = config.numKvHeads, d = config.headDim;
+        const at::Tensor future = torch::ones({t, t}, torch::kBool).triu(1);
+        const at::Tensor seenBy = torch::arange(t, 0, -1, torch::kFloat);
+        for (int l = 0; l < config.numLayers; ++l) {
+            const LayerCache& layer = cache.layers[size_t(l)];
+            const at::Tensor k = layer.keys.repeat_interleave(heads / kv, 0); // [heads, T, d]
+            const at::Tensor logits =
+                torch::matmul(layer.windowQueries, k.transpose(1, 2)) / std::sqrt(double(d));
+            const at::Tensor attn = torch::softmax(logits.masked_fill(future, -INFINITY), -1);
+            const at::Tensor expected = (attn.sum(1) / seenBy).view({kv, heads / kv, t}).mean(1);
+            const double diff = (scores[l] - expected).abs().max().item<double>();
+            QVERIFY2(diff < 1e-5, qPrintable(QStringLiteral("layer %1: %2").arg(l).arg(diff)));
+        }
+    }
+
     void benchmarkReportsFractions()
     {
         const ModelConfig config = tinyConfig();
         const Transformer model(config, randomModelWeights(config, 5, 0.3),
                                 QStringLiteral("tiny/config.json"));
-        const PressBench bench =
-            benchPresses(model, 200, 0.5, {QStringLiteral("knorm"), QStringLiteral("snapkv")});
-        QCOMPARE(int(bench.presses.size()), 2);
+        const PressBench bench = benchPresses(
+            model, 200, 0.5,
+            {QStringLiteral("knorm"), QStringLiteral("snapkv"), QStringLiteral("observed")});
+        QCOMPARE(int(bench.presses.size()), 3);
         QVERIFY(bench.prefillSeconds > 0);
         for (const PressTiming& t : bench.presses) {
             QVERIFY2(t.error.isEmpty(), qPrintable(t.error));
             QVERIFY(t.prefillFraction > 0);
         }
+        // H2O asked for the accumulation: the prefill is also timed without it.
+        QVERIFY(bench.prefillWithoutReceived.wall > 0);
+        QVERIFY(bench.toJson().contains(QStringLiteral("received_attention_overhead")));
     }
 
     // Opt-in (KVLENS_PRESS_BENCH=tokens): every press's time as a fraction of the prefill

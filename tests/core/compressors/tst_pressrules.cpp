@@ -6,6 +6,7 @@
 #include "checkpoint/safetensorswriter.h"
 #include "common/error.h"
 #include "compressors/presscatalog.h"
+#include "model/transformer.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -125,16 +126,56 @@ class TestPressRules : public QObject
 
     void observedAttention()
     {
-        // Every query captured (window 3), all zero: uniform causal attention. Received:
-        // key 0 = 1 + 1/2 + 1/3, key 1 = 1/2 + 1/3, key 2 = 1/3; divided by 3, 2, 1
-        // queries: 11/18, 5/12, 1/3. r 0.3 keeps int(2.1) = 2: {0, 1}.
-        PressFixture f(1, 1, 1, 3, 2, 3);
-        const CompressionResult r = run(QStringLiteral("observed"), f, 0.3);
+        // Zero query weights make every query attend uniformly to the keys it sees: query
+        // p gives 1/(p+1) to each of keys 0..p. Over 3 tokens, received: key 0 = 1 + 1/2 +
+        // 1/3, key 1 = 1/2 + 1/3, key 2 = 1/3; divided by the 3, 2, 1 queries that see
+        // them: 11/18, 5/12, 1/3, in every layer and kv-head. r 0.3 keeps int(2.1) = 2:
+        // {0, 1}. Prefill accumulates it (blocks of 2 rows, so across blocks too).
+        ModelConfig config;
+        config.vocabSize = 10;
+        config.hiddenSize = 8;
+        config.intermediateSize = 8;
+        config.numLayers = 2;
+        config.numHeads = 2;
+        config.numKvHeads = 1;
+        config.headDim = 4;
+        config.maxPositionEmbeddings = 64;
+        config.ropeTheta = 10000.0;
+        Transformer model(config, randomModelWeights(config, 3, 0.3), QStringLiteral("h2o"));
+        for (LayerWeights& w : model.weights().layers) {
+            w.q.zero_();
+            if (w.qBias.defined())
+                w.qBias.zero_();
+        }
+        model.setBlockRows(2);
+        c10::InferenceMode guard;
+        PrefillOptions options;
+        options.window = 1;
+        options.receivedAttention = true;
+        const ContextCache cache = model.prefill({1, 2, 3}, options);
+        CompressionInput input;
+        input.cache = &cache;
+        input.config = &model.config();
+        const CompressionResult r =
+            PressCatalog().press(QStringLiteral("observed"))->compress(input, 0.3);
         QCOMPARE(keptAt(r.kept, 0, 0), (Ints{0, 1}));
-        QVERIFY(std::abs(r.scores[0][0][0].item<double>() - 11.0 / 18) < 1e-6);
-        QVERIFY(std::abs(r.scores[0][0][1].item<double>() - 5.0 / 12) < 1e-6);
-        QVERIFY(std::abs(r.scores[0][0][2].item<double>() - 1.0 / 3) < 1e-6);
-        QCOMPARE(PressCatalog().press(QStringLiteral("observed"))->queryWindow(100), int64_t(100));
+        const at::Tensor expected = torch::tensor({11.0f / 18, 5.0f / 12, 1.0f / 3});
+        QVERIFY(r.scores.allclose(expected.expand_as(r.scores), 1e-6, 1e-6));
+
+        // Without the accumulation the scorer says so rather than guessing.
+        options.receivedAttention = false;
+        const ContextCache plain = model.prefill({1, 2, 3}, options);
+        input.cache = &plain;
+        QVERIFY_THROWS_EXCEPTION(
+            Error, PressCatalog().press(QStringLiteral("observed"))->compress(input, 0.3));
+
+        // Presses ask for it through any wrapper; the captured window is not needed.
+        const PressCatalog catalog;
+        for (const char* spec : {"observed", "block(observed)", "adakv(whitelist(observed))",
+                                 "composed(knorm+observed)", "criticalkv(observed)"})
+            QVERIFY2(catalog.press(QString::fromLatin1(spec))->needsReceivedAttention(), spec);
+        QVERIFY(!catalog.press(QStringLiteral("snapkv"))->needsReceivedAttention());
+        QCOMPARE(catalog.press(QStringLiteral("observed"))->queryWindow(100), int64_t(0));
     }
 
     void expectedAttention()
@@ -177,7 +218,8 @@ class TestPressRules : public QObject
         // n_sink 1, lag 2, T 6: partitions {1,2} and {3,4} (+ remainder 5 = tail). Keys and
         // values of 3, 4 are [0,0], [1,1]: min 0, max 1 per channel, so partition {1,2} is
         // unchanged: [0.5,0.5] has std 0, [0,1] std √0.5. softmax -> 1/(1+e^√0.5) ≈ 0.330
-        // and ≈ 0.670; sink and tail 1. r 0.1 keeps int(5.4) = 5: all but 1.
+        // and ≈ 0.670; by default replaced by the rank in the partition / lag: 0 and 1/2.
+        // Sink and tail 1. r 0.1 keeps int(5.4) = 5: all but 1.
         PressFixture f(1, 1, 1, 6, 2, 1);
         const std::vector<std::vector<float>> rows{{9, 9}, {0.5, 0.5}, {0, 1},
                                                    {0, 0}, {1, 1},     {7, 7}};
@@ -185,26 +227,72 @@ class TestPressRules : public QObject
         f.setValues(0, 0, rows);
         const CompressionResult r = run(QStringLiteral("lagkv:n_sink=1,lag=2"), f, 0.1);
         QCOMPARE(keptAt(r.kept, 0, 0), (Ints{0, 2, 3, 4, 5}));
+        QCOMPARE(r.scores[0][0][1].item<float>(), 0.0f);
+        QCOMPARE(r.scores[0][0][2].item<float>(), 0.5f);
+        QCOMPARE(r.scores[0][0][5].item<float>(), 1.0f);
+        // cross_scoring keeps the softmax values.
+        const CompressionResult c =
+            run(QStringLiteral("lagkv:n_sink=1,lag=2,cross_scoring=true"), f, 0.1);
+        QCOMPARE(keptAt(c.kept, 0, 0), (Ints{0, 2, 3, 4, 5}));
         const double low = 1 / (1 + std::exp(std::sqrt(0.5)));
-        QVERIFY(std::abs(r.scores[0][0][1].item<double>() - low) < 1e-6);
-        QVERIFY(std::abs(r.scores[0][0][2].item<double>() - (1 - low)) < 1e-6);
+        QVERIFY(std::abs(c.scores[0][0][1].item<double>() - low) < 1e-6);
+        QVERIFY(std::abs(c.scores[0][0][2].item<double>() - (1 - low)) < 1e-6);
+        // Shorter than n_sink + 2 lag (defaults 4 + 256): sinks 1, then recency i / (T - 4):
+        // T 10, r 0.5 keeps 5: the sinks and the last token.
+        PressFixture g(1, 1, 1, 10, 2, 1);
+        const CompressionResult s = run(QStringLiteral("lagkv"), g, 0.5);
+        QCOMPARE(keptAt(s.kept, 0, 0), (Ints{0, 1, 2, 3, 9}));
+        QVERIFY(std::abs(s.scores[0][0][5].item<double>() - 1.0 / 6) < 1e-6);
     }
 
     void cur()
     {
-        // Key norms² 1, 3, 2, 2 in windows of 2: leverage 1/4, 3/4 | 1/2, 1/2. k only,
-        // r 0.7 keeps int(1.2) = 1: {1}. Values norms² 3, 1, 1, 1: leverage 3/4, 1/4 |
-        // 1/2, 1/2; kv product 3/16, 3/16, 1/4, 1/4: r 0.5 keeps {2, 3}.
+        // Key norms² 1, 3, 2, 2 in windows of 2: leverage 1/4, 3/4 | 1/2, 1/2. key only,
+        // r 0.7 keeps int(1.2) = 1: {1}. Value norms² 3, 1, 1, 1: leverage 3/4, 1/4 |
+        // 1/2, 1/2; value only keeps {0}. kv product 3/16, 3/16, 1/4, 1/4, normalised over
+        // the head (sum 7/8): 3/14, 3/14, 2/7, 2/7: r 0.5 keeps {2, 3}. num_sinks 1 sets
+        // position 0 to 1: kept with 2 (the earlier of the tied 2, 3).
         PressFixture f(1, 1, 1, 4, 2, 1);
         f.setKeys(
             0, 0,
             normRows({1, float(std::sqrt(3.0)), float(std::sqrt(2.0)), float(std::sqrt(2.0))}));
         f.setValues(0, 0, normRows({float(std::sqrt(3.0)), 1, 1, 1}));
         QCOMPARE(
-            keptAt(run(QStringLiteral("cur:num_sinks=0,window=2,leverage=k"), f, 0.7).kept, 0, 0),
+            keptAt(run(QStringLiteral("cur:num_sinks=0,window=2,leverage=key"), f, 0.7).kept, 0, 0),
             (Ints{1}));
-        QCOMPARE(keptAt(run(QStringLiteral("cur:num_sinks=0,window=2"), f, 0.5).kept, 0, 0),
+        QCOMPARE(keptAt(run(QStringLiteral("cur:num_sinks=0,window=2,leverage=value"), f, 0.7).kept,
+                        0, 0),
+                 (Ints{0}));
+        const CompressionResult r = run(QStringLiteral("cur:num_sinks=0,window=2"), f, 0.5);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{2, 3}));
+        QVERIFY(std::abs(r.scores[0][0][2].item<double>() - 2.0 / 7) < 1e-6);
+        QVERIFY(std::abs(r.scores[0][0][0].item<double>() - 3.0 / 14) < 1e-6);
+        const CompressionResult sink = run(QStringLiteral("cur:num_sinks=1,window=2"), f, 0.5);
+        QCOMPARE(keptAt(sink.kept, 0, 0), (Ints{0, 2}));
+        QCOMPARE(sink.scores[0][0][0].item<float>(), 1.0f);
+        // Without the local approximation, norms² k 9, 4.5 and v 1, 4.5: kv_avg 5 > 4.5
+        // keeps {0}; kv_product 9 < 20.25 keeps {1}.
+        PressFixture h(1, 1, 1, 2, 2, 1);
+        h.setKeys(0, 0, normRows({3, float(std::sqrt(4.5))}));
+        h.setValues(0, 0, normRows({1, float(std::sqrt(4.5))}));
+        const QString global = QStringLiteral("cur:num_sinks=0,local=false");
+        QCOMPARE(keptAt(run(global + QStringLiteral(",leverage=kv_avg"), h, 0.5).kept, 0, 0),
+                 (Ints{0}));
+        QCOMPARE(keptAt(run(global, h, 0.5).kept, 0, 0), (Ints{1}));
+        // Key norms² 1, 3, 20, 40: locally 1/4, 3/4 | 1/3, 2/3 keeps {1, 3}; without the
+        // local approximation the plain norms keep {2, 3}.
+        PressFixture g(1, 1, 1, 4, 2, 1);
+        g.setKeys(
+            0, 0,
+            normRows({1, float(std::sqrt(3.0)), float(std::sqrt(20.0)), float(std::sqrt(40.0))}));
+        const QString key = QStringLiteral("cur:num_sinks=0,window=2,leverage=key");
+        QCOMPARE(keptAt(run(key, g, 0.5).kept, 0, 0), (Ints{1, 3}));
+        QCOMPARE(keptAt(run(key + QStringLiteral(",local=false"), g, 0.5).kept, 0, 0),
                  (Ints{2, 3}));
+        // The random projection is seeded: the same spec gives the same scores.
+        const QString random = QStringLiteral("cur:random_leverage=true,seed=3");
+        QVERIFY(run(random, f, 0.5).scores.equal(run(random, f, 0.5).scores));
+        QVERIFY_THROWS_EXCEPTION(Error, run(QStringLiteral("cur:leverage=k"), f, 0.5));
     }
 
     void qfilter()
@@ -328,6 +416,15 @@ class TestPressRules : public QObject
         const CompressionResult r = run(QStringLiteral("block(knorm):block=2"), f, 0.5);
         QCOMPARE(keptAt(r.kept, 0, 0), (Ints{1, 3, 5}));
         QVERIFY(!r.scores.defined());
+        // Over any entry-wise scorer the blocks keep the global top-k, ties included
+        // (integer norms tie often): the same mask as the uniform selector.
+        PressFixture g(2, 2, 4, 61, 2, 1);
+        g.randomize(3);
+        for (LayerCache& l : g.cache.layers)
+            l.keys = l.keys.mul(2).round();
+        for (double ratio : {0.0, 0.3, 0.5, 0.9})
+            QVERIFY(run(QStringLiteral("block(knorm):block=7"), g, ratio)
+                        .kept.equal(run(QStringLiteral("knorm"), g, ratio).kept));
     }
 
     void perLayer()
