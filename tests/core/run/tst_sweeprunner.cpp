@@ -325,8 +325,10 @@ class TestSweepRunner : public QObject
         QCOMPARE(b.samples, 2);
         QCOMPARE(b.configs, kConfigs);
         QCOMPARE(b.target, 1.0 + 0.1 * kConfigs);
+        // Timings only exist; how they compare is the benchmark's output, not a test
+        // (shared machines are noisy, and replayed decoding can make configurations cheap).
         QVERIFY(b.fullPassMs > 0.0);
-        QVERIFY(b.sweepMs > b.fullPassMs);
+        QVERIFY(b.sweepMs > 0.0);
         QCOMPARE(b.ratio, b.sweepMs / b.fullPassMs);
         QVERIFY(b.toJson().contains(QStringLiteral("sweep_over_full")));
     }
