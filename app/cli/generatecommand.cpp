@@ -18,19 +18,6 @@
 namespace kvl::cli {
 namespace {
 
-QString stopName(Generation::Stop stop)
-{
-    switch (stop) {
-    case Generation::Stop::StopToken:
-        return QStringLiteral("stop_token");
-    case Generation::Stop::MaxTokens:
-        return QStringLiteral("max_new_tokens");
-    case Generation::Stop::LengthLimit:
-        return QStringLiteral("length_limit");
-    }
-    return {};
-}
-
 int runGenerate(const QStringList& args)
 {
     QCommandLineParser parser;

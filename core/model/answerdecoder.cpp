@@ -63,6 +63,23 @@ int greedyStep(const at::Tensor& next, Generation& gen, const GenerateOptions& o
     return token;
 }
 
+// Feeds `token` and decodes greedily on, one extend per token, until a stop; appends the
+// context attention of every fed token to `attention` when the options capture it.
+void decodeOn(const Transformer& model, const ContextCache& context, const CacheEdit& edit,
+              Continuation& continuation, int token, const GenerateOptions& options,
+              const ExtendOptions& extendOptions, Generation& gen,
+              std::vector<at::Tensor>& attention)
+{
+    const int64_t limit = model.maxPositions();
+    while (token >= 0) {
+        const ExtendResult r = model.extend(context, edit, continuation, {token}, extendOptions);
+        if (r.contextAttention.defined())
+            attention.push_back(r.contextAttention);
+        token = greedyStep(r.logits.select(0, 0), gen, options,
+                           context.length + continuation.length, limit);
+    }
+}
+
 // Cuts the continuation back to its first `length` tokens.
 void truncate(Continuation& continuation, int64_t length)
 {
@@ -125,17 +142,9 @@ Generation generateAnswer(const Transformer& model, const ContextCache& context,
         if (r.contextAttention.defined())
             attention.push_back(r.contextAttention);
     }
-    const int64_t limit = model.maxPositions();
-    while (true) {
-        const int token =
-            greedyStep(next, gen, options, context.length + continuation.length, limit);
-        if (token < 0)
-            break;
-        ExtendResult r = model.extend(context, edit, continuation, {token}, extendOptions);
-        next = r.logits.select(0, 0);
-        if (r.contextAttention.defined())
-            attention.push_back(r.contextAttention);
-    }
+    const int first = greedyStep(next, gen, options, context.length + continuation.length,
+                                 model.maxPositions());
+    decodeOn(model, context, edit, continuation, first, options, extendOptions, gen, attention);
     if (!attention.empty())
         gen.contextAttention = at::cat(attention, 2);
     return gen;
@@ -177,14 +186,24 @@ ScoredGeneration scoreAndGenerate(const Transformer& model, const ContextCache& 
             continue; // the gold pass already fed this token: its next row is ready
         // Diverged from the gold answer (or ran past it): decode on from here.
         truncate(continuation, q + i);
-        int next = token;
-        while (next >= 0) {
-            const ExtendResult step = model.extend(context, edit, continuation, {next});
-            next = greedyStep(step.logits.select(0, 0), gen, generateOptions,
-                              context.length + continuation.length, limit);
-        }
+        std::vector<at::Tensor> unused; // the generation's attention is not captured here
+        decodeOn(model, context, edit, continuation, token, generateOptions, ExtendOptions{}, gen,
+                 unused);
         return out;
     }
+}
+
+QString stopName(Generation::Stop stop)
+{
+    switch (stop) {
+    case Generation::Stop::StopToken:
+        return QStringLiteral("stop_token");
+    case Generation::Stop::MaxTokens:
+        return QStringLiteral("max_new_tokens");
+    case Generation::Stop::LengthLimit:
+        return QStringLiteral("length_limit");
+    }
+    return {};
 }
 
 } // namespace kvl

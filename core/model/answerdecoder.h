@@ -3,6 +3,7 @@
 #include "model/contextcache.h"
 
 #include <ATen/core/Tensor.h>
+#include <QString>
 #include <vector>
 
 namespace kvl {
@@ -55,6 +56,10 @@ struct Generation
     // fed back, mean over each GQA group (captureAttention).
     at::Tensor contextAttention;
 };
+
+// How a generation ended, as runs and the CLI record it: "stop_token", "max_new_tokens"
+// or "length_limit".
+QString stopName(Generation::Stop stop);
 
 // Greedy decoding after the question (positions continue from the context length).
 Generation generateAnswer(const Transformer& model, const ContextCache& context,

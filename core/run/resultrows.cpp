@@ -11,21 +11,6 @@
 
 namespace kvl {
 
-namespace {
-QString stopName(Generation::Stop stop)
-{
-    switch (stop) {
-    case Generation::Stop::StopToken:
-        return QStringLiteral("stop_token");
-    case Generation::Stop::MaxTokens:
-        return QStringLiteral("max_new_tokens");
-    case Generation::Stop::LengthLimit:
-        return QStringLiteral("length_limit");
-    }
-    return {};
-}
-} // namespace
-
 KeptMask keptMaskOf(const at::Tensor& kept)
 {
     const at::Tensor bytes = kept.to(at::kByte).contiguous();
