@@ -132,7 +132,7 @@ std::unique_ptr<Transformer> loadBenchModel(const QString& name)
 
 // A small sweep of the retrieval suite (4 samples, 3 presses x 3 ratios) timed against
 // its FullCache pass, then the store's write rate on a synthetic 59,800-row run.
-QJsonObject benchSweep(const QString& modelArg)
+QJsonObject benchSweep(const QString& modelArg, int repeats)
 {
     const QString dir = resolveModelDir(modelArg, QStringLiteral(KVLENS_SOURCE_RESOURCES));
     const auto model = Transformer::load(dir);
@@ -154,7 +154,7 @@ QJsonObject benchSweep(const QString& modelArg)
     QTemporaryDir scratch;
     if (!scratch.isValid())
         throw Error(QStringLiteral("bench --sweep: cannot create a temporary directory"));
-    return benchmarkSweepAndStore(*model, *tokenizer, spec, 4,
+    return benchmarkSweepAndStore(*model, *tokenizer, spec, 4, repeats,
                                   scratch.filePath(QStringLiteral("store-bench.kvl")))
         .toJson();
 }
@@ -170,7 +170,7 @@ int runBench(const QStringList& args)
                       QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("tokens"), QStringLiteral("prefill length"),
                       QStringLiteral("N"), QStringLiteral("4096")});
-    parser.addOption({QStringLiteral("repeats"), QStringLiteral("prefill runs (best is kept)"),
+    parser.addOption({QStringLiteral("repeats"), QStringLiteral("prefill runs, or --sweep runs per sample (best is kept)"),
                       QStringLiteral("R"), QStringLiteral("1")});
     parser.addOption(
         {QStringLiteral("compare-python"),
@@ -205,7 +205,7 @@ int runBench(const QStringList& args)
     if (parser.isSet(QStringLiteral("sweep"))) {
         if (!parser.isSet(QStringLiteral("model")))
             throw Error(QStringLiteral("--sweep needs --model DIR|bundled"));
-        result.insert(QStringLiteral("sweep"), benchSweep(parser.value(QStringLiteral("model"))));
+        result.insert(QStringLiteral("sweep"), benchSweep(parser.value(QStringLiteral("model")), repeats));
     } else if (parser.isSet(QStringLiteral("model"))) {
         const QString name = parser.value(QStringLiteral("model"));
         const std::unique_ptr<Transformer> model = loadBenchModel(name);

@@ -1,6 +1,7 @@
 #include "model/answerdecoder.h"
 
 #include "common/error.h"
+#include "model/decodebatch.h"
 #include "model/transformer.h"
 
 #include <torch/torch.h>
@@ -150,17 +151,18 @@ Generation generateAnswer(const Transformer& model, const ContextCache& context,
     return gen;
 }
 
-ScoredGeneration scoreAndGenerate(const Transformer& model, const ContextCache& context,
-                                  const CacheEdit& edit, const std::vector<int>& question,
-                                  const std::vector<int>& answer, const ScoreOptions& scoreOptions,
-                                  const GenerateOptions& generateOptions)
+ScoredGeneration scoreAndReplay(const Transformer& model, const ContextCache& context,
+                                const CacheEdit& edit, const std::vector<int>& question,
+                                const std::vector<int>& answer, const ScoreOptions& scoreOptions,
+                                const GenerateOptions& generateOptions, PendingDecode& pending)
 {
     if (answer.empty())
         throw Error(model.source(), QStringLiteral("the gold answer has no tokens"));
     const int64_t q = int64_t(question.size()), a = int64_t(answer.size());
     std::vector<int> feed = question;
     feed.insert(feed.end(), answer.begin(), answer.end());
-    Continuation continuation;
+    pending = PendingDecode{};
+    Continuation& continuation = pending.continuation;
     ExtendOptions extendOptions;
     extendOptions.allLogits = true;
     extendOptions.captureAttention = scoreOptions.captureAttention;
@@ -184,12 +186,68 @@ ScoredGeneration scoreAndGenerate(const Transformer& model, const ContextCache& 
             return out;
         if (i < a && token == answer[size_t(i)])
             continue; // the gold pass already fed this token: its next row is ready
-        // Diverged from the gold answer (or ran past it): decode on from here.
+        // Diverged from the gold answer (or ran past it): decoding goes on from here.
         truncate(continuation, q + i);
-        std::vector<at::Tensor> unused; // the generation's attention is not captured here
-        decodeOn(model, context, edit, continuation, token, generateOptions, ExtendOptions{}, gen,
-                 unused);
+        pending.token = token;
         return out;
+    }
+}
+
+ScoredGeneration scoreAndGenerate(const Transformer& model, const ContextCache& context,
+                                  const CacheEdit& edit, const std::vector<int>& question,
+                                  const std::vector<int>& answer, const ScoreOptions& scoreOptions,
+                                  const GenerateOptions& generateOptions)
+{
+    PendingDecode pending;
+    ScoredGeneration out = scoreAndReplay(model, context, edit, question, answer, scoreOptions,
+                                          generateOptions, pending);
+    std::vector<at::Tensor> unused; // the generation's attention is not captured here
+    decodeOn(model, context, edit, pending.continuation, pending.token, generateOptions,
+             ExtendOptions{}, out.generation, unused);
+    return out;
+}
+
+void decodeLockstep(const Transformer& model, const ContextCache& context,
+                    const std::vector<LockstepRow>& rows, const GenerateOptions& options)
+{
+    std::vector<LockstepRow> active;
+    for (const LockstepRow& row : rows)
+        if (row.pending->token >= 0)
+            active.push_back(row);
+    if (active.empty())
+        return;
+    std::vector<const CacheEdit*> edits;
+    std::vector<const Continuation*> continuations;
+    int64_t room = 1;
+    for (const LockstepRow& row : active) {
+        edits.push_back(row.edit);
+        continuations.push_back(&row.pending->continuation);
+        // A row decodes at most its remaining new tokens (the step feeding the last
+        // token included).
+        room = std::max<int64_t>(room, options.maxNewTokens - int64_t(row.generation->ids.size()) + 1);
+    }
+    DecodeBatch batch = DecodeBatch::build(context, edits, continuations, room);
+    const int64_t limit = model.maxPositions();
+    while (!active.empty()) {
+        std::vector<int> tokens;
+        for (const LockstepRow& row : active)
+            tokens.push_back(row.pending->token);
+        const at::Tensor logits = model.decodeStep(context, batch, tokens);
+        std::vector<int64_t> keep;
+        std::vector<LockstepRow> still;
+        for (size_t r = 0; r < active.size(); ++r) {
+            const LockstepRow& row = active[r];
+            const int token = greedyStep(logits[int64_t(r)], *row.generation, options,
+                                         context.length + batch.lengths[r], limit);
+            row.pending->token = token;
+            if (token >= 0) {
+                keep.push_back(int64_t(r));
+                still.push_back(row);
+            }
+        }
+        if (still.size() != active.size() && !still.empty())
+            batch.keepRows(keep);
+        active = std::move(still);
     }
 }
 

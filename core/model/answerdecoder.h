@@ -85,4 +85,33 @@ ScoredGeneration scoreAndGenerate(const Transformer& model, const ContextCache& 
                                   const std::vector<int>& answer, const ScoreOptions& scoreOptions,
                                   const GenerateOptions& generateOptions);
 
+// Where greedy decoding stands after the replay of the gold pass: the token to feed
+// next (-1 when decoding has ended) and the continuation before it.
+struct PendingDecode
+{
+    Continuation continuation;
+    int token = -1;
+};
+
+// scoreAndGenerate() up to the first divergence from the gold answer: the rest of the
+// decoding is left in `pending` for decodeLockstep() (or scoreAndGenerate's own loop).
+ScoredGeneration scoreAndReplay(const Transformer& model, const ContextCache& context,
+                                const CacheEdit& edit, const std::vector<int>& question,
+                                const std::vector<int>& answer, const ScoreOptions& scoreOptions,
+                                const GenerateOptions& generateOptions, PendingDecode& pending);
+
+// One configuration still decoding after a shared context.
+struct LockstepRow
+{
+    const CacheEdit* edit = nullptr;
+    PendingDecode* pending = nullptr;
+    Generation* generation = nullptr;
+};
+
+// Greedy decoding of every pending row in lockstep, one batched step per token
+// (Transformer::decodeStep); rows leave the batch when they stop. Each row ends exactly
+// as decoding it alone would (up to float rounding between batched and single rows).
+void decodeLockstep(const Transformer& model, const ContextCache& context,
+                    const std::vector<LockstepRow>& rows, const GenerateOptions& options);
+
 } // namespace kvl

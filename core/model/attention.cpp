@@ -92,6 +92,30 @@ AttentionOutput blockAttention(const AttentionInputs& in)
     return result;
 }
 
+at::Tensor stepAttention(const at::Tensor& q, const at::Tensor& selfK, const at::Tensor& selfV,
+                         const at::Tensor& hidden, const at::Tensor& ctxK, const at::Tensor& ctxV,
+                         const at::Tensor& ctxBias)
+{
+    const int64_t b = q.size(0), kvHeads = q.size(1), group = q.size(2), hd = q.size(3);
+    const int64_t tc = ctxK.size(1);
+    // Context: the rows of every configuration against the one shared K, batched per
+    // kv-head ([kv, B * group, hd] x [kv, hd, Tc]); then each row's own bias.
+    const at::Tensor qc = q.permute({1, 0, 2, 3}).reshape({kvHeads, b * group, hd});
+    const at::Tensor ctxScores = at::bmm(qc, ctxK.transpose(1, 2))
+                                     .view({kvHeads, b, group, tc})
+                                     .add_(ctxBias)
+                                     .permute({1, 0, 2, 3}); // [B, kv, g, Tc]
+    at::Tensor selfScores = at::matmul(q, selfK.transpose(2, 3)); // [B, kv, g, N]
+    selfScores.masked_fill_(hidden, -std::numeric_limits<double>::infinity());
+    const at::Tensor probs = at::softmax(at::cat({ctxScores, selfScores}, 3), 3);
+    const at::Tensor pCtx = probs.narrow(3, 0, tc).permute({1, 0, 2, 3}).reshape(
+        {kvHeads, b * group, tc});
+    const at::Tensor outCtx =
+        at::bmm(pCtx, ctxV).view({kvHeads, b, group, hd}).permute({1, 0, 2, 3});
+    const at::Tensor outSelf = at::matmul(probs.narrow(3, tc, selfK.size(2)), selfV);
+    return (outCtx + outSelf).reshape({b, kvHeads * group * hd});
+}
+
 at::Tensor windowAttention(const LayerCache& layer)
 {
     const at::Tensor& q = layer.windowQueries; // [heads, W, hd]

@@ -35,6 +35,15 @@ struct AttentionOutput
 // differentiable ops (in-place only on fresh score tensors), so training reuses it.
 AttentionOutput blockAttention(const AttentionInputs& in);
 
+// One decoding step of B rows in lockstep (DecodeBatch): each row's single query sees
+// the shared context through its own bias and its own continuation (padded; `hidden`
+// marks the padding). q [B, kv_heads, group, head_dim] already scaled; selfK/selfV
+// [B, kv_heads, N, head_dim]; hidden bool [B, 1, 1, N]; ctxK/ctxV [kv_heads, Tc, head_dim];
+// ctxBias [kv_heads, B, 1, Tc]. Returns [B, heads * head_dim].
+at::Tensor stepAttention(const at::Tensor& q, const at::Tensor& selfK, const at::Tensor& selfV,
+                         const at::Tensor& hidden, const at::Tensor& ctxK, const at::Tensor& ctxV,
+                         const at::Tensor& ctxBias);
+
 struct LayerCache;
 // Attention of the prefill's window queries over the whole context (causal: window
 // row i sits at position T - W + i), per query head: [heads, W, T]. What SnapKV-style

@@ -3,6 +3,7 @@
 #include "checkpoint/checkpointdir.h"
 #include "common/error.h"
 #include "model/attention.h"
+#include "model/decodebatch.h"
 #include "model/engineinfo.h"
 
 #include <torch/torch.h>
@@ -235,19 +236,6 @@ ContextCache Transformer::prefill(const std::vector<int>& ids, const PrefillOpti
 
 namespace {
 
-// The additive bias [kv, 1, Tc] one layer applies to context scores, or undefined.
-at::Tensor contextBias(const CacheEdit& edit, int layer, int64_t kvHeads, int64_t tc)
-{
-    if (!edit.keptMask.defined() && !edit.logitBias.defined())
-        return {};
-    at::Tensor bias = edit.logitBias.defined() ? edit.logitBias[layer].to(at::kFloat)
-                                               : at::zeros({kvHeads, tc}, at::kFloat);
-    if (edit.keptMask.defined())
-        bias = at::where(edit.keptMask[layer], bias,
-                         at::full({}, -std::numeric_limits<float>::infinity(), at::kFloat));
-    return bias.unsqueeze(1);
-}
-
 void checkEdit(const at::Tensor& t, const char* what, at::ScalarType type,
                const ContextCache& context, int64_t kvHeads)
 {
@@ -304,7 +292,7 @@ ExtendResult Transformer::extend(const ContextCache& context, const CacheEdit& e
         io.keep = true;
         io.ctxK = l.keys;
         io.ctxV = l.values;
-        io.ctxBias = contextBias(edit, i, m_config.numKvHeads, l.keys.size(1));
+        io.ctxBias = contextBiasOf(edit, i, m_config.numKvHeads, l.keys.size(1));
         io.pastK = continuation.keys[size_t(i)];
         io.pastV = continuation.values[size_t(i)];
         io.captureContext = options.captureAttention;
@@ -327,6 +315,64 @@ ExtendResult Transformer::extend(const ContextCache& context, const CacheEdit& e
         result.contextAttention = at::stack(captured, 0);
     }
     return result;
+}
+
+at::Tensor Transformer::decodeStep(const ContextCache& context, DecodeBatch& batch,
+                                  const std::vector<int>& tokens) const
+{
+    const int64_t b = batch.rows();
+    if (int64_t(tokens.size()) != b || b == 0)
+        throw Error(m_source, QStringLiteral("a decode step needs one token per row"));
+    int64_t longest = 0;
+    for (int64_t n : batch.lengths)
+        longest = std::max(longest, n);
+    if (longest + 1 > batch.capacity())
+        throw Error(m_source, QStringLiteral("the decode batch is full"));
+    checkLength(context.length + longest + 1, QStringLiteral("context + question + answer"));
+    const int64_t heads = m_config.numHeads, kvHeads = m_config.numKvHeads;
+    const int64_t hd = m_config.headDim;
+    const double eps = m_config.rmsNormEps;
+
+    // The B rows travel as the time axis of one [1, B, hidden] sequence through every
+    // per-token op (projections, RoPE at each row's own position, MLP).
+    const at::Tensor lengths = at::tensor(batch.lengths, at::kLong);
+    auto [cos, sin] = m_rope.cosSin(lengths + context.length);
+    at::Tensor x = embed(at::tensor(std::vector<int64_t>(tokens.begin(), tokens.end()), at::kLong)
+                             .unsqueeze(0));
+    const int64_t n = longest + 1; // self entries the step attends to
+    const at::Tensor rowIndex = at::arange(b, at::kLong);
+    // Entries at or past each row's new token's slot + 1 are padding.
+    const at::Tensor hidden =
+        (at::arange(n, at::kLong).unsqueeze(0) > lengths.unsqueeze(1)).view({b, 1, 1, n});
+    for (int i = 0; i < m_config.numLayers; ++i) {
+        const LayerWeights& w = m_weights.layers[size_t(i)];
+        const at::Tensor h = rmsNorm(x, w.inputNorm, eps);
+        at::Tensor q = at::linear(h, w.q, w.qBias).view({1, b, heads, hd});
+        at::Tensor k = at::linear(h, w.k, w.kBias).view({1, b, kvHeads, hd});
+        const at::Tensor v = at::linear(h, w.v, w.vBias).view({1, b, kvHeads, hd});
+        if (m_config.qkNorm) {
+            q = rmsNorm(q, w.qNorm, eps);
+            k = rmsNorm(k, w.kNorm, eps);
+        }
+        const at::Tensor qr = Rope::apply(q, cos, sin);
+        const at::Tensor kr = Rope::apply(k, cos, sin);
+        // Row r's new entry goes to slot lengths[r] of its buffer.
+        using at::indexing::Slice;
+        batch.keys[size_t(i)].index_put_({rowIndex, Slice(), lengths}, kr.select(0, 0));
+        batch.values[size_t(i)].index_put_({rowIndex, Slice(), lengths}, v.select(0, 0));
+
+        const LayerCache& l = context.layers[size_t(i)];
+        const at::Tensor attn = stepAttention(
+            (qr.select(0, 0) * (1.0 / std::sqrt(double(hd)))).view({b, kvHeads, heads / kvHeads, hd}),
+            batch.keys[size_t(i)].narrow(2, 0, n), batch.values[size_t(i)].narrow(2, 0, n), hidden,
+            l.keys, l.values, batch.contextBias[size_t(i)]);
+        const at::Tensor x1 = x + at::linear(attn.unsqueeze(0), w.o);
+        const at::Tensor h2 = rmsNorm(x1, w.postAttentionNorm, eps);
+        x = x1 + at::linear(at::silu(at::linear(h2, w.gate)) * at::linear(h2, w.up), w.down);
+    }
+    for (int64_t& length : batch.lengths)
+        ++length;
+    return logits(x.select(0, 0));
 }
 
 } // namespace kvl

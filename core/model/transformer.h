@@ -13,6 +13,7 @@
 namespace kvl {
 
 class CheckpointDir;
+struct DecodeBatch;
 
 // A decoder-only transformer of the Llama family (Llama, Mistral, Qwen2, Qwen3):
 // RMSNorm, RoPE, GQA attention, SwiGLU. All math is plain differentiable torch ops on
@@ -47,6 +48,12 @@ class Transformer
     ExtendResult extend(const ContextCache& context, const CacheEdit& edit,
                         Continuation& continuation, const std::vector<int>& ids,
                         const ExtendOptions& options = {}) const;
+
+    // One greedy-decoding step of every row of `batch` in lockstep: feeds tokens[b] to
+    // row b at position context.length + batch.lengths[b], appends its K/V to the row and
+    // returns the next-token logits [B, vocab]. Same math as extend() with one token.
+    at::Tensor decodeStep(const ContextCache& context, DecodeBatch& batch,
+                          const std::vector<int>& tokens) const;
 
     // Throws kvl::Error naming config.json when `positions` tokens exceed what the
     // model allows (max_position_embeddings, Mistral's sliding_window).

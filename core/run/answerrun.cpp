@@ -39,8 +39,6 @@ AttentionSummary summarizeAttention(const at::Tensor& contextAttention)
     return s;
 }
 
-namespace {
-
 GenerateOptions generateOptionsOf(const AnswerSettings& settings)
 {
     GenerateOptions options;
@@ -49,16 +47,11 @@ GenerateOptions generateOptionsOf(const AnswerSettings& settings)
     return options;
 }
 
-// Decodes the generated ids and scores them by the sample's suite.
-void finishGeneration(const Tokenizer& tokenizer, const PreparedSample& sample, Generation gen,
-                      AnswerRun& run)
+void finishAnswer(const Tokenizer& tokenizer, const PreparedSample& sample, AnswerRun& run)
 {
-    run.generation = std::move(gen);
     run.answer = tokenizer.decode(run.generation.ids);
     scorePrediction(sample, run);
 }
-
-} // namespace
 
 AnswerRun decodeSample(const Transformer& model, const Tokenizer& tokenizer,
                        const PreparedSample& sample, const ContextCache& context,
@@ -67,17 +60,16 @@ AnswerRun decodeSample(const Transformer& model, const Tokenizer& tokenizer,
     QElapsedTimer timer;
     timer.start();
     AnswerRun run;
-    finishGeneration(tokenizer, sample,
-                     generateAnswer(model, context, edit, sample.ids.question,
-                                    generateOptionsOf(settings)),
-                     run);
+    run.generation =
+        generateAnswer(model, context, edit, sample.ids.question, generateOptionsOf(settings));
+    finishAnswer(tokenizer, sample, run);
     run.answerMs = double(timer.nsecsElapsed()) / 1e6;
     return run;
 }
 
-AnswerRun answerSample(const Transformer& model, const Tokenizer& tokenizer,
-                       const PreparedSample& sample, const ContextCache& context,
-                       const CacheEdit& edit, const AnswerSettings& settings)
+PendingAnswer beginAnswer(const Transformer& model, const PreparedSample& sample,
+                          const ContextCache& context, const CacheEdit& edit,
+                          const AnswerSettings& settings)
 {
     QElapsedTimer timer;
     timer.start();
@@ -85,12 +77,13 @@ AnswerRun answerSample(const Transformer& model, const Tokenizer& tokenizer,
     options.fullDistributions = true;
     options.topK = settings.topK;
     options.captureAttention = true;
+    PendingAnswer pending;
     // One pass feeds the gold answer; greedy decoding replays it while it agrees.
-    ScoredGeneration scored = scoreAndGenerate(model, context, edit, sample.ids.question,
-                                               sample.ids.answer, options,
-                                               generateOptionsOf(settings));
-    AnswerRun run;
-    finishGeneration(tokenizer, sample, std::move(scored.generation), run);
+    ScoredGeneration scored =
+        scoreAndReplay(model, context, edit, sample.ids.question, sample.ids.answer, options,
+                       generateOptionsOf(settings), pending.decode);
+    AnswerRun& run = pending.run;
+    run.generation = std::move(scored.generation);
     run.gold = std::move(scored.gold);
     run.attention = summarizeAttention(run.gold.contextAttention);
     run.gold.contextAttention = at::Tensor(); // summarized; the full tensor is not kept
@@ -101,7 +94,21 @@ AnswerRun answerSample(const Transformer& model, const Tokenizer& tokenizer,
         run.stepLogProbs[size_t(i)].assign(lp.data_ptr<float>() + i * vocab,
                                            lp.data_ptr<float>() + (i + 1) * vocab);
     run.answerMs = double(timer.nsecsElapsed()) / 1e6;
-    return run;
+    return pending;
+}
+
+AnswerRun answerSample(const Transformer& model, const Tokenizer& tokenizer,
+                       const PreparedSample& sample, const ContextCache& context,
+                       const CacheEdit& edit, const AnswerSettings& settings)
+{
+    QElapsedTimer timer;
+    timer.start();
+    PendingAnswer pending = beginAnswer(model, sample, context, edit, settings);
+    decodeLockstep(model, context, {{&edit, &pending.decode, &pending.run.generation}},
+                   generateOptionsOf(settings));
+    finishAnswer(tokenizer, sample, pending.run);
+    pending.run.answerMs = double(timer.nsecsElapsed()) / 1e6;
+    return std::move(pending.run);
 }
 
 } // namespace kvl

@@ -45,6 +45,21 @@ std::vector<int> stopIdsOf(const Tokenizer& tokenizer, const std::vector<int>& c
 // every instruction rule kept and no leak; a Text2JSON score of 1).
 void scorePrediction(const PreparedSample& sample, AnswerRun& run);
 
+// answerSample() in halves, so that a sweep decodes many configurations of one sample
+// in lockstep between them: beginAnswer() runs the gold pass and replays greedy
+// decoding while it follows the gold answer; decodeLockstep() on `decode` finishes the
+// decoding; finishAnswer() turns the ids into the scored answer.
+struct PendingAnswer
+{
+    AnswerRun run;
+    PendingDecode decode;
+};
+PendingAnswer beginAnswer(const Transformer& model, const PreparedSample& sample,
+                          const ContextCache& context, const CacheEdit& edit,
+                          const AnswerSettings& settings);
+void finishAnswer(const Tokenizer& tokenizer, const PreparedSample& sample, AnswerRun& run);
+GenerateOptions generateOptionsOf(const AnswerSettings& settings);
+
 // Teacher-forces the gold answer (with attention), then decodes greedily, under `edit`.
 AnswerRun answerSample(const Transformer& model, const Tokenizer& tokenizer,
                        const PreparedSample& sample, const ContextCache& context,

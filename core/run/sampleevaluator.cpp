@@ -10,6 +10,8 @@
 #include "run/preparedsample.h"
 #include "run/resultrows.h"
 
+#include "model/answerdecoder.h"
+
 #include <torch/torch.h>
 
 #include <QElapsedTimer>
@@ -72,6 +74,47 @@ bool SampleEvaluator::keepBlob(const QString& policy, bool fullCache, bool corre
     return false;
 }
 
+// One compressed configuration between its compression and its row.
+struct SampleEvaluator::CompressedConfig
+{
+    const SweepConfig* config = nullptr;
+    CompressionResult result;
+    CacheEdit edit;
+    double compressMs = 0.0;
+    PendingAnswer answer;
+};
+
+namespace {
+
+// Configurations compressed and answered together: bounds the memory of rewritten
+// contexts and masks held at once, while still batching the decoding.
+constexpr size_t kLockstepChunk = 16;
+
+// Decodes the pending rows that see `context` in lockstep and charges each row an
+// equal share of the batched time.
+void decodeTogether(const Transformer& model, const ContextCache& context,
+                    const std::vector<std::pair<const CacheEdit*, PendingAnswer*>>& rows,
+                    const GenerateOptions& options)
+{
+    std::vector<LockstepRow> lockstep;
+    std::vector<AnswerRun*> decoding;
+    for (const auto& [edit, pending] : rows)
+        if (pending->decode.token >= 0) {
+            lockstep.push_back({edit, &pending->decode, &pending->run.generation});
+            decoding.push_back(&pending->run);
+        }
+    if (lockstep.empty())
+        return;
+    QElapsedTimer timer;
+    timer.start();
+    decodeLockstep(model, context, lockstep, options);
+    const double share = msSince(timer) / double(lockstep.size());
+    for (AnswerRun* run : decoding)
+        run->answerMs += share;
+}
+
+} // namespace
+
 std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& sample,
                                                       const std::function<bool()>& cancelled) const
 {
@@ -79,6 +122,7 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
     AnswerSettings settings;
     settings.maxNewTokens = maxNewTokens(sample);
     settings.stopIds = m_stopIds;
+    const GenerateOptions generate = generateOptionsOf(settings);
 
     QElapsedTimer timer;
     timer.start();
@@ -97,53 +141,90 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
 
     SampleRecord record;
     record.sample = sample.info;
-    const AnswerRun full = answerSample(m_model, m_tokenizer, sample, cache, CacheEdit{}, settings);
-    timer.restart();
-    ResultRecord fullRow;
-    fullRow.configKey = m_full.key;
-    fillAnswerFields(fullRow, full, sample);
-    fullRow.metrics.coverageType = CoverageType::NotApplicable;
-    const auto& cfg = m_model.config();
-    fullRow.kvBytes = qint64(double(cfg.numLayers) * cfg.numKvHeads * double(length) * cfg.headDim *
-                             2.0 * kCacheBytesPerElement);
-    fullRow.layers = layerStatsOf(nullptr, full.attention, sample);
-    if (keepBlob(m_spec.store.attention, true, full.correct))
-        fullRow.attention = full.attention;
-    fullRow.timings.prefillMs = prefillMs;
-    fullRow.timings.answerMs = full.answerMs;
-    fullRow.timings.diagnoseMs = msSince(timer);
-    record.results.push_back(std::move(fullRow));
-
-    for (const SweepConfig& config : m_configs) {
-        if (cancelled && cancelled())
-            return std::nullopt;
-        record.results.push_back(compressedRow(sample, cache, full, config, settings));
+    const CacheEdit fullEdit;
+    PendingAnswer full = beginAnswer(m_model, sample, cache, fullEdit, settings);
+    bool fullDone = false;
+    for (size_t begin = 0; begin < m_configs.size() || !fullDone; begin += kLockstepChunk) {
+        const size_t end = std::min(m_configs.size(), begin + kLockstepChunk);
+        std::vector<CompressedConfig> chunk(end - std::min(begin, end));
+        // Rows that see the shared context (the masks), and those with their own.
+        std::vector<std::pair<const CacheEdit*, PendingAnswer*>> shared;
+        if (!fullDone)
+            shared.emplace_back(&fullEdit, &full);
+        for (size_t i = 0; i < chunk.size(); ++i) {
+            if (cancelled && cancelled())
+                return std::nullopt;
+            CompressedConfig& c = chunk[i];
+            c.config = &m_configs[begin + i];
+            QElapsedTimer compress;
+            compress.start();
+            CompressionInput input;
+            input.cache = &cache;
+            input.config = &m_model.config();
+            input.weights = &m_model.weights();
+            input.rope = &m_model.rope();
+            input.spans = sample.pressSpans;
+            c.result = c.config->press->compress(input, c.config->ratio);
+            c.compressMs = msSince(compress);
+            c.edit = c.result.edit();
+            const ContextCache& context = c.result.context(cache);
+            c.answer = beginAnswer(m_model, sample, context, c.edit, settings);
+            if (&context == &cache)
+                shared.emplace_back(&c.edit, &c.answer);
+            else
+                decodeTogether(m_model, context, {{&c.edit, &c.answer}}, generate);
+        }
+        decodeTogether(m_model, cache, shared, generate);
+        if (!fullDone) {
+            finishAnswer(m_tokenizer, sample, full.run);
+            record.results.push_back(fullRow(sample, full.run, prefillMs));
+            fullDone = true;
+        }
+        for (CompressedConfig& c : chunk) {
+            if (cancelled && cancelled())
+                return std::nullopt;
+            finishAnswer(m_tokenizer, sample, c.answer.run);
+            record.results.push_back(compressedRow(sample, cache, full.run, c, settings));
+        }
     }
     return record;
 }
 
+ResultRecord SampleEvaluator::fullRow(const PreparedSample& sample, const AnswerRun& full,
+                                      double prefillMs) const
+{
+    QElapsedTimer timer;
+    timer.start();
+    const int64_t length = int64_t(sample.ids.context.size());
+    ResultRecord row;
+    row.configKey = m_full.key;
+    fillAnswerFields(row, full, sample);
+    row.metrics.coverageType = CoverageType::NotApplicable;
+    const auto& cfg = m_model.config();
+    row.kvBytes = qint64(double(cfg.numLayers) * cfg.numKvHeads * double(length) * cfg.headDim *
+                         2.0 * kCacheBytesPerElement);
+    row.layers = layerStatsOf(nullptr, full.attention, sample);
+    if (keepBlob(m_spec.store.attention, true, full.correct))
+        row.attention = full.attention;
+    row.timings.prefillMs = prefillMs;
+    row.timings.answerMs = full.answerMs;
+    row.timings.diagnoseMs = msSince(timer);
+    return row;
+}
+
 ResultRecord SampleEvaluator::compressedRow(const PreparedSample& sample, const ContextCache& cache,
-                                            const AnswerRun& full, const SweepConfig& config,
+                                            const AnswerRun& full, CompressedConfig& compressed,
                                             const AnswerSettings& settings) const
 {
     QElapsedTimer timer;
     timer.start();
-    CompressionInput input;
-    input.cache = &cache;
-    input.config = &m_model.config();
-    input.weights = &m_model.weights();
-    input.rope = &m_model.rope();
-    input.spans = sample.pressSpans;
-    const CompressionResult result = config.press->compress(input, config.ratio);
-    const double compressMs = msSince(timer);
-
+    const CompressionResult& result = compressed.result;
     const ContextCache& context = result.context(cache);
-    const CacheEdit edit = result.edit();
-    const AnswerRun run = answerSample(m_model, m_tokenizer, sample, context, edit, settings);
+    const CacheEdit& edit = compressed.edit;
+    const AnswerRun& run = compressed.answer.run;
 
-    timer.restart();
     ResultRecord row;
-    row.configKey = config.record.key;
+    row.configKey = compressed.config->record.key;
     fillAnswerFields(row, run, sample);
     const KeptMask mask = keptMaskOf(result.kept);
 
@@ -175,7 +256,7 @@ ResultRecord SampleEvaluator::compressedRow(const PreparedSample& sample, const 
         row.mask = mask;
     if (keepBlob(m_spec.store.attention, false, run.correct))
         row.attention = run.attention;
-    row.timings.compressMs = compressMs;
+    row.timings.compressMs = compressed.compressMs;
     row.timings.answerMs = run.answerMs;
     row.timings.diagnoseMs = msSince(timer);
 

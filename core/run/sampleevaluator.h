@@ -18,7 +18,9 @@ struct PreparedSample;
 // Runs one sample through every configuration of a sweep: one prefill under the full
 // cache, the FullCache answer, then for each press × ratio a compression of that same
 // prefill, the answer under it, the row's diagnostics against FullCache and the
-// interventions the spec selects. Produces the sample's rows for one store transaction.
+// interventions the spec selects. The configurations that only mask the shared context
+// decode in lockstep, one batched step per token for all of them (decodeLockstep).
+// Produces the sample's rows for one store transaction.
 class SampleEvaluator
 {
   public:
@@ -40,8 +42,11 @@ class SampleEvaluator
     void checkFits(const PreparedSample& sample) const;
 
   private:
+    struct CompressedConfig;
+    ResultRecord fullRow(const PreparedSample& sample, const AnswerRun& full,
+                         double prefillMs) const;
     ResultRecord compressedRow(const PreparedSample& sample, const ContextCache& cache,
-                               const AnswerRun& full, const SweepConfig& config,
+                               const AnswerRun& full, CompressedConfig& compressed,
                                const AnswerSettings& settings) const;
     std::vector<InterventionRecord>
     interventions(const PreparedSample& sample, const ContextCache& context, const CacheEdit& edit,

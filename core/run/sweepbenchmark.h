@@ -18,6 +18,7 @@ class Transformer;
 struct SweepBenchmark
 {
     int samples = 0;
+    int repeats = 1;         // runs per sample, best kept
     int configs = 0;         // C
     double fullPassMs = 0.0; // mean per sample
     double sweepMs = 0.0;    // mean per sample
@@ -29,14 +30,16 @@ struct SweepBenchmark
 };
 
 // Times `samples` samples of the spec (first ones, in spec order) on a loaded model,
-// interventions off (they run on a few rows only and would blur the figure).
+// interventions off (they run on a few rows only and would blur the figure). Each
+// sample's two timings are the best of `repeats` runs: on a shared machine the minimum
+// is the figure least disturbed by other processes.
 SweepBenchmark benchmarkSweep(const Transformer& model, const Tokenizer& tokenizer,
-                              const ExperimentSpec& spec, int samples);
+                              const ExperimentSpec& spec, int samples, int repeats = 1);
 
 // The same, plus the store's write rate on a synthetic run at `storePath` (a new
 // file): 2,600 samples × 23 configurations = 59,800 rows, KVDiagnosis's size.
 SweepBenchmark benchmarkSweepAndStore(const Transformer& model, const Tokenizer& tokenizer,
-                                      const ExperimentSpec& spec, int samples,
+                                      const ExperimentSpec& spec, int samples, int repeats,
                                       const QString& storePath);
 
 } // namespace kvl

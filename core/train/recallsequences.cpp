@@ -16,23 +16,27 @@ RecallSequences::RecallSequences(std::vector<int> ids, int bosId, quint64 seed) 
 TrainSequence RecallSequences::make(const RecallMix& mix, Rng& rng) const
 {
     const int pairs = rng.range(mix.minPairs, mix.maxPairs);
+    auto pool = [&](const std::vector<int>& ids) {
+        const size_t n = mix.pool > 0 ? std::min(ids.size(), size_t(mix.pool)) : ids.size();
+        return ids[size_t(rng.below(int(n)))];
+    };
     // Distinct keys: a repeated key with two values would make the target ambiguous.
     std::vector<int> keys;
     while (int(keys.size()) < pairs) {
-        const int k = rng.pick(m_keys);
+        const int k = pool(m_keys);
         if (std::find(keys.begin(), keys.end(), k) == keys.end())
             keys.push_back(k);
     }
     std::vector<int> values(static_cast<size_t>(pairs));
     for (int& v : values)
-        v = rng.pick(m_values);
+        v = pool(m_values);
 
     TrainSequence seq;
     seq.append(m_bosId, false);
     auto filler = [&] {
         const int n = rng.range(mix.minFiller, mix.maxFiller);
         for (int i = 0; i < n; ++i)
-            seq.append(rng.pick(m_values), false);
+            seq.append(pool(m_values), false);
     };
     for (int i = 0; i < pairs; ++i) {
         seq.append(keys[size_t(i)], false);

@@ -178,6 +178,9 @@ TrainSpec TrainSpec::fromJson(const QJsonObject& json, const QString& origin)
         const Reader recall(r.object("recall"), origin, prefix + QStringLiteral("recall."));
         recall.readRange("pairs", stage.recall.minPairs, stage.recall.maxPairs);
         recall.readRange("filler", stage.recall.minFiller, stage.recall.maxFiller);
+        recall.read("pool", stage.recall.pool);
+        if (stage.recall.pool < 0 || (stage.recall.pool > 0 && stage.recall.pool < stage.recall.maxPairs))
+            recall.fail("pool", QStringLiteral("0 (all ordinary tokens) or at least the largest pair count"));
         const QJsonObject suites = r.object("suites");
         for (auto it = suites.begin(); it != suites.end(); ++it) {
             if (!it.value().isDouble() || it.value().toDouble() < 0)
@@ -214,7 +217,8 @@ QJsonObject TrainSpec::toJson() const
             {QStringLiteral("recall"),
              QJsonObject{
                  {QStringLiteral("pairs"), range(s.recall.minPairs, s.recall.maxPairs)},
-                 {QStringLiteral("filler"), range(s.recall.minFiller, s.recall.maxFiller)}}},
+                 {QStringLiteral("filler"), range(s.recall.minFiller, s.recall.maxFiller)},
+                 {QStringLiteral("pool"), s.recall.pool}}},
             {QStringLiteral("suites"), suiteObject}};
         if (s.batchSequences > 0)
             o.insert(QStringLiteral("batch_sequences"), s.batchSequences);

@@ -28,6 +28,10 @@ struct RecallMix
     int maxPairs = 16;
     int minFiller = 0;
     int maxFiller = 0;
+    // Keys and values are drawn from the first `pool` ids of their sets (0 = all).
+    // A small pool repeats each key more often, which shortens the plateau before
+    // lookup appears (TRAINING-NOTES.md, trial 3 used 254 keys and 256 values).
+    int pool = 0;
 };
 
 // One curriculum stage: its own step count, learning-rate schedule (linear warm-up,

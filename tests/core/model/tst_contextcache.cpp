@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "model/answerdecoder.h"
 #include "model/attention.h"
+#include "model/decodebatch.h"
 #include "model/transformer.h"
 
 #include <QtTest>
@@ -364,6 +365,118 @@ class TestContextCache : public QObject
         // Replayed steps: up to and including the first one that leaves the gold answer.
         const int followed = divergeAt >= 0 ? divergeAt : 5;
         QCOMPARE(both.replayedSteps, followed + 1);
+    }
+
+    // Lockstep decoding of several configurations (different edits, divergence points,
+    // continuation lengths, stop tokens) against decoding each alone.
+    void lockstepEqualsDecodingEachAlone_data()
+    {
+        QTest::addColumn<int>("arch");
+        QTest::newRow("llama") << int(Architecture::Llama);
+        QTest::newRow("qwen2 (q/k/v bias)") << int(Architecture::Qwen2);
+        QTest::newRow("qwen3 (q/k norm)") << int(Architecture::Qwen3);
+    }
+    void lockstepEqualsDecodingEachAlone()
+    {
+        QFETCH(int, arch);
+        c10::InferenceMode guard;
+        auto model = tinyModel(tinyConfig(Architecture(arch)));
+        const ContextCache context = model->prefill(someIds(12));
+        const std::vector<int> question = someIds(3, 5);
+        std::vector<CacheEdit> edits(5);
+        edits[1].keptMask = at::ones({2, 2, 12}, at::kBool);
+        edits[1].keptMask.index_put_({0, 1, at::indexing::Slice(2, 7)}, false);
+        edits[2].logitBias = at::zeros({2, 2, 12}, at::kFloat);
+        edits[2].logitBias.index_put_({1, 0, at::indexing::Slice(3, 6)}, std::log(4.0));
+        edits[3].keptMask = at::rand({2, 2, 12}, at::TensorOptions().dtype(at::kFloat)) > 0.5;
+        edits[3].keptMask.index_put_({at::indexing::Slice(), at::indexing::Slice(), 0}, true);
+        edits[4] = edits[1];
+
+        GenerateOptions generate;
+        generate.maxNewTokens = 9;
+        ScoreOptions score;
+        score.topK = 0;
+        std::vector<ScoredGeneration> expected, replayed(edits.size());
+        std::vector<PendingDecode> pending(edits.size());
+        std::vector<LockstepRow> rows;
+        for (size_t i = 0; i < edits.size(); ++i) {
+            // Gold answers that leave the greedy path at different steps (row 0 never).
+            const Generation greedy = generateAnswer(*model, context, edits[i], question, generate);
+            std::vector<int> gold(greedy.ids.begin(), greedy.ids.begin() + 4);
+            if (i > 0)
+                gold[size_t(i - 1) % 4] = (gold[size_t(i - 1) % 4] + 1) % 50;
+            GenerateOptions own = generate;
+            expected.push_back(scoreAndGenerate(*model, context, edits[i], question, gold, score, own));
+            replayed[i] = scoreAndReplay(*model, context, edits[i], question, gold, score, own,
+                                         pending[i]);
+            rows.push_back({&edits[i], &pending[i], &replayed[i].generation});
+        }
+        // One batched step against extend() of each row alone: the same logits.
+        {
+            std::vector<const CacheEdit*> stepEdits;
+            std::vector<const Continuation*> stepContinuations;
+            std::vector<int> tokens;
+            for (size_t i = 0; i < edits.size(); ++i) {
+                if (pending[i].token < 0)
+                    continue;
+                stepEdits.push_back(&edits[i]);
+                stepContinuations.push_back(&pending[i].continuation);
+                tokens.push_back(pending[i].token);
+            }
+            QVERIFY(tokens.size() >= 3);
+            DecodeBatch batch = DecodeBatch::build(context, stepEdits, stepContinuations, 2);
+            const at::Tensor logits = model->decodeStep(context, batch, tokens);
+            for (size_t r = 0; r < tokens.size(); ++r) {
+                Continuation alone = *stepContinuations[r];
+                const ExtendResult one = model->extend(context, *stepEdits[r], alone, {tokens[r]});
+                QVERIFY2(maxDiff(logits[int64_t(r)], one.logits[0]) < 1e-5,
+                         qPrintable(QString::number(maxDiff(logits[int64_t(r)], one.logits[0]))));
+                QCOMPARE(batch.lengths[r], alone.length);
+            }
+        }
+        decodeLockstep(*model, context, rows, generate);
+        for (size_t i = 0; i < edits.size(); ++i) {
+            QCOMPARE(replayed[i].generation.ids, expected[i].generation.ids);
+            QVERIFY(replayed[i].generation.stop == expected[i].generation.stop);
+            QCOMPARE(pending[i].token, -1);
+        }
+        // Row 0 followed its gold answer for 4 tokens, the others left it earlier: the
+        // rows entered the batch with different continuation lengths.
+        QVERIFY(pending[0].continuation.length != pending[1].continuation.length);
+    }
+
+    // A stop token ends one row while the others decode on.
+    void lockstepRowsStopIndependently()
+    {
+        c10::InferenceMode guard;
+        auto model = tinyModel();
+        const ContextCache context = model->prefill(someIds(10));
+        std::vector<CacheEdit> edits(3);
+        edits[1].keptMask = at::ones({2, 2, 10}, at::kBool);
+        edits[1].keptMask.index_put_({at::indexing::Slice(), at::indexing::Slice(), at::indexing::Slice(1, 8)}, false);
+        edits[2].logitBias = at::full({2, 2, 10}, 0.0f).index_fill_(2, at::tensor(std::vector<int64_t>{4}), 3.0);
+        GenerateOptions generate;
+        generate.maxNewTokens = 12;
+        const Generation first = generateAnswer(*model, context, edits[0], {}, generate);
+        generate.stopIds = {first.ids[3]}; // row 0 stops early (maybe others too)
+        std::vector<Generation> expected, got(3);
+        std::vector<PendingDecode> pending(3);
+        std::vector<LockstepRow> rows;
+        for (size_t i = 0; i < 3; ++i) {
+            expected.push_back(generateAnswer(*model, context, edits[i], {}, generate));
+            // No question, nothing replayed: each row starts from the context's logits.
+            const int token = int(context.lastLogits.argmax().item<int64_t>());
+            if (std::find(generate.stopIds.begin(), generate.stopIds.end(), token) ==
+                generate.stopIds.end()) {
+                got[i].ids.push_back(token);
+                pending[i].token = token;
+            }
+            rows.push_back({&edits[i], &pending[i], &got[i]});
+        }
+        decodeLockstep(*model, context, rows, generate);
+        for (size_t i = 0; i < 3; ++i)
+            QCOMPARE(got[i].ids, expected[i].ids);
+        QVERIFY(expected[0].stop == Generation::Stop::StopToken);
     }
 
     void prefillKeepsWindowQueriesPreRopeKeysAndRows()

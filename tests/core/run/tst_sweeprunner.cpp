@@ -8,7 +8,13 @@
 #include "common/error.h"
 #include "diagnose/transition.h"
 #include "model/transformer.h"
+#include "compressors/presscatalog.h"
+#include "run/answerrun.h"
 #include "run/experimentspec.h"
+#include "run/preparedsample.h"
+#include "run/sampleevaluator.h"
+#include "run/sampleplan.h"
+#include "run/sweepconfig.h"
 #include "run/sweepbenchmark.h"
 #include "run/sweeprunner.h"
 #include "store/runmerge.h"
@@ -316,6 +322,56 @@ class TestSweepRunner : public QObject
 
     // The figures of `bench --sweep`: C configurations, the target 1 + 0.1·C, and a
     // sweep that costs at least its own FullCache pass.
+    // The sweep decodes the mask-only configurations of a sample in lockstep; every row's
+    // answer must equal decoding that configuration alone, token by token (extend()).
+    void lockstepAnswersEqualDecodingAlone()
+    {
+        // Masks only, one scorer with its own window, and a transform (own context).
+        const QString json = QStringLiteral(R"({"model": "%1",
+            "samples": [{"suite": "retrieval", "n": 3, "tokens": "200:300", "seed": 5}],
+            "compressors": ["streamingllm", "snapkv", "quantized", "knorm"],
+            "ratios": [0.25, 0.75], "max_new_tokens": 8, "threads": 1})")
+                                 .arg(m_model->checkpoint);
+        const ExperimentSpec spec = ExperimentSpec::fromJson(
+            QJsonDocument::fromJson(json.toUtf8()).object(), QStringLiteral("test spec"));
+        auto model = Transformer::load(spec.model);
+        auto tokenizer = loadTokenizer(spec.model + QStringLiteral("/tokenizer.json"));
+        const PressCatalog catalog;
+        const std::vector<SweepConfig> configs = buildSweepConfigs(spec, catalog);
+        const SampleEvaluator evaluator(*model, *tokenizer, spec, configs);
+        c10::InferenceMode inference;
+        int decodedSteps = 0;
+        for (const PlannedSample& planned : planSamples(spec)) {
+            const PreparedSample sample = prepareSample(
+                materializeSample(planned, spec, *tokenizer), planned.key, *tokenizer);
+            const std::optional<SampleRecord> record = evaluator.evaluate(sample);
+            QVERIFY(record);
+            QCOMPARE(record->results.size(), configs.size() + 1);
+            PrefillOptions prefill;
+            prefill.window = int(sample.ids.context.size());
+            const ContextCache cache = model->prefill(sample.ids.context, prefill);
+            AnswerSettings settings;
+            settings.maxNewTokens = evaluator.maxNewTokens(sample);
+            settings.stopIds = stopIdsOf(*tokenizer, model->config().eosTokenIds);
+            for (size_t i = 0; i < configs.size(); ++i) {
+                CompressionInput input;
+                input.cache = &cache;
+                input.config = &model->config();
+                input.weights = &model->weights();
+                input.rope = &model->rope();
+                input.spans = sample.pressSpans;
+                const CompressionResult r = configs[i].press->compress(input, configs[i].ratio);
+                const AnswerRun alone = decodeSample(*model, *tokenizer, sample, r.context(cache),
+                                                     r.edit(), settings);
+                const ResultRecord& row = record->results[i + 1];
+                QCOMPARE(row.configKey, configs[i].record.key);
+                QCOMPARE(row.answer, alone.answer);
+                decodedSteps += int(alone.generation.ids.size());
+            }
+        }
+        QVERIFY(decodedSteps > 0);
+    }
+
     void sweepBenchmark()
     {
         const ExperimentSpec spec = specFor(m_model->checkpoint);

@@ -5,6 +5,7 @@
 
 #include "model/transformer.h"
 #include "tokenizer/bpetrainer.h"
+#include "train/recallsequences.h"
 #include "train/trainablellama.h"
 #include "train/trainer.h"
 
@@ -12,6 +13,7 @@
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <set>
 
 using namespace kvl;
 
@@ -59,6 +61,35 @@ class TestTrainer : public QObject
 {
     Q_OBJECT
   private slots:
+    void recallSequencesDrawFromThePool()
+    {
+        std::vector<int> ids;
+        for (int i = 10; i < 110; ++i)
+            ids.push_back(i);
+        const RecallSequences recall(ids, 1, 5);
+        RecallMix mix;
+        mix.minPairs = mix.maxPairs = 6;
+        mix.minFiller = mix.maxFiller = 1;
+        mix.pool = 8;
+        const std::set<int> keys(recall.keys().begin(), recall.keys().begin() + 8);
+        const std::set<int> values(recall.values().begin(), recall.values().begin() + 8);
+        std::set<int> seen;
+        Rng rng(9);
+        for (int n = 0; n < 50; ++n) {
+            const TrainSequence seq = recall.make(mix, rng);
+            // BOS, 6 × (key value filler), then 6 × (key value): values supervised.
+            QCOMPARE(seq.ids.size(), size_t(1 + 6 * 3 + 6 * 2));
+            for (size_t i = 1; i < seq.ids.size(); ++i) {
+                const bool isKey = i < 19 ? (i - 1) % 3 == 0 : (i - 19) % 2 == 0;
+                QVERIFY(isKey ? keys.count(seq.ids[i]) : values.count(seq.ids[i]));
+                QCOMPARE(bool(seq.supervised[i]), i >= 19 && !isKey);
+                seen.insert(seq.ids[i]);
+            }
+        }
+        // All 16 pool ids are used, none outside it.
+        QCOMPARE(seen.size(), size_t(16));
+    }
+
     void fewStepsLowerTheLoss()
     {
         QTemporaryDir dir;

@@ -42,12 +42,13 @@ class TestTrainSpec : public QObject
         const TrainSpec spec = TrainSpec::fromJson(
             parse(R"({"model": {"hidden": 64, "layers": 2, "heads": 4, "kv_heads": 2},
                       "seed": 7, "stages": [{"name": "a", "steps": 3, "batch_sequences": 2,
-                                             "recall": {"pairs": [2, 5], "filler": [0, 1]}}]})"),
+                                             "recall": {"pairs": [2, 5], "filler": [0, 1], "pool": 8}}]})"),
             QStringLiteral("spec.json"));
         const TrainSpec again = TrainSpec::fromJson(spec.toJson(), QStringLiteral("again"));
         QCOMPARE(again.toJson(), spec.toJson());
         QCOMPARE(again.model.hidden, 64);
         QCOMPARE(again.stages[0].recall.maxPairs, 5);
+        QCOMPARE(again.stages[0].recall.pool, 8);
         QCOMPARE(again.seed, quint64(7));
     }
 
@@ -71,6 +72,9 @@ class TestTrainSpec : public QObject
         QTest::newRow("suites missing")
             << R"({"stages": [{"steps": 1, "batch_sequences": 1, "recall_share": 0.5}]})"
             << "stages[0].suites";
+        QTest::newRow("pool smaller than the pairs")
+            << R"({"stages": [{"steps": 1, "batch_sequences": 1, "recall": {"pairs": [4, 16], "pool": 10}}]})"
+            << "stages[0].recall.pool";
     }
     void rejectsBadFields()
     {
