@@ -14,7 +14,7 @@ debian_packages=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-svg-dev
   libqt6sql6-sqlite libqcustomplot-dev libsqlite3-dev sqlite3
-  libtorch-dev libopenblas-dev libopenblas0-pthread
+  libtorch-dev libopenblas-dev libopenblas0-pthread libopenblas0-openmp
   python3-torch python3-numpy xvfb xauth
 )
 # Real tokenizer.json files for the tokenizer tests (and the JavaScript tokenizer

@@ -5,6 +5,7 @@
 
 #include <QString>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace kvl {
@@ -24,6 +25,10 @@ struct ContextSpan
 // Everything a press may read: the one prefill and the model it came from. Only
 // `cache` and `config` are required; presses that need more (CriticalKV: weights,
 // KeyRerotation: rope, whitelisting / fair eviction: spans) say so in their error.
+// Scores already computed on this input, by scorer spec (Scorer::usesRatio() false):
+// the ratios of one press in a sweep share one scoring.
+using ScoreMemo = std::map<QString, at::Tensor>;
+
 struct CompressionInput
 {
     const ContextCache* cache = nullptr;
@@ -31,6 +36,9 @@ struct CompressionInput
     const ModelWeights* weights = nullptr;
     const Rope* rope = nullptr;
     std::vector<ContextSpan> spans;
+    // Optional. A press that scores a derived input (a sub-cache, a stage's remainder)
+    // passes nullptr there: the memo holds scores of this input only.
+    ScoreMemo* scoreMemo = nullptr;
 
     int64_t length() const { return cache->length; }
     int layers() const { return int(cache->layers.size()); }

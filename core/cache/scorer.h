@@ -10,8 +10,8 @@ namespace kvl {
 
 // The importance of every context entry: float [layers, kv_heads, T], higher = keep.
 // A score of +inf marks a protected entry that every selector keeps whatever the
-// budget (whitelisting). Some kvpress scorers depend on the ratio (StreamingLLM,
-// CriticalKV's first stage), so it is passed along.
+// budget (whitelisting). A scorer may depend on the ratio (CriticalKV's first stage),
+// so it is passed along.
 class Scorer
 {
   public:
@@ -24,6 +24,10 @@ class Scorer
     // True when an entry's score depends on that entry alone, not on which other entries
     // are scored with it (KNorm, QFilter, H2O): re-scoring a subset gives the same values.
     virtual bool entryWise() const { return false; }
+    // True when the scores depend on the ratio (CriticalKV's first stage). Otherwise a
+    // sweep scores each sample once per scorer and reuses the scores for every ratio
+    // (CompressionInput::scoreMemo).
+    virtual bool usesRatio() const { return false; }
 };
 
 } // namespace kvl

@@ -52,6 +52,7 @@ class BlockPress : public Press
             const ContextCache sub = gatherEntries(*input.cache, current);
             CompressionInput subInput = input;
             subInput.cache = &sub;
+            subInput.scoreMemo = nullptr; // the memo holds scores of the whole input
             const at::Tensor scores = m_scorer->score(subInput, ratio);
             protectedMask.scatter_(-1, current, protectedEntries(scores));
             // The best `kept` of every head, still in position order.

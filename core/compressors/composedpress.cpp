@@ -53,6 +53,7 @@ class ComposedPress : public Press
                 m_ratios.empty() ? 1.0 - std::pow(1.0 - ratio, 1.0 / n) : m_ratios[i];
             CompressionInput stageInput = input;
             stageInput.cache = &current;
+            stageInput.scoreMemo = nullptr; // the memo holds scores of the whole input
             CompressionResult stage = m_presses[i]->compress(stageInput, stageRatio);
             const at::Tensor kept = scatterMask(stage.kept, index, length);
             if (stage.coverage != CoverageType::StructuralPositionAddressability &&

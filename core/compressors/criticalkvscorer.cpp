@@ -26,6 +26,7 @@ class CriticalKvScorer : public Scorer
     QString spec() const override { return m_spec; }
     int64_t queryWindow(int64_t length) const override { return m_inner->queryWindow(length); }
     bool needsReceivedAttention() const override { return m_inner->needsReceivedAttention(); }
+    bool usesRatio() const override { return true; } // the first stage's budget
 
     at::Tensor score(const CompressionInput& input, double ratio) const override
     {

@@ -16,7 +16,15 @@ ScorerPress::ScorerPress(std::unique_ptr<Scorer> scorer, QString spec)
 CompressionResult ScorerPress::compress(const CompressionInput& input, double ratio) const
 {
     checkRatio(ratio, m_spec);
-    const at::Tensor scores = m_scorer->score(input, ratio);
+    at::Tensor scores;
+    if (input.scoreMemo != nullptr && !m_scorer->usesRatio()) {
+        at::Tensor& memo = (*input.scoreMemo)[m_scorer->spec()];
+        if (!memo.defined())
+            memo = m_scorer->score(input, ratio);
+        scores = memo;
+    } else {
+        scores = m_scorer->score(input, ratio);
+    }
     return evictionResult(topKMask(scores, keptPerHead(input.length(), ratio)), scores,
                           input.headDim());
 }

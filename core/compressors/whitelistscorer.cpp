@@ -21,6 +21,7 @@ class WhitelistScorer : public Scorer
     QString spec() const override { return m_spec; }
     int64_t queryWindow(int64_t length) const override { return m_inner->queryWindow(length); }
     bool needsReceivedAttention() const override { return m_inner->needsReceivedAttention(); }
+    bool usesRatio() const override { return m_inner->usesRatio(); }
 
     at::Tensor score(const CompressionInput& input, double ratio) const override
     {

@@ -151,22 +151,28 @@ Generation generateAnswer(const Transformer& model, const ContextCache& context,
     return gen;
 }
 
-ScoredGeneration scoreAndReplay(const Transformer& model, const ContextCache& context,
-                                const CacheEdit& edit, const std::vector<int>& question,
-                                const std::vector<int>& answer, const ScoreOptions& scoreOptions,
-                                const GenerateOptions& generateOptions, PendingDecode& pending)
+namespace {
+
+// question + answer: what a gold pass feeds.
+std::vector<int> goldFeed(const Transformer& model, const std::vector<int>& question,
+                          const std::vector<int>& answer)
 {
     if (answer.empty())
         throw Error(model.source(), QStringLiteral("the gold answer has no tokens"));
-    const int64_t q = int64_t(question.size()), a = int64_t(answer.size());
     std::vector<int> feed = question;
     feed.insert(feed.end(), answer.begin(), answer.end());
-    pending = PendingDecode{};
-    Continuation& continuation = pending.continuation;
-    ExtendOptions extendOptions;
-    extendOptions.allLogits = true;
-    extendOptions.captureAttention = scoreOptions.captureAttention;
-    const ExtendResult r = model.extend(context, edit, continuation, feed, extendOptions);
+    return feed;
+}
+
+// The gold score and the replayed decoding from one gold pass `r` whose K/V are in
+// `pending.continuation`.
+ScoredGeneration replayGoldPass(const Transformer& model, const ContextCache& context,
+                                const ExtendResult& r, const std::vector<int>& question,
+                                const std::vector<int>& answer, const ScoreOptions& scoreOptions,
+                                const GenerateOptions& generateOptions, PendingDecode& pending)
+{
+    const int64_t q = int64_t(question.size()), a = int64_t(answer.size());
+    pending.token = -1;
     // rows[i] predicts what follows question + answer[<i], for i = 0 … A.
     const at::Tensor rows = q == 0 ? at::cat({context.lastLogits.unsqueeze(0), r.logits}, 0)
                                    : r.logits.narrow(0, q - 1, a + 1);
@@ -187,10 +193,53 @@ ScoredGeneration scoreAndReplay(const Transformer& model, const ContextCache& co
         if (i < a && token == answer[size_t(i)])
             continue; // the gold pass already fed this token: its next row is ready
         // Diverged from the gold answer (or ran past it): decoding goes on from here.
-        truncate(continuation, q + i);
+        truncate(pending.continuation, q + i);
         pending.token = token;
         return out;
     }
+}
+
+ExtendOptions goldPassOptions(const ScoreOptions& scoreOptions)
+{
+    ExtendOptions options;
+    options.allLogits = true;
+    options.captureAttention = scoreOptions.captureAttention;
+    return options;
+}
+
+} // namespace
+
+ScoredGeneration scoreAndReplay(const Transformer& model, const ContextCache& context,
+                                const CacheEdit& edit, const std::vector<int>& question,
+                                const std::vector<int>& answer, const ScoreOptions& scoreOptions,
+                                const GenerateOptions& generateOptions, PendingDecode& pending)
+{
+    const std::vector<int> feed = goldFeed(model, question, answer);
+    pending = PendingDecode{};
+    const ExtendResult r =
+        model.extend(context, edit, pending.continuation, feed, goldPassOptions(scoreOptions));
+    return replayGoldPass(model, context, r, question, answer, scoreOptions, generateOptions,
+                          pending);
+}
+
+std::vector<ScoredGeneration>
+scoreAndReplayEach(const Transformer& model, const ContextCache& context,
+                   const std::vector<const CacheEdit*>& edits, const std::vector<int>& question,
+                   const std::vector<int>& answer, const ScoreOptions& scoreOptions,
+                   const GenerateOptions& generateOptions, std::vector<PendingDecode>& pending)
+{
+    const std::vector<int> feed = goldFeed(model, question, answer);
+    std::vector<Continuation> continuations;
+    const std::vector<ExtendResult> results =
+        model.extendEach(context, edits, continuations, feed, goldPassOptions(scoreOptions));
+    pending.assign(edits.size(), PendingDecode{});
+    std::vector<ScoredGeneration> out;
+    for (size_t i = 0; i < edits.size(); ++i) {
+        pending[i].continuation = std::move(continuations[i]);
+        out.push_back(replayGoldPass(model, context, results[i], question, answer, scoreOptions,
+                                     generateOptions, pending[i]));
+    }
+    return out;
 }
 
 ScoredGeneration scoreAndGenerate(const Transformer& model, const ContextCache& context,

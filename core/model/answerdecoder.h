@@ -100,6 +100,14 @@ ScoredGeneration scoreAndReplay(const Transformer& model, const ContextCache& co
                                 const std::vector<int>& answer, const ScoreOptions& scoreOptions,
                                 const GenerateOptions& generateOptions, PendingDecode& pending);
 
+// scoreAndReplay() for several edits of one context in one batched gold pass
+// (Transformer::extendEach); entry b equals scoreAndReplay() under *edits[b].
+std::vector<ScoredGeneration>
+scoreAndReplayEach(const Transformer& model, const ContextCache& context,
+                   const std::vector<const CacheEdit*>& edits, const std::vector<int>& question,
+                   const std::vector<int>& answer, const ScoreOptions& scoreOptions,
+                   const GenerateOptions& generateOptions, std::vector<PendingDecode>& pending);
+
 // One configuration still decoding after a shared context.
 struct LockstepRow
 {

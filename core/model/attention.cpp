@@ -19,7 +19,8 @@ AttentionOutput blockAttention(const AttentionInputs& in)
     const int64_t offset = ts - tq; // self keys before the first query
     const bool hasContext = in.ctxK.defined();
     const int64_t tc = hasContext ? in.ctxK.size(1) : 0;
-    TORCH_CHECK(!hasContext || batch == 1, "a context segment needs batch 1");
+    TORCH_CHECK(!in.ctxBias.defined() || in.ctxBias.dim() == (batch == 1 ? 3 : 4),
+                "the context bias is [kv, 1, Tc] for one row, [B, kv, 1, Tc] for B rows");
 
     const at::Tensor selfK = in.selfK.reshape({batch * kvHeads, ts, hd});
     const at::Tensor selfV = in.selfV.reshape({batch * kvHeads, ts, hd});
@@ -54,14 +55,38 @@ AttentionOutput blockAttention(const AttentionInputs& in)
         at::Tensor probs;
         at::Tensor out;
         if (hasContext) {
-            at::Tensor ctxScores = at::bmm(qb, ctxKT); // [kv, g*rows, Tc]
-            if (in.ctxBias.defined())
-                ctxScores.add_(in.ctxBias);
+            const int64_t gr = group * rows;
+            at::Tensor ctxScores; // [B*kv, g*rows, Tc]
+            if (batch == 1) {
+                ctxScores = at::bmm(qb, ctxKT);
+                if (in.ctxBias.defined())
+                    ctxScores.add_(in.ctxBias);
+            } else {
+                // Every row against the one shared K, batched per kv-head.
+                const at::Tensor qk =
+                    qb.view({batch, kvHeads, gr, hd}).transpose(0, 1).reshape({kvHeads, batch * gr, hd});
+                ctxScores = at::bmm(qk, ctxKT).view({kvHeads, batch, gr, tc}).transpose(0, 1);
+                if (in.ctxBias.defined())
+                    ctxScores = ctxScores + in.ctxBias;
+                ctxScores = ctxScores.reshape({batch * kvHeads, gr, tc});
+            }
             probs = at::softmax(at::cat({ctxScores, scores}, 2), 2);
             const at::Tensor pCtx = probs.narrow(2, 0, tc);
-            out = at::bmm(pCtx, in.ctxV) + at::bmm(probs.narrow(2, tc, visible), vb);
+            at::Tensor outCtx;
+            if (batch == 1) {
+                outCtx = at::bmm(pCtx, in.ctxV);
+            } else {
+                const at::Tensor pk = pCtx.reshape({batch, kvHeads, gr, tc})
+                                          .transpose(0, 1)
+                                          .reshape({kvHeads, batch * gr, tc});
+                outCtx = at::bmm(pk, in.ctxV)
+                             .view({kvHeads, batch, gr, hd})
+                             .transpose(0, 1)
+                             .reshape({batch * kvHeads, gr, hd});
+            }
+            out = outCtx + at::bmm(probs.narrow(2, tc, visible), vb);
             if (in.captureContext)
-                ctxBlocks.push_back(pCtx.view({kvHeads, group, rows, tc}).mean(1));
+                ctxBlocks.push_back(pCtx.reshape({batch * kvHeads, group, rows, tc}).mean(1));
         } else {
             probs = at::softmax(scores, 2);
             out = at::bmm(probs, vb);

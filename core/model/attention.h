@@ -7,15 +7,16 @@
 namespace kvl {
 
 // Inputs of one layer's attention. The queries are the last Tq of the Ts "self"
-// tokens (causal among themselves); with a context segment (batch 1), every query
-// also sees all context entries, shifted by an additive bias (0 kept, -inf dropped,
-// log beta boosted).
+// tokens (causal among themselves); with a context segment, every query also sees all
+// context entries, shifted by an additive bias (0 kept, -inf dropped, log beta
+// boosted). With batch B > 1 the rows share the context K/V, each with its own bias
+// (the sweep's configurations answering under their own masks).
 struct AttentionInputs
 {
     at::Tensor q;                // [B, kv_heads, group, Tq, head_dim], already scaled by 1/sqrt(hd)
     at::Tensor selfK, selfV;     // [B, kv_heads, Ts, head_dim], Ts >= Tq
     at::Tensor ctxK, ctxV;       // [kv_heads, Tc, head_dim] or undefined
-    at::Tensor ctxBias;          // [kv_heads, 1, Tc] additive, or undefined
+    at::Tensor ctxBias;          // [kv_heads, 1, Tc] (B = 1) or [B, kv_heads, 1, Tc], or undefined
     int64_t blockRows = 512;     // query rows per block: bounds memory to blockRows x keys
     bool captureContext = false; // attention of every query over the context
     std::vector<int64_t> captureRows; // query rows whose attention over self keys is kept
@@ -25,7 +26,7 @@ struct AttentionInputs
 struct AttentionOutput
 {
     at::Tensor out;          // [B, Tq, heads * head_dim]
-    at::Tensor ctxAttention; // [kv_heads, Tq, Tc], mean over the group (captureContext)
+    at::Tensor ctxAttention; // [B * kv_heads, Tq, Tc], mean over the group (captureContext)
     at::Tensor rowAttention; // [kv_heads, R, Ts], mean over the group (captureRows)
     at::Tensor received;     // [B, kv_heads, Ts], summed over queries, mean over the group
 };

@@ -317,6 +317,81 @@ ExtendResult Transformer::extend(const ContextCache& context, const CacheEdit& e
     return result;
 }
 
+std::vector<ExtendResult> Transformer::extendEach(const ContextCache& context,
+                                                  const std::vector<const CacheEdit*>& edits,
+                                                  std::vector<Continuation>& continuations,
+                                                  const std::vector<int>& ids,
+                                                  const ExtendOptions& options) const
+{
+    const int64_t n = int64_t(ids.size());
+    const int64_t b = int64_t(edits.size());
+    if (n == 0 || b == 0)
+        throw Error(m_source, QStringLiteral("nothing to process after the context"));
+    if (int64_t(context.layers.size()) != m_config.numLayers)
+        throw Error(m_source, QStringLiteral("the context cache has %1 layers, the model %2")
+                                  .arg(context.layers.size())
+                                  .arg(m_config.numLayers));
+    checkLength(context.length + n, QStringLiteral("context + question + answer"));
+    for (const CacheEdit* edit : edits) {
+        checkEdit(edit->keptMask, "kept mask", at::kBool, context, m_config.numKvHeads);
+        checkEdit(edit->logitBias, "logit bias", at::kFloat, context, m_config.numKvHeads);
+    }
+    const int64_t kvHeads = m_config.numKvHeads;
+    auto [cos, sin] = m_rope.cosSin(at::arange(context.length, context.length + n, at::kLong));
+    at::Tensor x =
+        embed(at::tensor(std::vector<int64_t>(ids.begin(), ids.end()), at::kLong).unsqueeze(0))
+            .expand({b, n, m_config.hiddenSize});
+    continuations.assign(size_t(b), Continuation{});
+    for (Continuation& c : continuations) {
+        c.keys.resize(size_t(m_config.numLayers));
+        c.values.resize(size_t(m_config.numLayers));
+        c.length = n;
+    }
+    std::vector<at::Tensor> captured;
+    for (int i = 0; i < m_config.numLayers; ++i) {
+        const LayerCache& l = context.layers[size_t(i)];
+        const int64_t tc = l.keys.size(1);
+        std::vector<at::Tensor> biases;
+        bool anyBias = false;
+        for (const CacheEdit* edit : edits) {
+            const at::Tensor bias = contextBiasOf(*edit, i, kvHeads, tc);
+            anyBias = anyBias || bias.defined();
+            biases.push_back(bias.defined() ? bias : at::zeros({kvHeads, 1, tc}, at::kFloat));
+        }
+        LayerIo io;
+        io.keep = true;
+        io.ctxK = l.keys;
+        io.ctxV = l.values;
+        if (anyBias) // [kv, 1, Tc] for one row, [B, kv, 1, Tc] for several
+            io.ctxBias = b == 1 ? biases.front() : at::stack(biases, 0);
+        io.captureContext = options.captureAttention;
+        x = layer(i, x, cos, sin, io);
+        for (int64_t r = 0; r < b; ++r) {
+            continuations[size_t(r)].keys[size_t(i)] = io.selfK[r];
+            continuations[size_t(r)].values[size_t(i)] = io.selfV[r];
+        }
+        if (options.captureAttention)
+            captured.push_back(io.ctxAttention.view({b, kvHeads, n, tc}));
+    }
+    std::vector<ExtendResult> results(static_cast<size_t>(b));
+    const at::Tensor all = logits(options.allLogits ? x : x.narrow(1, n - 1, 1)); // [B, n|1, vocab]
+    for (int64_t r = 0; r < b; ++r) {
+        ExtendResult& result = results[size_t(r)];
+        result.logits = all[r];
+        if (options.captureAttention) {
+            std::vector<at::Tensor> layers;
+            for (const at::Tensor& c : captured) {
+                if (c.size(3) != captured.front().size(3))
+                    throw Error(m_source, QStringLiteral("attention capture needs the same "
+                                                         "context length in every layer"));
+                layers.push_back(c[r]);
+            }
+            result.contextAttention = at::stack(layers, 0);
+        }
+    }
+    return results;
+}
+
 at::Tensor Transformer::decodeStep(const ContextCache& context, DecodeBatch& batch,
                                   const std::vector<int>& tokens) const
 {

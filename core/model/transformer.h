@@ -49,6 +49,15 @@ class Transformer
                         Continuation& continuation, const std::vector<int>& ids,
                         const ExtendOptions& options = {}) const;
 
+    // extend() of the same `ids` right after the context (empty continuations) for
+    // several edits at once, one batched pass (the sweep's gold passes): result and
+    // continuation b are what extend(context, *edits[b], ...) gives.
+    std::vector<ExtendResult> extendEach(const ContextCache& context,
+                                         const std::vector<const CacheEdit*>& edits,
+                                         std::vector<Continuation>& continuations,
+                                         const std::vector<int>& ids,
+                                         const ExtendOptions& options = {}) const;
+
     // One greedy-decoding step of every row of `batch` in lockstep: feeds tokens[b] to
     // row b at position context.length + batch.lengths[b], appends its K/V to the row and
     // returns the next-token logits [B, vocab]. Same math as extend() with one token.

@@ -67,22 +67,20 @@ AnswerRun decodeSample(const Transformer& model, const Tokenizer& tokenizer,
     return run;
 }
 
-PendingAnswer beginAnswer(const Transformer& model, const PreparedSample& sample,
-                          const ContextCache& context, const CacheEdit& edit,
-                          const AnswerSettings& settings)
+namespace {
+
+ScoreOptions goldScoreOptions(const AnswerSettings& settings)
 {
-    QElapsedTimer timer;
-    timer.start();
     ScoreOptions options;
     options.fullDistributions = true;
     options.topK = settings.topK;
     options.captureAttention = true;
-    PendingAnswer pending;
-    // One pass feeds the gold answer; greedy decoding replays it while it agrees.
-    ScoredGeneration scored =
-        scoreAndReplay(model, context, edit, sample.ids.question, sample.ids.answer, options,
-                       generateOptionsOf(settings), pending.decode);
-    AnswerRun& run = pending.run;
+    return options;
+}
+
+// The run's gold fields from a gold pass: attention summarized, distributions per step.
+void takeGoldPass(ScoredGeneration scored, AnswerRun& run)
+{
     run.generation = std::move(scored.generation);
     run.gold = std::move(scored.gold);
     run.attention = summarizeAttention(run.gold.contextAttention);
@@ -93,7 +91,46 @@ PendingAnswer beginAnswer(const Transformer& model, const PreparedSample& sample
     for (int64_t i = 0; i < steps; ++i)
         run.stepLogProbs[size_t(i)].assign(lp.data_ptr<float>() + i * vocab,
                                            lp.data_ptr<float>() + (i + 1) * vocab);
-    run.answerMs = double(timer.nsecsElapsed()) / 1e6;
+}
+
+} // namespace
+
+PendingAnswer beginAnswer(const Transformer& model, const PreparedSample& sample,
+                          const ContextCache& context, const CacheEdit& edit,
+                          const AnswerSettings& settings)
+{
+    QElapsedTimer timer;
+    timer.start();
+    PendingAnswer pending;
+    // One pass feeds the gold answer; greedy decoding replays it while it agrees.
+    takeGoldPass(scoreAndReplay(model, context, edit, sample.ids.question, sample.ids.answer,
+                                goldScoreOptions(settings), generateOptionsOf(settings),
+                                pending.decode),
+                 pending.run);
+    pending.run.answerMs = double(timer.nsecsElapsed()) / 1e6;
+    return pending;
+}
+
+std::vector<PendingAnswer> beginAnswers(const Transformer& model, const PreparedSample& sample,
+                                        const ContextCache& context,
+                                        const std::vector<const CacheEdit*>& edits,
+                                        const AnswerSettings& settings)
+{
+    QElapsedTimer timer;
+    timer.start();
+    std::vector<PendingDecode> decodes;
+    std::vector<ScoredGeneration> scored = scoreAndReplayEach(
+        model, context, edits, sample.ids.question, sample.ids.answer, goldScoreOptions(settings),
+        generateOptionsOf(settings), decodes);
+    std::vector<PendingAnswer> pending(edits.size());
+    for (size_t i = 0; i < edits.size(); ++i) {
+        pending[i].decode = std::move(decodes[i]);
+        takeGoldPass(std::move(scored[i]), pending[i].run);
+    }
+    // One batched pass: each row is charged an equal share.
+    const double share = double(timer.nsecsElapsed()) / 1e6 / double(edits.size());
+    for (PendingAnswer& p : pending)
+        p.run.answerMs = share;
     return pending;
 }
 

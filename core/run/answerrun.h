@@ -57,6 +57,11 @@ struct PendingAnswer
 PendingAnswer beginAnswer(const Transformer& model, const PreparedSample& sample,
                           const ContextCache& context, const CacheEdit& edit,
                           const AnswerSettings& settings);
+// beginAnswer() for several edits of one context in one batched gold pass.
+std::vector<PendingAnswer> beginAnswers(const Transformer& model, const PreparedSample& sample,
+                                        const ContextCache& context,
+                                        const std::vector<const CacheEdit*>& edits,
+                                        const AnswerSettings& settings);
 void finishAnswer(const Tokenizer& tokenizer, const PreparedSample& sample, AnswerRun& run);
 GenerateOptions generateOptionsOf(const AnswerSettings& settings);
 

@@ -142,15 +142,12 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
     SampleRecord record;
     record.sample = sample.info;
     const CacheEdit fullEdit;
-    PendingAnswer full = beginAnswer(m_model, sample, cache, fullEdit, settings);
+    PendingAnswer full;
     bool fullDone = false;
+    ScoreMemo scoreMemo; // each scorer scores this sample once, for all its ratios
     for (size_t begin = 0; begin < m_configs.size() || !fullDone; begin += kLockstepChunk) {
         const size_t end = std::min(m_configs.size(), begin + kLockstepChunk);
         std::vector<CompressedConfig> chunk(end - std::min(begin, end));
-        // Rows that see the shared context (the masks), and those with their own.
-        std::vector<std::pair<const CacheEdit*, PendingAnswer*>> shared;
-        if (!fullDone)
-            shared.emplace_back(&fullEdit, &full);
         for (size_t i = 0; i < chunk.size(); ++i) {
             if (cancelled && cancelled())
                 return std::nullopt;
@@ -164,17 +161,39 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
             input.weights = &m_model.weights();
             input.rope = &m_model.rope();
             input.spans = sample.pressSpans;
+            input.scoreMemo = &scoreMemo;
             c.result = c.config->press->compress(input, c.config->ratio);
             c.compressMs = msSince(compress);
             c.edit = c.result.edit();
-            const ContextCache& context = c.result.context(cache);
-            c.answer = beginAnswer(m_model, sample, context, c.edit, settings);
-            if (&context == &cache)
-                shared.emplace_back(&c.edit, &c.answer);
-            else
-                decodeTogether(m_model, context, {{&c.edit, &c.answer}}, generate);
         }
-        decodeTogether(m_model, cache, shared, generate);
+        // Rows that see the shared context (FullCache and the masks) answer together: one
+        // batched gold pass, then lockstep decoding. Rewritten contexts answer alone.
+        std::vector<const CacheEdit*> sharedEdits;
+        std::vector<PendingAnswer*> sharedAnswers;
+        if (!fullDone) {
+            sharedEdits.push_back(&fullEdit);
+            sharedAnswers.push_back(&full);
+        }
+        for (CompressedConfig& c : chunk) {
+            const ContextCache& context = c.result.context(cache);
+            if (&context == &cache) {
+                sharedEdits.push_back(&c.edit);
+                sharedAnswers.push_back(&c.answer);
+            } else {
+                c.answer = beginAnswer(m_model, sample, context, c.edit, settings);
+                decodeTogether(m_model, context, {{&c.edit, &c.answer}}, generate);
+            }
+        }
+        if (!sharedEdits.empty()) {
+            std::vector<PendingAnswer> begun =
+                beginAnswers(m_model, sample, cache, sharedEdits, settings);
+            std::vector<std::pair<const CacheEdit*, PendingAnswer*>> shared;
+            for (size_t i = 0; i < begun.size(); ++i) {
+                *sharedAnswers[i] = std::move(begun[i]);
+                shared.emplace_back(sharedEdits[i], sharedAnswers[i]);
+            }
+            decodeTogether(m_model, cache, shared, generate);
+        }
         if (!fullDone) {
             finishAnswer(m_tokenizer, sample, full.run);
             record.results.push_back(fullRow(sample, full.run, prefillMs));

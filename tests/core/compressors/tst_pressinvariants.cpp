@@ -117,6 +117,32 @@ class TestPressInvariants : public QObject
         QVERIFY(r.keptBytes <= r.fullBytes);
     }
 
+    // A sweep shares one scoring per scorer across the ratios of a sample (ScoreMemo):
+    // every press must give the masks it gives without the memo, ratio after ratio.
+    void scoreMemoChangesNoMask_data()
+    {
+        QTest::addColumn<QString>("spec");
+        for (const QString& spec : PressCatalog().exampleSpecs())
+            QTest::newRow(qPrintable(spec)) << spec;
+        QTest::newRow("criticalkv(snapkv)") << QStringLiteral("criticalkv(snapkv)");
+        QTest::newRow("whitelist(criticalkv)")
+            << QStringLiteral("whitelist(criticalkv(knorm))");
+    }
+    void scoreMemoChangesNoMask()
+    {
+        QFETCH(QString, spec);
+        PressFixture& f = fixture();
+        const auto press = PressCatalog().press(spec);
+        ScoreMemo memo;
+        CompressionInput shared = f.input;
+        shared.scoreMemo = &memo;
+        for (double ratio : {0.25, 0.5, 0.75}) {
+            const CompressionResult plain = press->compress(f.input, ratio);
+            const CompressionResult memoized = press->compress(shared, ratio);
+            QVERIFY2(plain.kept.equal(memoized.kept), qPrintable(QString::number(ratio)));
+        }
+    }
+
     void badRatiosRejected_data()
     {
         QTest::addColumn<QString>("spec");

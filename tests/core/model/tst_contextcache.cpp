@@ -445,6 +445,53 @@ class TestContextCache : public QObject
         QVERIFY(pending[0].continuation.length != pending[1].continuation.length);
     }
 
+    // The batched gold pass of several edits against one gold pass per edit.
+    void batchedGoldPassEqualsOnePassPerEdit_data() { lockstepEqualsDecodingEachAlone_data(); }
+    void batchedGoldPassEqualsOnePassPerEdit()
+    {
+        QFETCH(int, arch);
+        c10::InferenceMode guard;
+        auto model = tinyModel(tinyConfig(Architecture(arch)));
+        const ContextCache context = model->prefill(someIds(12));
+        std::vector<CacheEdit> edits(4);
+        edits[1].keptMask = at::ones({2, 2, 12}, at::kBool);
+        edits[1].keptMask.index_put_({1, 0, at::indexing::Slice(0, 9)}, false);
+        edits[2].logitBias = at::zeros({2, 2, 12}, at::kFloat);
+        edits[2].logitBias.index_put_({0, 1, at::indexing::Slice(3, 6)}, std::log(4.0));
+        edits[3] = edits[1];
+        edits[3].logitBias = edits[2].logitBias;
+        std::vector<const CacheEdit*> pointers;
+        for (const CacheEdit& e : edits)
+            pointers.push_back(&e);
+        const std::vector<int> question = someIds(3, 5);
+        const std::vector<int> gold = someIds(4, 2);
+        ScoreOptions score;
+        score.fullDistributions = true;
+        score.captureAttention = true;
+        GenerateOptions generate;
+        generate.maxNewTokens = 6;
+        model->setBlockRows(2); // several query blocks in the batched attention
+        std::vector<PendingDecode> pending;
+        const std::vector<ScoredGeneration> each = scoreAndReplayEach(
+            *model, context, pointers, question, gold, score, generate, pending);
+        QCOMPARE(each.size(), edits.size());
+        for (size_t i = 0; i < edits.size(); ++i) {
+            PendingDecode alonePending;
+            const ScoredGeneration alone = scoreAndReplay(*model, context, edits[i], question, gold,
+                                                          score, generate, alonePending);
+            QVERIFY(maxDiff(each[i].gold.logProbs, alone.gold.logProbs) < 1e-5);
+            QVERIFY(maxDiff(each[i].gold.contextAttention, alone.gold.contextAttention) < 1e-6);
+            QCOMPARE(each[i].generation.ids, alone.generation.ids);
+            QCOMPARE(pending[i].token, alonePending.token);
+            QCOMPARE(pending[i].continuation.length, alonePending.continuation.length);
+            for (int l = 0; l < 2; ++l)
+                QVERIFY(maxDiff(pending[i].continuation.values[size_t(l)],
+                                alonePending.continuation.values[size_t(l)]) < 1e-5);
+        }
+        // The edits matter: the masked row's distributions differ from FullCache's.
+        QVERIFY(maxDiff(each[1].gold.logProbs, each[0].gold.logProbs) > 1e-3);
+    }
+
     // A stop token ends one row while the others decode on.
     void lockstepRowsStopIndependently()
     {
