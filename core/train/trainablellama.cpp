@@ -27,29 +27,68 @@ TrainableLlama::TrainableLlama(const ModelConfig& config, ModelWeights weights)
     m_model = std::make_unique<Transformer>(config, std::move(weights), QStringLiteral("trainer"));
 }
 
+namespace {
+
+// The usual GPT-2 style initialisation in the engine's shapes, drawn in name order so
+// that a seed means the same weights.
+ModelWeights initialWeights(const ModelConfig& config, quint64 seed)
+{
+    ModelWeights weights = randomModelWeights(config, seed);
+    torch::manual_seed(seed);
+    const double std = 0.02;
+    const double residualStd = std / std::sqrt(2.0 * config.numLayers);
+    auto named = weights.named(config);
+    std::sort(named.begin(), named.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& [name, tensor] : named) {
+        if (name.endsWith(QLatin1String("norm.weight")))
+            *tensor = torch::ones_like(*tensor);
+        else if (name.endsWith(QLatin1String("o_proj.weight")) ||
+                 name.endsWith(QLatin1String("down_proj.weight")))
+            *tensor = torch::randn_like(*tensor) * residualStd;
+        else
+            *tensor = torch::randn_like(*tensor) * std;
+    }
+    return weights;
+}
+
+} // namespace
+
 TrainableLlama::TrainableLlama(const ModelConfig& config, quint64 seed)
-    : TrainableLlama(config, [&] {
-          // The shapes come from the engine; the values from the usual GPT-2 style
-          // initialisation, drawn in name order so that a seed means the same weights.
-          ModelWeights weights = randomModelWeights(config, seed);
-          torch::manual_seed(seed);
-          const double std = 0.02;
-          const double residualStd = std / std::sqrt(2.0 * config.numLayers);
-          auto named = weights.named(config);
-          std::sort(named.begin(), named.end(),
-                    [](const auto& a, const auto& b) { return a.first < b.first; });
-          for (auto& [name, tensor] : named) {
-              if (name.endsWith(QLatin1String("norm.weight")))
-                  *tensor = torch::ones_like(*tensor);
-              else if (name.endsWith(QLatin1String("o_proj.weight")) ||
-                       name.endsWith(QLatin1String("down_proj.weight")))
-                  *tensor = torch::randn_like(*tensor) * residualStd;
-              else
-                  *tensor = torch::randn_like(*tensor) * std;
-          }
-          return weights;
-      }())
+    : TrainableLlama(config, initialWeights(config, seed))
 {}
+
+TrainableLlama TrainableLlama::grownFrom(const QString& dir, const ModelConfig& config,
+                                         quint64 seed)
+{
+    const auto checkpoint = CheckpointDir::open(dir);
+    const ModelConfig& from = checkpoint->config();
+    const QString where = QDir(dir).filePath(QStringLiteral("config.json"));
+    if (from.hiddenSize != config.hiddenSize || from.numHeads != config.numHeads ||
+        from.numKvHeads != config.numKvHeads || from.intermediateSize != config.intermediateSize ||
+        from.vocabSize != config.vocabSize || from.tieWordEmbeddings != config.tieWordEmbeddings)
+        throw Error(where, QStringLiteral("init_from needs the same hidden size, heads, kv heads, "
+                                          "intermediate size, vocabulary and embedding tying as "
+                                          "the spec's model"));
+    if (from.numLayers > config.numLayers)
+        throw Error(where, QStringLiteral("init_from has %1 layers, more than the spec's %2")
+                               .arg(from.numLayers)
+                               .arg(config.numLayers));
+    ModelWeights grown = initialWeights(config, seed);
+    ModelWeights source = loadModelWeights(*checkpoint);
+    std::map<QString, at::Tensor*> sourceByName;
+    for (auto& [name, tensor] : source.named(from))
+        sourceByName[name] = tensor;
+    for (auto& [name, tensor] : grown.named(config)) {
+        const auto it = sourceByName.find(name);
+        if (it != sourceByName.end())
+            *tensor = it->second->to(at::kFloat).clone();
+        else if (name.endsWith(QLatin1String("o_proj.weight")) ||
+                 name.endsWith(QLatin1String("down_proj.weight")))
+            *tensor = torch::zeros_like(*tensor); // a new layer adds nothing at first
+    }
+    return TrainableLlama(config, std::move(grown));
+}
 
 TrainableLlama TrainableLlama::load(const QString& dir)
 {

@@ -22,6 +22,11 @@ class TrainableLlama
     TrainableLlama(const ModelConfig& config, quint64 seed);
     // Weights from a checkpoint directory written by save() (for resuming).
     static TrainableLlama load(const QString& dir);
+    // `config`'s shape with the checkpoint's weights; layers beyond the checkpoint's are
+    // appended with fresh weights (seeded) and zero o_proj / down_proj, so the grown
+    // model's logits equal the checkpoint's. Throws kvl::Error naming the directory
+    // when the shapes (other than the layer count) differ or it has more layers.
+    static TrainableLlama grownFrom(const QString& dir, const ModelConfig& config, quint64 seed);
 
     const ModelConfig& config() const { return m_model->config(); }
     // Every parameter by name (sorted); all require grad and alias the model's tensors.

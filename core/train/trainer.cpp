@@ -146,8 +146,10 @@ int Trainer::run(int maxSteps)
     config.bosTokenId = bos;
     config.eosTokenIds = stops;
     config.torchDtype = QStringLiteral("float32");
-    TrainableLlama model =
-        resuming ? TrainableLlama::load(ckpt) : TrainableLlama(config, m_spec.seed);
+    TrainableLlama model = resuming                    ? TrainableLlama::load(ckpt)
+                           : !m_spec.initFrom.isEmpty() ? TrainableLlama::grownFrom(
+                                                              m_spec.initFrom, config, m_spec.seed)
+                                                        : TrainableLlama(config, m_spec.seed);
     // After the model: the engine sets all cores when a Transformer is built.
     at::set_num_threads(m_spec.threads > 0 ? m_spec.threads : coreCount());
     std::map<QString, bool> decays;

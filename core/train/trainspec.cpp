@@ -148,6 +148,7 @@ TrainSpec TrainSpec::fromJson(const QJsonObject& json, const QString& origin)
     opt.read("beta2", spec.beta2);
     opt.read("clip", spec.clipNorm);
 
+    top.read("init_from", spec.initFrom);
     top.read("seed", spec.seed);
     top.read("checkpoint_every", spec.checkpointEvery);
     top.read("eval_every", spec.evalEvery);
@@ -245,6 +246,7 @@ QJsonObject TrainSpec::toJson() const
                                                   {QStringLiteral("beta2"), beta2},
                                                   {QStringLiteral("clip"), clipNorm}}},
         {QStringLiteral("stages"), stageArray},
+        {QStringLiteral("init_from"), initFrom},
         {QStringLiteral("seed"), qint64(seed)},
         {QStringLiteral("checkpoint_every"), checkpointEvery},
         {QStringLiteral("eval_every"), evalEvery},

@@ -58,6 +58,12 @@ struct TrainSpec
     TrainModelShape model;
     int vocabSize = 2048;  // of the BPE the trainer learns when no tokenizer is given
     QString tokenizerPath; // an existing tokenizer.json, or empty to train one
+    // A checkpoint to start from instead of fresh weights (ignored when resuming). With
+    // more layers in `model` than it has, the extra layers are appended on top with zero
+    // output projections (o_proj, down_proj): the grown model computes exactly what the
+    // checkpoint did, and training then uses the new layers. Lets a small model that has
+    // formed its retrieval circuit grow deeper without a second plateau.
+    QString initFrom;
     int tokenizerCorpusSamples = 3000;
     double weightDecay = 0.1;
     double beta1 = 0.9;

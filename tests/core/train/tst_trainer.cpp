@@ -3,6 +3,7 @@
 // Torch headers first: Qt's `slots` macro breaks them otherwise.
 #include <torch/torch.h>
 
+#include "common/error.h"
 #include "model/transformer.h"
 #include "tokenizer/bpetrainer.h"
 #include "train/recallsequences.h"
@@ -121,6 +122,53 @@ class TestTrainer : public QObject
         QCOMPARE(Trainer(tinySpec(12), interrupted, tokenizer, {}).run(), 12);
         QVERIFY(!weightsOf(straight).isEmpty());
         QVERIFY(weightsOf(interrupted) == weightsOf(straight));
+    }
+
+    // init_from with more layers: the grown model computes what the checkpoint did, then
+    // trains its new layers (their output projections leave zero).
+    void grownModelStartsWithTheCheckpointsLogits()
+    {
+        QTemporaryDir dir;
+        const QString tokenizer = makeTokenizer(dir);
+        const QString small = dir.filePath(QStringLiteral("small"));
+        Trainer(tinySpec(5), small, tokenizer, {}).run();
+        const QString checkpoint = small + QStringLiteral("/checkpoint");
+        const TrainableLlama source = TrainableLlama::load(checkpoint);
+        ModelConfig deeper = source.config();
+        deeper.numLayers = 4;
+        const TrainableLlama grown = TrainableLlama::grownFrom(checkpoint, deeper, 9);
+        QCOMPARE(grown.config().numLayers, 4);
+        const torch::Tensor ids = torch::tensor(std::vector<int64_t>{0, 17, 42, 99, 5, 260, 3})
+                                      .unsqueeze(0);
+        {
+            torch::NoGradGuard noGrad;
+            const double diff = (grown.forward(ids) - source.forward(ids)).abs().max().item<double>();
+            QVERIFY2(diff < 1e-5, qPrintable(QString::number(diff)));
+            // The new layers are not copies: their q projections are fresh.
+            QVERIFY(!grown.named().at(QStringLiteral("model.layers.3.self_attn.q_proj.weight"))
+                         .equal(grown.named().at(QStringLiteral("model.layers.1.self_attn.q_proj.weight"))));
+        }
+
+        // Through the trainer: the new layers' output projections start to move.
+        TrainSpec spec = tinySpec(4);
+        spec.model.layers = 4;
+        spec.initFrom = checkpoint;
+        const QString run = dir.filePath(QStringLiteral("grown"));
+        Trainer(spec, run, tokenizer, {}).run();
+        const TrainableLlama trained = TrainableLlama::load(run + QStringLiteral("/checkpoint"));
+        QCOMPARE(trained.config().numLayers, 4);
+        QVERIFY(trained.named().at(QStringLiteral("model.layers.3.mlp.down_proj.weight"))
+                    .abs().sum().item<double>() > 0.0);
+
+        // A checkpoint of another width is refused, naming its config.json.
+        ModelConfig wider = deeper;
+        wider.hiddenSize = 64;
+        try {
+            TrainableLlama::grownFrom(checkpoint, wider, 9);
+            QFAIL("accepted another width");
+        } catch (const Error& e) {
+            QVERIFY2(e.message().contains(QStringLiteral("config.json")), qPrintable(e.message()));
+        }
     }
 
     void engineReadsCheckpointWithSameLogits()
