@@ -4,6 +4,7 @@
 #include "clioutput.h"
 
 #include "cache/keptselection.h"
+#include "cache/pressprefill.h"
 #include "checkpoint/checkpointdir.h"
 #include "checkpoint/safetensorswriter.h"
 #include "common/error.h"
@@ -97,9 +98,7 @@ int runCompress(const QStringList& args)
     model->checkLength(length + int64_t(ids.question.size()) + maxNew);
 
     c10::InferenceMode guard;
-    PrefillOptions prefill;
-    prefill.window = int(std::max<int64_t>(press->queryWindow(length), 1));
-    prefill.receivedAttention = press->needsReceivedAttention();
+    const PrefillOptions prefill = prefillOptionsFor({press.get()}, length);
     const ContextCache cache = model->prefill(ids.context, prefill);
     CompressionInput input;
     input.cache = &cache;

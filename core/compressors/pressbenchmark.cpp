@@ -1,5 +1,7 @@
 #include "compressors/pressbenchmark.h"
 
+#include "cache/pressprefill.h"
+
 #include "common/error.h"
 #include "compressors/presscatalog.h"
 #include "model/transformer.h"
@@ -67,19 +69,15 @@ PressBench benchPresses(const Transformer& model, int64_t tokens, double ratio,
     if (specs.empty())
         specs = catalog.exampleSpecs();
     std::vector<std::unique_ptr<Press>> presses;
-    int64_t window = 0;
-    bool received = false;
+    std::vector<const Press*> pointers;
     for (const QString& s : specs) {
         presses.push_back(catalog.press(s));
-        window = std::max(window, presses.back()->queryWindow(tokens));
-        received = received || presses.back()->needsReceivedAttention();
+        pointers.push_back(presses.back().get());
     }
     std::vector<int> ids(static_cast<size_t>(tokens));
     for (int64_t i = 0; i < tokens; ++i)
         ids[size_t(i)] = int((i * 7919 + 13) % model.config().vocabSize);
-    PrefillOptions options;
-    options.window = int(window);
-    options.receivedAttention = received;
+    const PrefillOptions options = prefillOptionsFor(pointers, tokens);
     PrefillOptions without = options;
     without.receivedAttention = false;
 
@@ -89,6 +87,7 @@ PressBench benchPresses(const Transformer& model, int64_t tokens, double ratio,
     ContextCache cache;
     BenchSeconds prefill;
     // With and without the accumulation in turn, so both see the same machine load.
+    const bool received = options.receivedAttention;
     const int prefills = received ? std::max(2, repeats) : std::max(1, repeats);
     for (int r = 0; r < prefills; ++r) {
         if (received)

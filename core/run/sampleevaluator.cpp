@@ -1,6 +1,7 @@
 #include "run/sampleevaluator.h"
 
 #include "cache/keptselection.h"
+#include "cache/pressprefill.h"
 #include "common/error.h"
 #include "diagnose/interventionplan.h"
 #include "diagnose/routingmetrics.h"
@@ -126,16 +127,11 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
 
     QElapsedTimer timer;
     timer.start();
-    int64_t window = 1;
-    bool received = false;
-    const int64_t length = int64_t(sample.ids.context.size());
-    for (const SweepConfig& c : m_configs) {
-        window = std::max(window, c.press->queryWindow(length));
-        received = received || c.press->needsReceivedAttention();
-    }
-    PrefillOptions prefill;
-    prefill.window = int(std::min(window, length));
-    prefill.receivedAttention = received;
+    std::vector<const Press*> presses;
+    for (const SweepConfig& c : m_configs)
+        presses.push_back(c.press.get());
+    const PrefillOptions prefill =
+        prefillOptionsFor(presses, int64_t(sample.ids.context.size()));
     const ContextCache cache = m_model.prefill(sample.ids.context, prefill);
     const double prefillMs = msSince(timer);
 

@@ -3,6 +3,7 @@
 // engine answers under it.
 #include <torch/torch.h>
 
+#include "cache/pressprefill.h"
 #include "compressors/pressbenchmark.h"
 #include "compressors/presscatalog.h"
 #include "model/answerdecoder.h"
@@ -64,9 +65,7 @@ class TestPressModel : public QObject
         for (int i = 0; i < 300; ++i)
             ids.push_back((7 * i + 3) % 50);
         const auto press = PressCatalog().press(spec);
-        PrefillOptions options;
-        options.window = int(std::max<int64_t>(1, press->queryWindow(int64_t(ids.size()))));
-        options.receivedAttention = press->needsReceivedAttention();
+        const PrefillOptions options = prefillOptionsFor({press.get()}, int64_t(ids.size()));
         const ContextCache cache = model.prefill(ids, options);
         CompressionInput input;
         input.cache = &cache;

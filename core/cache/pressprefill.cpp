@@ -1,0 +1,23 @@
+#include "cache/pressprefill.h"
+
+#include "cache/press.h"
+
+#include <algorithm>
+
+namespace kvl {
+
+PrefillOptions prefillOptionsFor(const std::vector<const Press*>& presses, int64_t length)
+{
+    int64_t window = 1;
+    bool received = false;
+    for (const Press* press : presses) {
+        window = std::max(window, press->queryWindow(length));
+        received = received || press->needsReceivedAttention();
+    }
+    PrefillOptions options;
+    options.window = int(std::clamp<int64_t>(window, 1, std::max<int64_t>(length, 1)));
+    options.receivedAttention = received;
+    return options;
+}
+
+} // namespace kvl
