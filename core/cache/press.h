@@ -25,6 +25,9 @@ class Press
     // Whether this press reads LayerCache::receivedAttention, which prefill accumulates
     // only when asked (PrefillOptions::receivedAttention).
     virtual bool needsReceivedAttention() const = 0;
+    // Whether this press reads LayerCache::attentionInputs (BlockPress projecting each
+    // block's window queries), kept by prefill only when asked.
+    virtual bool needsAttentionInputs() const { return false; }
 };
 
 } // namespace kvl

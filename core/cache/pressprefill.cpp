@@ -10,13 +10,16 @@ PrefillOptions prefillOptionsFor(const std::vector<const Press*>& presses, int64
 {
     int64_t window = 1;
     bool received = false;
+    bool inputs = false;
     for (const Press* press : presses) {
         window = std::max(window, press->queryWindow(length));
         received = received || press->needsReceivedAttention();
+        inputs = inputs || press->needsAttentionInputs();
     }
     PrefillOptions options;
     options.window = int(std::clamp<int64_t>(window, 1, std::max<int64_t>(length, 1)));
     options.receivedAttention = received;
+    options.keepAttentionInputs = inputs;
     return options;
 }
 

@@ -1,7 +1,9 @@
 // BlockPress: the context is read in blocks of `block` tokens; after each block the
 // inner scorer re-scores the entries kept so far plus the new block and every head
-// keeps its int(T(1-r)) best (kvpress BlockPress). The inner scorer sees the gathered
-// entries with the context's last window queries (subcache.h). With an entry-wise scorer
+// keeps its int(T(1-r)) best (kvpress BlockPress). A scorer that reads window queries
+// (SnapKV, TOVA, ExpectedAttention) gets those of the block, as kvpress computes them:
+// the q projection of the last `window` gathered attention inputs, rotated at the
+// context's last positions (subcache.h, windowQueriesOfBlock). With an entry-wise scorer
 // (KNorm, QFilter, H2O) the blocks keep exactly the global top-k (ties to the earlier
 // position), which is then computed in one pass.
 #include "cache/keptselection.h"
@@ -10,6 +12,8 @@
 #include "compressors/subcache.h"
 
 #include <torch/torch.h>
+
+#include <limits>
 
 namespace kvl {
 namespace {
@@ -25,6 +29,10 @@ class BlockPress : public Press
     QString spec() const override { return m_spec; }
     int64_t queryWindow(int64_t length) const override { return m_scorer->queryWindow(length); }
     bool needsReceivedAttention() const override { return m_scorer->needsReceivedAttention(); }
+    bool needsAttentionInputs() const override
+    {
+        return !m_scorer->entryWise() && m_scorer->queryWindow(std::numeric_limits<int>::max()) > 0;
+    }
 
     CompressionResult compress(const CompressionInput& input, double ratio) const override
     {
@@ -41,6 +49,11 @@ class BlockPress : public Press
             r.details[QStringLiteral("blocks")] = qint64(blocks);
             return r;
         }
+        // The blocks' own window queries need the attention inputs (prefill keeps them when
+        // asked, needsAttentionInputs); without them (a derived input) the scorer reads
+        // the context's last queries, and the result says so.
+        const bool blockQueries = needsAttentionInputs() && input.weights && input.rope &&
+                                  input.cache->layers.front().attentionInputs.defined();
         at::Tensor index = torch::arange(kept, torch::kLong).expand({shape[0], shape[1], kept});
         at::Tensor protectedMask = torch::zeros({shape[0], shape[1], length}, torch::kBool);
         for (int64_t i = kept; i < length; i += m_block) {
@@ -49,7 +62,10 @@ class BlockPress : public Press
                 torch::arange(i, i + n, torch::kLong).expand({shape[0], shape[1], n});
             // Ascending positions: everything kept so far lies before the new block.
             const at::Tensor current = torch::cat({index, fresh}, -1);
-            const ContextCache sub = gatherEntries(*input.cache, current);
+            ContextCache sub = gatherEntries(*input.cache, current);
+            if (blockQueries)
+                setWindowQueriesOfBlock(sub, input, current,
+                                        m_scorer->queryWindow(current.size(-1)));
             CompressionInput subInput = input;
             subInput.cache = &sub;
             subInput.scoreMemo = nullptr; // the memo holds scores of the whole input
@@ -62,6 +78,9 @@ class BlockPress : public Press
         mask.scatter_(-1, index, true);
         CompressionResult r = evictionResult(mask | protectedMask, {}, input.headDim());
         r.details[QStringLiteral("blocks")] = qint64(blocks);
+        if (needsAttentionInputs())
+            r.details[QStringLiteral("window_queries")] =
+                blockQueries ? QStringLiteral("block") : QStringLiteral("context");
         return r;
     }
 
@@ -88,7 +107,8 @@ PressEntry blockEntry()
     return {QStringLiteral("block"),
             PressEntry::Kind::Selector,
             QStringLiteral("blocks of `block` tokens: after each, the inner scorer re-scores the "
-                           "kept entries + the block and every head keeps its int(T(1-r)) best"),
+                           "kept entries + the block (window scorers with the block's own last "
+                           "queries) and every head keeps its int(T(1-r)) best"),
             QStringLiteral("scorer"),
             {{QStringLiteral("block"), QString::number(kBlock), QStringLiteral("block size")}},
             nullptr,

@@ -35,6 +35,11 @@ class ComposedPress : public Press
         return std::any_of(m_presses.begin(), m_presses.end(),
                            [](const auto& p) { return p->needsReceivedAttention(); });
     }
+    bool needsAttentionInputs() const override
+    {
+        return std::any_of(m_presses.begin(), m_presses.end(),
+                           [](const auto& p) { return p->needsAttentionInputs(); });
+    }
 
     CompressionResult compress(const CompressionInput& input, double ratio) const override
     {

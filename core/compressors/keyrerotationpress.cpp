@@ -21,6 +21,7 @@ class KeyRerotationPress : public Press
     QString spec() const override { return m_spec; }
     int64_t queryWindow(int64_t length) const override { return m_inner->queryWindow(length); }
     bool needsReceivedAttention() const override { return m_inner->needsReceivedAttention(); }
+    bool needsAttentionInputs() const override { return m_inner->needsAttentionInputs(); }
 
     CompressionResult compress(const CompressionInput& input, double ratio) const override
     {

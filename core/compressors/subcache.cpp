@@ -1,5 +1,8 @@
 #include "compressors/subcache.h"
 
+#include "model/rope.h"
+#include "model/transformer.h"
+
 #include <torch/torch.h>
 
 namespace kvl {
@@ -35,6 +38,31 @@ ContextCache gatherEntries(const ContextCache& cache, const at::Tensor& index)
         out.layers.push_back(layer);
     }
     return out;
+}
+
+void setWindowQueriesOfBlock(ContextCache& sub, const CompressionInput& input,
+                             const at::Tensor& index, int64_t window)
+{
+    const int64_t m = index.size(2);
+    const int64_t w = std::min(window, m);
+    if (w <= 0)
+        return;
+    const int64_t length = input.length();
+    auto [cos, sin] = input.rope->cosSin(torch::arange(length - w, length, torch::kLong));
+    for (size_t l = 0; l < sub.layers.size(); ++l) {
+        const at::Tensor& h = input.cache->layers[l].attentionInputs; // [T, hidden]
+        const int64_t kv = index.size(1), hidden = h.size(1);
+        // [kv, T, hidden / kv]: head c's chunk of every position.
+        const at::Tensor chunks = h.view({h.size(0), kv, hidden / kv}).permute({1, 0, 2});
+        const at::Tensor rows =
+            gatherRows(chunks.contiguous(), index[int64_t(l)].narrow(1, m - w, w)); // [kv, w, hc]
+        const at::Tensor states = rows.permute({1, 0, 2}).reshape({w, hidden});
+        const at::Tensor q = Transformer::projectQueries(*input.config,
+                                                         input.weights->layers[l], states);
+        const at::Tensor qr = Rope::apply(q, cos, sin); // [w, heads, hd]
+        sub.layers[l].windowQueriesPreRope = q.permute({1, 0, 2}).contiguous();
+        sub.layers[l].windowQueries = qr.permute({1, 0, 2}).contiguous();
+    }
 }
 
 at::Tensor keptPositions(const at::Tensor& kept)

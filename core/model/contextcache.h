@@ -26,6 +26,10 @@ struct LayerCache
     // context queries, divided by how many of them see it (T - j, causal), mean over the
     // GQA group: [kv_heads, T]. Undefined when not asked for.
     at::Tensor receivedAttention;
+    // The attention layer's input (after the input RMSNorm) at every context position:
+    // [T, hidden], when asked for (PrefillOptions::keepAttentionInputs). BlockPress
+    // projects its blocks' window queries from it, as kvpress does.
+    at::Tensor attentionInputs;
 };
 
 // The context prefilled once under the full cache. Copying it is cheap (tensors are
@@ -62,6 +66,8 @@ struct PrefillOptions
     // Accumulate LayerCache::receivedAttention (ObservedAttention / H2O): one more pass
     // over each attention block instead of recomputing attention over all queries later.
     bool receivedAttention = false;
+    // Keep LayerCache::attentionInputs (T x hidden floats per layer).
+    bool keepAttentionInputs = false;
 };
 
 struct ExtendOptions

@@ -24,11 +24,13 @@ struct Transformer::LayerIo
     bool accumulateReceived = false;  // the attention each key receives (prefill)
     int64_t window = 0;               // last query rows kept (prefill)
     bool keep = false;                // hand back K/V (prefill, extend)
+    bool keepInput = false;           // hand back the normed input (prefill)
 
     at::Tensor selfK, selfV, keysPreRope; // [B, kv, P + T, hd], pre-RoPE [B, kv, T, hd]
     at::Tensor windowQ, windowQPreRope;   // [heads, W, hd]
     at::Tensor ctxAttention, rowAttention;
     at::Tensor received; // [B, kv, P + T], summed over queries, mean over the group
+    at::Tensor input;    // [B, T, hidden] after the input RMSNorm (keepInput)
 };
 
 namespace {
@@ -107,6 +109,18 @@ at::Tensor Transformer::logits(const at::Tensor& hidden) const
     return at::linear(rmsNorm(hidden, m_weights.norm, m_config.rmsNormEps), m_weights.lmHead);
 }
 
+at::Tensor Transformer::projectQueries(const ModelConfig& config, const LayerWeights& w,
+                                      const at::Tensor& h)
+{
+    std::vector<int64_t> shape = h.sizes().vec();
+    shape.back() = config.numHeads;
+    shape.push_back(config.headDim);
+    at::Tensor q = at::linear(h, w.q, w.qBias).view(shape);
+    if (config.qkNorm)
+        q = rmsNorm(q, w.qNorm, config.rmsNormEps);
+    return q;
+}
+
 at::Tensor Transformer::layer(int index, const at::Tensor& x, const at::Tensor& cos,
                               const at::Tensor& sin, LayerIo& io) const
 {
@@ -119,13 +133,13 @@ at::Tensor Transformer::layer(int index, const at::Tensor& x, const at::Tensor& 
     const double eps = m_config.rmsNormEps;
 
     const at::Tensor h = rmsNorm(x, w.inputNorm, eps);
-    at::Tensor q = at::linear(h, w.q, w.qBias).view({batch, t, heads, hd});
+    if (io.keepInput)
+        io.input = h;
+    const at::Tensor q = projectQueries(m_config, w, h);
     at::Tensor k = at::linear(h, w.k, w.kBias).view({batch, t, kvHeads, hd});
     const at::Tensor v = at::linear(h, w.v, w.vBias).view({batch, t, kvHeads, hd});
-    if (m_config.qkNorm) {
-        q = rmsNorm(q, w.qNorm, eps);
+    if (m_config.qkNorm)
         k = rmsNorm(k, w.kNorm, eps);
-    }
     const at::Tensor qr = Rope::apply(q, cos, sin);
     const at::Tensor kr = Rope::apply(k, cos, sin);
     if (io.window > 0) {
@@ -219,6 +233,7 @@ ContextCache Transformer::prefill(const std::vector<int>& ids, const PrefillOpti
         io.window = options.window;
         io.captureRows = rows;
         io.accumulateReceived = options.receivedAttention;
+        io.keepInput = options.keepAttentionInputs;
         x = layer(i, x, cos, sin, io);
         LayerCache& l = cache.layers[size_t(i)];
         l.keys = io.selfK.select(0, 0);
@@ -227,6 +242,8 @@ ContextCache Transformer::prefill(const std::vector<int>& ids, const PrefillOpti
         l.windowQueries = io.windowQ;
         l.windowQueriesPreRope = io.windowQPreRope;
         l.rowAttention = io.rowAttention;
+        if (io.input.defined())
+            l.attentionInputs = io.input.select(0, 0);
         if (seenBy.defined())
             l.receivedAttention = io.received.select(0, 0).div_(seenBy);
     }
@@ -422,13 +439,11 @@ at::Tensor Transformer::decodeStep(const ContextCache& context, DecodeBatch& bat
     for (int i = 0; i < m_config.numLayers; ++i) {
         const LayerWeights& w = m_weights.layers[size_t(i)];
         const at::Tensor h = rmsNorm(x, w.inputNorm, eps);
-        at::Tensor q = at::linear(h, w.q, w.qBias).view({1, b, heads, hd});
+        const at::Tensor q = projectQueries(m_config, w, h);
         at::Tensor k = at::linear(h, w.k, w.kBias).view({1, b, kvHeads, hd});
         const at::Tensor v = at::linear(h, w.v, w.vBias).view({1, b, kvHeads, hd});
-        if (m_config.qkNorm) {
-            q = rmsNorm(q, w.qNorm, eps);
+        if (m_config.qkNorm)
             k = rmsNorm(k, w.kNorm, eps);
-        }
         const at::Tensor qr = Rope::apply(q, cos, sin);
         const at::Tensor kr = Rope::apply(k, cos, sin);
         // Row r's new entry goes to slot lengths[r] of its buffer.

@@ -64,6 +64,12 @@ class Transformer
     at::Tensor decodeStep(const ContextCache& context, DecodeBatch& batch,
                           const std::vector<int>& tokens) const;
 
+    // Pre-RoPE query states of layer `layer` for attention inputs h [n, hidden] (after
+    // the input RMSNorm): q projection with its bias, then q-norm where the family has
+    // one: [n, heads, head_dim]. What prefill computes for the same rows.
+    static at::Tensor projectQueries(const ModelConfig& config, const LayerWeights& weights,
+                                     const at::Tensor& h);
+
     // Throws kvl::Error naming config.json when `positions` tokens exceed what the
     // model allows (max_position_embeddings, Mistral's sliding_window).
     void checkLength(int64_t positions, const QString& what = QStringLiteral("context")) const;

@@ -6,6 +6,10 @@
 #include "cache/pressprefill.h"
 #include "compressors/pressbenchmark.h"
 #include "compressors/presscatalog.h"
+#include "compressors/subcache.h"
+#include "cache/keptselection.h"
+#include "cache/pressspec.h"
+#include "model/rope.h"
 #include "model/answerdecoder.h"
 #include "model/benchmark.h"
 #include "model/transformer.h"
@@ -40,6 +44,86 @@ class TestPressModel : public QObject
     Q_OBJECT
 
   private slots:
+    // BlockPress with a window scorer follows kvpress: each block's own last queries
+    // (from the layer's attention inputs, q-norm included), rotated at the context's last
+    // positions. The reference takes those queries from another route: the prefill of the
+    // context up to the block's end (causal, so the same pre-RoPE queries).
+    void blockPressUsesEachBlocksQueries_data()
+    {
+        QTest::addColumn<bool>("qkNorm");
+        QTest::newRow("llama") << false;
+        QTest::newRow("qwen3 (q-norm)") << true;
+    }
+    void blockPressUsesEachBlocksQueries()
+    {
+        QFETCH(bool, qkNorm);
+        c10::InferenceMode guard;
+        ModelConfig config = tinyConfig();
+        config.qkNorm = qkNorm;
+        if (qkNorm)
+            config.architecture = Architecture::Qwen3;
+        const Transformer model(config, randomModelWeights(config, 11, 0.3),
+                                QStringLiteral("tiny/config.json"));
+        std::vector<int> ids;
+        for (int i = 0; i < 300; ++i)
+            ids.push_back((13 * i + 5) % 50);
+        const int64_t length = 300, window = 16, block = 32;
+        const double ratio = 0.5;
+        const auto press = PressCatalog().press(QStringLiteral("block(snapkv:window=16):block=32"));
+        const PrefillOptions options = prefillOptionsFor({press.get()}, length);
+        QVERIFY(options.keepAttentionInputs);
+        const ContextCache cache = model.prefill(ids, options);
+        CompressionInput input;
+        input.cache = &cache;
+        input.config = &model.config();
+        input.weights = &model.weights();
+        input.rope = &model.rope();
+        const CompressionResult got = press->compress(input, ratio);
+        QCOMPARE(got.details.value(QStringLiteral("window_queries")).toString(),
+                 QStringLiteral("block"));
+
+        // The kvpress loop, written out (every block here is at least a window long).
+        const auto scorer = PressCatalog().scorer(PressSpec::parse(QStringLiteral("snapkv:window=16")));
+        const int64_t kept = int64_t(double(length) * (1.0 - ratio));
+        auto [cos, sin] = model.rope().cosSin(torch::arange(length - window, length, torch::kLong));
+        at::Tensor index = torch::arange(kept, torch::kLong).expand({2, 2, kept});
+        for (int64_t i = kept; i < length; i += block) {
+            const int64_t end = std::min(i + block, length);
+            QVERIFY(end - i >= window);
+            const at::Tensor current =
+                torch::cat({index, torch::arange(i, end, torch::kLong).expand({2, 2, end - i})}, -1);
+            ContextCache sub = gatherEntries(cache, current);
+            PrefillOptions prefixOptions;
+            prefixOptions.window = int(window);
+            const ContextCache prefix =
+                model.prefill(std::vector<int>(ids.begin(), ids.begin() + end), prefixOptions);
+            for (size_t l = 0; l < sub.layers.size(); ++l) {
+                const at::Tensor pre = prefix.layers[l].windowQueriesPreRope; // [heads, w, hd]
+                sub.layers[l].windowQueriesPreRope = pre;
+                sub.layers[l].windowQueries =
+                    Rope::apply(pre.permute({1, 0, 2}), cos, sin).permute({1, 0, 2}).contiguous();
+            }
+            CompressionInput subInput = input;
+            subInput.cache = &sub;
+            const at::Tensor scores = scorer->score(subInput, ratio);
+            index = current.masked_select(bestK(scores, kept)).view({2, 2, kept});
+        }
+        const at::Tensor expected =
+            torch::zeros({2, 2, length}, torch::kBool).scatter_(-1, index, true);
+        QVERIFY(got.kept.equal(expected));
+
+        // Without the attention inputs the press falls back to the context's last queries
+        // and says so; here that changes the kept entries.
+        PrefillOptions without = options;
+        without.keepAttentionInputs = false;
+        const ContextCache plain = model.prefill(ids, without);
+        input.cache = &plain;
+        const CompressionResult fallback = press->compress(input, ratio);
+        QCOMPARE(fallback.details.value(QStringLiteral("window_queries")).toString(),
+                 QStringLiteral("context"));
+        QVERIFY(!fallback.kept.equal(expected));
+    }
+
     void everyPressOnARealPrefill_data()
     {
         QTest::addColumn<QString>("spec");
