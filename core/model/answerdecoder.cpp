@@ -300,6 +300,36 @@ void decodeLockstep(const Transformer& model, const ContextCache& context,
     }
 }
 
+std::vector<Generation> generateEach(const Transformer& model, const ContextCache& context,
+                                     const std::vector<const CacheEdit*>& edits,
+                                     const std::vector<int>& question,
+                                     const GenerateOptions& options)
+{
+    std::vector<Generation> generations(edits.size());
+    if (edits.empty())
+        return generations;
+    std::vector<PendingDecode> pending(edits.size());
+    std::vector<at::Tensor> next(edits.size(), context.lastLogits);
+    if (!question.empty()) {
+        std::vector<Continuation> continuations;
+        const std::vector<ExtendResult> results =
+            model.extendEach(context, edits, continuations, question);
+        for (size_t i = 0; i < edits.size(); ++i) {
+            next[i] = results[i].logits.select(0, 0);
+            pending[i].continuation = std::move(continuations[i]);
+        }
+    }
+    std::vector<LockstepRow> rows;
+    for (size_t i = 0; i < edits.size(); ++i) {
+        pending[i].token = greedyStep(next[i], generations[i], options,
+                                      context.length + pending[i].continuation.length,
+                                      model.maxPositions());
+        rows.push_back({edits[i], &pending[i], &generations[i]});
+    }
+    decodeLockstep(model, context, rows, options);
+    return generations;
+}
+
 QString stopName(Generation::Stop stop)
 {
     switch (stop) {

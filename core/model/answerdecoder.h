@@ -108,6 +108,14 @@ scoreAndReplayEach(const Transformer& model, const ContextCache& context,
                    const std::vector<int>& answer, const ScoreOptions& scoreOptions,
                    const GenerateOptions& generateOptions, std::vector<PendingDecode>& pending);
 
+// generateAnswer() under several edits of one context: one batched pass over the
+// question (Transformer::extendEach), then lockstep decoding. Entry b equals
+// generateAnswer(model, context, *edits[b], question, options) without attention.
+std::vector<Generation> generateEach(const Transformer& model, const ContextCache& context,
+                                     const std::vector<const CacheEdit*>& edits,
+                                     const std::vector<int>& question,
+                                     const GenerateOptions& options);
+
 // One configuration still decoding after a shared context.
 struct LockstepRow
 {

@@ -195,12 +195,18 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
             record.results.push_back(fullRow(sample, full.run, prefillMs));
             fullDone = true;
         }
+        std::vector<PlannedIntervention> planned;
         for (CompressedConfig& c : chunk) {
             if (cancelled && cancelled())
                 return std::nullopt;
             finishAnswer(m_tokenizer, sample, c.answer.run);
-            record.results.push_back(compressedRow(sample, cache, full.run, c, settings));
+            record.results.push_back(compressedRow(sample, full.run, c, settings));
+            for (PlannedIntervention& p :
+                 planInterventions(sample, c.result.context(cache), c.edit, record.results.back(),
+                                   full.run.correct, record.results.size() - 1))
+                planned.push_back(std::move(p));
         }
+        runInterventions(sample, planned, record.results, settings);
     }
     return record;
 }
@@ -227,15 +233,13 @@ ResultRecord SampleEvaluator::fullRow(const PreparedSample& sample, const Answer
     return row;
 }
 
-ResultRecord SampleEvaluator::compressedRow(const PreparedSample& sample, const ContextCache& cache,
-                                            const AnswerRun& full, CompressedConfig& compressed,
+ResultRecord SampleEvaluator::compressedRow(const PreparedSample& sample, const AnswerRun& full,
+                                            const CompressedConfig& compressed,
                                             const AnswerSettings& settings) const
 {
     QElapsedTimer timer;
     timer.start();
     const CompressionResult& result = compressed.result;
-    const ContextCache& context = result.context(cache);
-    const CacheEdit& edit = compressed.edit;
     const AnswerRun& run = compressed.answer.run;
 
     ResultRecord row;
@@ -275,21 +279,17 @@ ResultRecord SampleEvaluator::compressedRow(const PreparedSample& sample, const 
     row.timings.answerMs = run.answerMs;
     row.timings.diagnoseMs = msSince(timer);
 
-    timer.restart();
-    row.interventions = interventions(sample, context, edit, row, full.correct, settings);
-    if (!row.interventions.empty())
-        row.extra.insert(QStringLiteral("intervention_ms"), msSince(timer));
     return row;
 }
 
-std::vector<InterventionRecord>
-SampleEvaluator::interventions(const PreparedSample& sample, const ContextCache& context,
-                               const CacheEdit& edit, const ResultRecord& row, bool fullCorrect,
-                               const AnswerSettings& settings) const
+std::vector<SampleEvaluator::PlannedIntervention>
+SampleEvaluator::planInterventions(const PreparedSample& sample, const ContextCache& context,
+                                   const CacheEdit& edit, const ResultRecord& row,
+                                   bool fullCorrect, size_t rowIndex) const
 {
-    std::vector<InterventionRecord> records;
+    std::vector<PlannedIntervention> planned;
     if (sample.evidence.empty())
-        return records;
+        return planned;
     const bool cToW = fullCorrect && !row.correct;
     const bool lowEar = cToW && row.metrics.ear && *row.metrics.ear < signature_thresholds::kLowEar;
     const int length = int(sample.ids.context.size());
@@ -313,18 +313,57 @@ SampleEvaluator::interventions(const PreparedSample& sample, const ContextCache&
                 at::tensor(std::vector<int64_t>(positions.begin(), positions.end()), at::kLong);
             bias.index_fill_(2, index, std::log(spec.beta));
         }
-        CacheEdit boosted = edit;
-        boosted.logitBias = bias;
-        const AnswerRun run =
-            decodeSample(m_model, m_tokenizer, sample, context, boosted, settings);
-        InterventionRecord r;
-        r.kind = spec.kind;
-        r.beta = spec.beta;
-        r.answer = run.answer;
-        r.repaired = run.correct;
-        records.push_back(r);
+        PlannedIntervention p;
+        p.record.kind = spec.kind;
+        p.record.beta = spec.beta;
+        p.edit = edit;
+        p.edit.logitBias = bias;
+        p.context = &context;
+        p.row = rowIndex;
+        planned.push_back(std::move(p));
     }
-    return records;
+    return planned;
+}
+
+void SampleEvaluator::runInterventions(const PreparedSample& sample,
+                                       std::vector<PlannedIntervention>& planned,
+                                       std::vector<ResultRecord>& rows,
+                                       const AnswerSettings& settings) const
+{
+    // Every re-answer that sees the same context decodes in one lockstep batch.
+    std::vector<bool> done(planned.size(), false);
+    for (size_t first = 0; first < planned.size(); ++first) {
+        if (done[first])
+            continue;
+        const ContextCache* context = planned[first].context;
+        std::vector<size_t> group;
+        std::vector<const CacheEdit*> edits;
+        for (size_t i = first; i < planned.size(); ++i)
+            if (!done[i] && planned[i].context == context) {
+                group.push_back(i);
+                edits.push_back(&planned[i].edit);
+                done[i] = true;
+            }
+        QElapsedTimer timer;
+        timer.start();
+        const std::vector<Generation> generations =
+            generateEach(m_model, *context, edits, sample.ids.question, generateOptionsOf(settings));
+        for (size_t g = 0; g < group.size(); ++g) {
+            PlannedIntervention& p = planned[group[g]];
+            AnswerRun run;
+            run.generation = generations[g];
+            finishAnswer(m_tokenizer, sample, run);
+            p.record.answer = run.answer;
+            p.record.repaired = run.correct;
+            rows[p.row].interventions.push_back(p.record);
+        }
+        const double share = msSince(timer) / double(group.size());
+        for (size_t index : group) {
+            ResultRecord& row = rows[planned[index].row];
+            row.extra.insert(QStringLiteral("intervention_ms"),
+                             row.extra.value(QStringLiteral("intervention_ms")).toDouble() + share);
+        }
+    }
 }
 
 } // namespace kvl

@@ -45,12 +45,25 @@ class SampleEvaluator
     struct CompressedConfig;
     ResultRecord fullRow(const PreparedSample& sample, const AnswerRun& full,
                          double prefillMs) const;
-    ResultRecord compressedRow(const PreparedSample& sample, const ContextCache& cache,
-                               const AnswerRun& full, CompressedConfig& compressed,
+    ResultRecord compressedRow(const PreparedSample& sample, const AnswerRun& full,
+                               const CompressedConfig& compressed,
                                const AnswerSettings& settings) const;
-    std::vector<InterventionRecord>
-    interventions(const PreparedSample& sample, const ContextCache& context, const CacheEdit& edit,
-                  const ResultRecord& row, bool fullCorrect, const AnswerSettings& settings) const;
+    // A re-answer with attention boosted (or a sham): the edit it answers under and the
+    // row it belongs to.
+    struct PlannedIntervention
+    {
+        InterventionRecord record;
+        CacheEdit edit;
+        const ContextCache* context = nullptr;
+        size_t row = 0;
+    };
+    std::vector<PlannedIntervention> planInterventions(const PreparedSample& sample,
+                                                       const ContextCache& context,
+                                                       const CacheEdit& edit,
+                                                       const ResultRecord& row, bool fullCorrect,
+                                                       size_t rowIndex) const;
+    void runInterventions(const PreparedSample& sample, std::vector<PlannedIntervention>& planned,
+                          std::vector<ResultRecord>& rows, const AnswerSettings& settings) const;
     bool keepBlob(const QString& policy, bool fullCache, bool correct) const;
 
     const Transformer& m_model;

@@ -492,6 +492,31 @@ class TestContextCache : public QObject
         QVERIFY(maxDiff(each[1].gold.logProbs, each[0].gold.logProbs) > 1e-3);
     }
 
+    // generateEach (one batched question pass, lockstep decoding) against generateAnswer.
+    void generateEachEqualsGenerateAnswer()
+    {
+        c10::InferenceMode guard;
+        auto model = tinyModel(tinyConfig(Architecture::Qwen2));
+        const ContextCache context = model->prefill(someIds(11));
+        std::vector<CacheEdit> edits(3);
+        edits[1].keptMask = at::ones({2, 2, 11}, at::kBool);
+        edits[1].keptMask.index_put_({0, 0, at::indexing::Slice(1, 9)}, false);
+        edits[2].logitBias = at::zeros({2, 2, 11}, at::kFloat);
+        edits[2].logitBias.index_put_({1, 1, at::indexing::Slice(2, 5)}, 2.0);
+        std::vector<const CacheEdit*> pointers{&edits[0], &edits[1], &edits[2]};
+        GenerateOptions generate;
+        generate.maxNewTokens = 7;
+        for (const std::vector<int>& question : {someIds(3, 4), std::vector<int>{}}) {
+            const std::vector<Generation> each =
+                generateEach(*model, context, pointers, question, generate);
+            for (size_t i = 0; i < edits.size(); ++i) {
+                const Generation alone = generateAnswer(*model, context, edits[i], question, generate);
+                QCOMPARE(each[i].ids, alone.ids);
+                QVERIFY(each[i].stop == alone.stop);
+            }
+        }
+    }
+
     // A stop token ends one row while the others decode on.
     void lockstepRowsStopIndependently()
     {

@@ -2,6 +2,9 @@
 // invariants of a ratio-0 configuration, blobs by policy, resume after an interruption,
 // shards + merge = one run, a too-long sample skipped with its reason, beta = 1
 // interventions that change nothing, a refused resume with another spec, cancellation.
+// Torch headers first: Qt's `slots` macro breaks them otherwise.
+#include <torch/torch.h>
+
 #include "runfixture.h"
 
 #include "checkpoint/checkpointdir.h"
@@ -330,7 +333,9 @@ class TestSweepRunner : public QObject
         const QString json = QStringLiteral(R"({"model": "%1",
             "samples": [{"suite": "retrieval", "n": 3, "tokens": "200:300", "seed": 5}],
             "compressors": ["streamingllm", "snapkv", "quantized", "knorm"],
-            "ratios": [0.25, 0.75], "max_new_tokens": 8, "threads": 1})")
+            "ratios": [0.25, 0.75], "max_new_tokens": 8, "threads": 1,
+            "interventions": [{"kind": "boost", "beta": 4, "on": "all"},
+                              {"kind": "sham", "beta": 4, "on": "all"}]})")
                                  .arg(m_model->checkpoint);
         const ExperimentSpec spec = ExperimentSpec::fromJson(
             QJsonDocument::fromJson(json.toUtf8()).object(), QStringLiteral("test spec"));
@@ -367,6 +372,17 @@ class TestSweepRunner : public QObject
                 QCOMPARE(row.configKey, configs[i].record.key);
                 QCOMPARE(row.answer, alone.answer);
                 decodedSteps += int(alone.generation.ids.size());
+                // The boost re-answer, decoded in lockstep with the chunk's others.
+                QCOMPARE(row.interventions.size(), size_t(2));
+                QCOMPARE(row.interventions[0].kind, QStringLiteral("boost"));
+                CacheEdit boosted = r.edit();
+                boosted.logitBias = at::zeros({kLayers, kKvHeads, int64_t(sample.ids.context.size())});
+                boosted.logitBias.index_fill_(
+                    2, at::tensor(std::vector<int64_t>(sample.evidence.begin(), sample.evidence.end()), at::kLong),
+                    std::log(4.0));
+                const AnswerRun boostedAlone =
+                    decodeSample(*model, *tokenizer, sample, r.context(cache), boosted, settings);
+                QCOMPARE(row.interventions[0].answer, boostedAlone.answer);
             }
         }
         QVERIFY(decodedSteps > 0);
