@@ -100,11 +100,7 @@ int runCompress(const QStringList& args)
     c10::InferenceMode guard;
     const PrefillOptions prefill = prefillOptionsFor({press.get()}, length);
     const ContextCache cache = model->prefill(ids.context, prefill);
-    CompressionInput input;
-    input.cache = &cache;
-    input.config = &model->config();
-    input.weights = &model->weights();
-    input.rope = &model->rope();
+    CompressionInput input = compressionInputFor(*model, cache);
     input.spans = contextSpans(sample, *tokenizer);
     const CompressionResult result = press->compress(input, ratio);
 

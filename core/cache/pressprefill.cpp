@@ -1,6 +1,7 @@
 #include "cache/pressprefill.h"
 
 #include "cache/press.h"
+#include "model/transformer.h"
 
 #include <algorithm>
 
@@ -21,6 +22,16 @@ PrefillOptions prefillOptionsFor(const std::vector<const Press*>& presses, int64
     options.receivedAttention = received;
     options.keepAttentionInputs = inputs;
     return options;
+}
+
+CompressionInput compressionInputFor(const Transformer& model, const ContextCache& cache)
+{
+    CompressionInput input;
+    input.cache = &cache;
+    input.config = &model.config();
+    input.weights = &model.weights();
+    input.rope = &model.rope();
+    return input;
 }
 
 } // namespace kvl

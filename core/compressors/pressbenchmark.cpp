@@ -96,11 +96,7 @@ PressBench benchPresses(const Transformer& model, int64_t tokens, double ratio,
     }
     bench.prefillSeconds = prefill.wall;
     bench.prefillCpuSeconds = prefill.cpu;
-    CompressionInput input;
-    input.cache = &cache;
-    input.config = &model.config();
-    input.weights = &model.weights();
-    input.rope = &model.rope();
+    CompressionInput input = compressionInputFor(model, cache);
     for (size_t i = 0; i < presses.size(); ++i) {
         PressTiming t;
         t.spec = presses[i]->spec();

@@ -151,11 +151,7 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
             c.config = &m_configs[begin + i];
             QElapsedTimer compress;
             compress.start();
-            CompressionInput input;
-            input.cache = &cache;
-            input.config = &m_model.config();
-            input.weights = &m_model.weights();
-            input.rope = &m_model.rope();
+            CompressionInput input = compressionInputFor(m_model, cache);
             input.spans = sample.pressSpans;
             input.scoreMemo = &scoreMemo;
             c.result = c.config->press->compress(input, c.config->ratio);

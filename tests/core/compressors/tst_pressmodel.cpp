@@ -73,11 +73,7 @@ class TestPressModel : public QObject
         const PrefillOptions options = prefillOptionsFor({press.get()}, length);
         QVERIFY(options.keepAttentionInputs);
         const ContextCache cache = model.prefill(ids, options);
-        CompressionInput input;
-        input.cache = &cache;
-        input.config = &model.config();
-        input.weights = &model.weights();
-        input.rope = &model.rope();
+        CompressionInput input = compressionInputFor(model, cache);
         const CompressionResult got = press->compress(input, ratio);
         QCOMPARE(got.details.value(QStringLiteral("window_queries")).toString(),
                  QStringLiteral("block"));
@@ -151,11 +147,7 @@ class TestPressModel : public QObject
         const auto press = PressCatalog().press(spec);
         const PrefillOptions options = prefillOptionsFor({press.get()}, int64_t(ids.size()));
         const ContextCache cache = model.prefill(ids, options);
-        CompressionInput input;
-        input.cache = &cache;
-        input.config = &model.config();
-        input.weights = &model.weights();
-        input.rope = &model.rope();
+        CompressionInput input = compressionInputFor(model, cache);
         input.spans = {{10, 40, QStringLiteral("system_rule")}};
         const CompressionResult r = press->compress(input, 0.5);
         QCOMPARE(r.kept.sizes().vec(), (std::vector<int64_t>{2, 2, 300}));

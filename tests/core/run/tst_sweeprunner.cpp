@@ -7,6 +7,7 @@
 
 #include "runfixture.h"
 
+#include "cache/pressprefill.h"
 #include "checkpoint/checkpointdir.h"
 #include "common/error.h"
 #include "diagnose/transition.h"
@@ -359,11 +360,7 @@ class TestSweepRunner : public QObject
             settings.maxNewTokens = evaluator.maxNewTokens(sample);
             settings.stopIds = stopIdsOf(*tokenizer, model->config().eosTokenIds);
             for (size_t i = 0; i < configs.size(); ++i) {
-                CompressionInput input;
-                input.cache = &cache;
-                input.config = &model->config();
-                input.weights = &model->weights();
-                input.rope = &model->rope();
+                CompressionInput input = compressionInputFor(*model, cache);
                 input.spans = sample.pressSpans;
                 const CompressionResult r = configs[i].press->compress(input, configs[i].ratio);
                 const AnswerRun alone = decodeSample(*model, *tokenizer, sample, r.context(cache),

@@ -48,6 +48,14 @@ QString makeTokenizer(const QTemporaryDir& dir)
     return path;
 }
 
+// A few steps of tinySpec into dir/name; returns the checkpoint directory.
+QString trainTiny(const QTemporaryDir& dir, const QString& tokenizer, const char* name, int steps)
+{
+    const QString run = dir.filePath(QLatin1String(name));
+    Trainer(tinySpec(steps), run, tokenizer, {}).run();
+    return run + QStringLiteral("/checkpoint");
+}
+
 QByteArray weightsOf(const QString& runDir)
 {
     QFile f(runDir + QStringLiteral("/checkpoint/model.safetensors"));
@@ -130,9 +138,7 @@ class TestTrainer : public QObject
     {
         QTemporaryDir dir;
         const QString tokenizer = makeTokenizer(dir);
-        const QString small = dir.filePath(QStringLiteral("small"));
-        Trainer(tinySpec(5), small, tokenizer, {}).run();
-        const QString checkpoint = small + QStringLiteral("/checkpoint");
+        const QString checkpoint = trainTiny(dir, tokenizer, "small", 5);
         const TrainableLlama source = TrainableLlama::load(checkpoint);
         ModelConfig deeper = source.config();
         deeper.numLayers = 4;
@@ -175,9 +181,7 @@ class TestTrainer : public QObject
     {
         QTemporaryDir dir;
         const QString tokenizer = makeTokenizer(dir);
-        const QString run = dir.filePath(QStringLiteral("run"));
-        Trainer(tinySpec(5), run, tokenizer, {}).run();
-        const QString checkpoint = run + QStringLiteral("/checkpoint");
+        const QString checkpoint = trainTiny(dir, tokenizer, "run", 5);
         QVERIFY(QFile::exists(checkpoint + QStringLiteral("/tokenizer.json")));
         const auto engine = Transformer::load(checkpoint);
         const TrainableLlama trained = TrainableLlama::load(checkpoint);
