@@ -38,10 +38,23 @@ TrainSequence RecallSequences::make(const RecallMix& mix, Rng& rng) const
         for (int i = 0; i < n; ++i)
             seq.append(pool(m_values), false);
     };
-    for (int i = 0; i < pairs; ++i) {
-        seq.append(keys[size_t(i)], false);
-        seq.append(values[size_t(i)], false);
-        filler();
+    if (mix.repeats <= 1) {
+        for (int i = 0; i < pairs; ++i) {
+            seq.append(keys[size_t(i)], false);
+            seq.append(values[size_t(i)], false);
+            filler();
+        }
+    } else {
+        std::vector<int> listed;
+        for (int r = 0; r < mix.repeats; ++r)
+            for (int i = 0; i < pairs; ++i)
+                listed.push_back(i);
+        rng.shuffle(listed);
+        for (int i : listed) {
+            seq.append(keys[size_t(i)], false);
+            seq.append(values[size_t(i)], false);
+            filler();
+        }
     }
     std::vector<int> order(static_cast<size_t>(pairs));
     for (int i = 0; i < pairs; ++i)

@@ -180,6 +180,9 @@ TrainSpec TrainSpec::fromJson(const QJsonObject& json, const QString& origin)
         recall.readRange("pairs", stage.recall.minPairs, stage.recall.maxPairs);
         recall.readRange("filler", stage.recall.minFiller, stage.recall.maxFiller);
         recall.read("pool", stage.recall.pool);
+        recall.read("repeats", stage.recall.repeats);
+        if (stage.recall.repeats < 1)
+            recall.fail("repeats", QStringLiteral("at least 1"));
         if (stage.recall.pool < 0 || (stage.recall.pool > 0 && stage.recall.pool < stage.recall.maxPairs))
             recall.fail("pool", QStringLiteral("0 (all ordinary tokens) or at least the largest pair count"));
         const QJsonObject suites = r.object("suites");
@@ -219,7 +222,8 @@ QJsonObject TrainSpec::toJson() const
              QJsonObject{
                  {QStringLiteral("pairs"), range(s.recall.minPairs, s.recall.maxPairs)},
                  {QStringLiteral("filler"), range(s.recall.minFiller, s.recall.maxFiller)},
-                 {QStringLiteral("pool"), s.recall.pool}}},
+                 {QStringLiteral("pool"), s.recall.pool},
+                 {QStringLiteral("repeats"), s.recall.repeats}}},
             {QStringLiteral("suites"), suiteObject}};
         if (s.batchSequences > 0)
             o.insert(QStringLiteral("batch_sequences"), s.batchSequences);

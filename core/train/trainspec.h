@@ -32,6 +32,10 @@ struct RecallMix
     // A small pool repeats each key more often, which shortens the plateau before
     // lookup appears (TRAINING-NOTES.md, trial 3 used 254 keys and 256 values).
     int pool = 0;
+    // How often each pair is listed before the queries (shuffled): in-context repetition
+    // shortens the plateau before sparse retrieval attention appears (Zucchet et al.,
+    // 2025).
+    int repeats = 1;
 };
 
 // One curriculum stage: its own step count, learning-rate schedule (linear warm-up,

@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <map>
 #include <set>
 
 using namespace kvl;
@@ -97,6 +98,20 @@ class TestTrainer : public QObject
         }
         // All 16 pool ids are used, none outside it.
         QCOMPARE(seen.size(), size_t(16));
+
+        // Repeated pairs: each listed twice before the queries, always with its value.
+        mix.repeats = 2;
+        mix.minFiller = mix.maxFiller = 0;
+        const TrainSequence twice = recall.make(mix, rng);
+        QCOMPARE(twice.ids.size(), size_t(1 + 6 * 2 * 2 + 6 * 2));
+        std::map<int, std::vector<int>> valuesOf;
+        for (size_t i = 1; i < 25; i += 2)
+            valuesOf[twice.ids[i]].push_back(twice.ids[i + 1]);
+        QCOMPARE(valuesOf.size(), size_t(6));
+        for (const auto& [key, vs] : valuesOf) {
+            QCOMPARE(vs.size(), size_t(2));
+            QCOMPARE(vs[0], vs[1]);
+        }
     }
 
     void fewStepsLowerTheLoss()
