@@ -52,21 +52,31 @@ class CriticalKvScorer : public Scorer
     // ||W_o,h v||₁ per query head h, mean over each GQA group: [kv, T].
     static at::Tensor projectedNorm(const CompressionInput& input, int layer)
     {
-        const int64_t heads = input.heads(), d = input.headDim();
+        const int64_t heads = input.heads(), kvHeads = input.kvHeads(), d = input.headDim();
+        const int64_t group = heads / kvHeads;
         const at::Tensor& o = input.weights->layers[size_t(layer)].o; // [hidden, heads*d]
-        const at::Tensor wo = o.t().reshape({heads, d, o.size(0)});
-        const at::Tensor v = repeatKv(input.cache->layers[size_t(layer)].values, heads);
-        // In blocks of positions, so that the [heads, rows, hidden] product is still in
-        // cache for its abs and sum: the whole [heads, T, hidden] is a few hundred MB at 4k
-        // tokens on 0.5B and went through memory three times. Few blocks: every op has a
-        // fixed cost too.
-        const int64_t rows = std::max<int64_t>(1, kNormBlock / (heads * o.size(0)));
+        const int64_t hidden = o.size(0);
+        // Per kv-head, its group's W_o slices side by side: [kv, d, group*hidden]. One
+        // product per kv-head serves the whole group (no repeat_kv copy of the values)
+        // and is wide enough for the BLAS to run near its peak.
+        const at::Tensor wo = o.t()
+                                  .reshape({kvHeads, group, d, hidden})
+                                  .permute({0, 2, 1, 3})
+                                  .reshape({kvHeads, d, group * hidden});
+        const at::Tensor& v = input.cache->layers[size_t(layer)].values; // [kv, T, d]
+        // In blocks of positions, so that the product is still in cache for its abs and
+        // sum: the whole [kv, T, group*hidden] is a few hundred MB at 4k tokens on 0.5B.
+        const int64_t rows = std::max<int64_t>(1, kNormBlock / (heads * hidden));
         std::vector<at::Tensor> norms;
         for (int64_t t = 0; t < v.size(1); t += rows) {
             const int64_t n = std::min<int64_t>(rows, v.size(1) - t);
-            norms.push_back(torch::bmm(v.narrow(1, t, n), wo).abs_().sum(-1));
+            norms.push_back(torch::bmm(v.narrow(1, t, n), wo)
+                                .abs_()
+                                .view({kvHeads, n, group, hidden})
+                                .sum(-1)    // ||W_o,h v||₁ per head of the group
+                                .mean(-1)); // mean over the group
         }
-        return groupMean(torch::cat(norms, 1), input.kvHeads());
+        return torch::cat(norms, 1);
     }
 
     std::unique_ptr<Scorer> m_inner;

@@ -328,6 +328,30 @@ class TestPressRules : public QObject
             (Ints{1, 3}));
     }
 
+    // GQA: kv-head c's entry scores ||W_o,h v||₁ averaged over the query heads h of its
+    // group, W_o,h = the columns h·d … (h+1)·d of o_proj. With zero keys KNorm scores 0
+    // and at r = 0.75 the first stage keeps nothing (int(0.25 · 4 · 0.5) = 0), so the
+    // scores are 1e-4 times that mean.
+    void criticalKvGqaProjection()
+    {
+        PressFixture f(1, 2, 4, 4, 2, 1);
+        torch::manual_seed(3);
+        f.weights.layers[0].o = torch::randn({8, 8});
+        f.cache.layers[0].values = torch::randn({2, 4, 2});
+        const at::Tensor scores = run(QStringLiteral("criticalkv(knorm)"), f, 0.75).scores;
+        const at::Tensor& o = f.weights.layers[0].o;
+        const at::Tensor& v = f.cache.layers[0].values;
+        for (int64_t c = 0; c < 2; ++c)
+            for (int64_t t = 0; t < 4; ++t) {
+                double mean = 0;
+                for (int64_t h = 2 * c; h < 2 * c + 2; ++h)
+                    mean += at::matmul(o.narrow(1, h * 2, 2), v[c][t]).abs().sum().item<double>() / 2;
+                const double got = scores[0][c][t].item<double>();
+                QVERIFY2(std::abs(got - 1e-4 * mean) < 1e-9,
+                         qPrintable(QStringLiteral("%1 vs %2").arg(got).arg(1e-4 * mean)));
+            }
+    }
+
     void whitelist()
     {
         // Norms 1..6; the span [4, 6) is protected. r 0.5 keeps 3: 4, 5 and the best
