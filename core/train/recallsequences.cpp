@@ -13,13 +13,33 @@ RecallSequences::RecallSequences(std::vector<int> ids, int bosId, quint64 seed) 
     m_values.assign(ids.begin() + long(half), ids.end());
 }
 
+namespace {
+// One of the first `pool` ids (all when pool is 0).
+int fromPool(const std::vector<int>& ids, int pool, Rng& rng)
+{
+    const size_t n = pool > 0 ? std::min(ids.size(), size_t(pool)) : ids.size();
+    return ids[size_t(rng.below(int(n)))];
+}
+} // namespace
+
+TrainSequence RecallSequences::makeEcho(const RecallMix& mix, Rng& rng) const
+{
+    const int triples = rng.range(mix.minPairs, mix.maxPairs);
+    TrainSequence seq;
+    seq.append(m_bosId, false);
+    for (int i = 0; i < triples; ++i) {
+        const int key = fromPool(m_keys, mix.pool, rng);
+        seq.append(key, false);
+        seq.append(fromPool(m_values, mix.pool, rng), false);
+        seq.append(key, true);
+    }
+    return seq;
+}
+
 TrainSequence RecallSequences::make(const RecallMix& mix, Rng& rng) const
 {
     const int pairs = rng.range(mix.minPairs, mix.maxPairs);
-    auto pool = [&](const std::vector<int>& ids) {
-        const size_t n = mix.pool > 0 ? std::min(ids.size(), size_t(mix.pool)) : ids.size();
-        return ids[size_t(rng.below(int(n)))];
-    };
+    auto pool = [&](const std::vector<int>& ids) { return fromPool(ids, mix.pool, rng); };
     // Distinct keys: a repeated key with two values would make the target ambiguous.
     std::vector<int> keys;
     while (int(keys.size()) < pairs) {

@@ -19,6 +19,9 @@ class RecallSequences
     RecallSequences(std::vector<int> ordinary, int bosId, quint64 seed);
 
     TrainSequence make(const RecallMix& mix, Rng& rng) const;
+    // Echo triples "k v k" (as many as the mix's pairs, keys and values from the same
+    // pools), the repeated key supervised: what a previous-token head solves alone.
+    TrainSequence makeEcho(const RecallMix& mix, Rng& rng) const;
 
     const std::vector<int>& keys() const { return m_keys; }
     const std::vector<int>& values() const { return m_values; }

@@ -173,7 +173,9 @@ int Trainer::run(int maxSteps)
         while (true) {
             TrainSequence seq;
             if (stage.suites.empty() || !m_tasks || rng.chance(stage.recallShare)) {
-                seq = recall.make(stage.recall, rng);
+                seq = stage.echoShare > 0.0 && rng.chance(stage.echoShare)
+                          ? recall.makeEcho(stage.recall, rng)
+                          : recall.make(stage.recall, rng);
             } else {
                 double pick = double(rng.next() >> 11) * 0x1.0p-53 * suiteTotal;
                 QString suite = stage.suites.back().first;

@@ -175,6 +175,9 @@ TrainSpec TrainSpec::fromJson(const QJsonObject& json, const QString& origin)
         r.read("batch_sequences", stage.batchSequences);
         r.read("tokens_per_batch", stage.tokensPerBatch);
         r.read("recall_share", stage.recallShare);
+        r.read("echo_share", stage.echoShare);
+        if (stage.echoShare < 0.0 || stage.echoShare > 1.0)
+            r.fail("echo_share", QStringLiteral("in [0, 1]"));
         r.readRange("context_tokens", stage.minContextTokens, stage.maxContextTokens);
         const Reader recall(r.object("recall"), origin, prefix + QStringLiteral("recall."));
         recall.readRange("pairs", stage.recall.minPairs, stage.recall.maxPairs);
@@ -217,6 +220,7 @@ QJsonObject TrainSpec::toJson() const
             {QStringLiteral("lr_min"), s.lrMin},
             {QStringLiteral("warmup_steps"), s.warmupSteps},
             {QStringLiteral("recall_share"), s.recallShare},
+            {QStringLiteral("echo_share"), s.echoShare},
             {QStringLiteral("context_tokens"), range(s.minContextTokens, s.maxContextTokens)},
             {QStringLiteral("recall"),
              QJsonObject{

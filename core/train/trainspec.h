@@ -51,6 +51,10 @@ struct TrainStage
     int tokensPerBatch = 0; // pack sequences until this many tokens
     RecallMix recall;
     double recallShare = 1.0; // fraction of sequences that are dense recall
+    // Fraction of the recall sequences replaced by echo triples "a b a" (the third
+    // supervised): a previous-token head alone solves them, and it is the first half of
+    // the induction circuit that recall needs (a head start on the plateau).
+    double echoShare = 0.0;
     // Task suites and their shares of the remaining sequences, e.g. {"retrieval": 2}.
     std::vector<std::pair<QString, double>> suites;
     int minContextTokens = 64;

@@ -99,6 +99,16 @@ class TestTrainer : public QObject
         // All 16 pool ids are used, none outside it.
         QCOMPARE(seen.size(), size_t(16));
 
+        // Echo triples k v k: the repeated key supervised, nothing else.
+        const TrainSequence echo = recall.makeEcho(mix, rng);
+        QCOMPARE(echo.ids.size(), size_t(1 + 6 * 3));
+        for (size_t i = 1; i < echo.ids.size(); i += 3) {
+            QVERIFY(keys.count(echo.ids[i]) && values.count(echo.ids[i + 1]));
+            QCOMPARE(echo.ids[i + 2], echo.ids[i]);
+            QCOMPARE(int(echo.supervised[i]) + int(echo.supervised[i + 1]) + int(echo.supervised[i + 2]), 1);
+            QVERIFY(echo.supervised[i + 2]);
+        }
+
         // Repeated pairs: each listed twice before the queries, always with its value.
         mix.repeats = 2;
         mix.minFiller = mix.maxFiller = 0;
