@@ -7,11 +7,10 @@
 #include "diagnose/routingmetrics.h"
 #include "diagnose/rowdiagnostics.h"
 #include "diagnose/signature.h"
+#include "model/answerdecoder.h"
 #include "model/transformer.h"
 #include "run/preparedsample.h"
 #include "run/resultrows.h"
-
-#include "model/answerdecoder.h"
 
 #include <torch/torch.h>
 
