@@ -52,10 +52,65 @@ ModelWeights initialWeights(const ModelConfig& config, quint64 seed)
     return weights;
 }
 
+// Layer 0's kv-head 0 and its query heads attend to the previous token whatever the
+// tokens: every embedding gets one shared component (hidden dim 0), the only input
+// those q/k rows read, so q and k are the same at every position; RoPE then makes the
+// score depend on the offset alone, and q is pre-rotated by one position so that every
+// frequency pair used peaks at offset 1. Only the fast pairs (theta >= 0.05) are used:
+// slow ones add a near-constant score that would let the small per-token differences
+// of the shared component's normalised size outvote the offset. The head's V/O copy the
+// previous token into the residual stream at the embeddings' scale. This is the first
+// half of an induction circuit; the recall warm-up otherwise waits thousands of steps
+// for it (issue 5 notes).
+void plantPreviousTokenHead(ModelWeights& w, const ModelConfig& config)
+{
+    torch::NoGradGuard noGrad;
+    const int64_t d = config.hiddenSize, hd = config.headDim, half = hd / 2;
+    const int64_t group = config.numHeads / config.numKvHeads;
+    constexpr double kShared = 0.5;    // the shared embedding component (rows have |r| ~ 0.23)
+    constexpr double kMargin = 12.0;   // logit margin of offset 1 over offsets 0 and 2
+    constexpr double kFastPair = 0.05; // slowest RoPE frequency used (radians per position)
+    w.embed.select(1, 0).fill_(kShared);
+    // RMSNorm'd value of that component, for a typical row (std 0.02 elsewhere).
+    const double shared = kShared * std::sqrt(double(d)) /
+                          std::sqrt(kShared * kShared + double(d - 1) * 0.02 * 0.02);
+    double spread = 0.0; // sum over the used pairs of 1 - cos(theta_i)
+    std::vector<double> theta;
+    for (int64_t i = 0; i < half; ++i) {
+        const double t = std::pow(config.ropeTheta, -2.0 * double(i) / double(hd));
+        if (t < kFastPair && theta.size() >= 2)
+            break;
+        theta.push_back(t);
+        spread += 1.0 - std::cos(t);
+    }
+    const double scale = std::sqrt(kMargin * std::sqrt(double(hd)) / (shared * shared * spread));
+    LayerWeights& l = w.layers.front();
+    l.k.narrow(0, 0, hd).zero_();
+    for (size_t i = 0; i < theta.size(); ++i)
+        l.k[int64_t(i)][0] = scale;
+    for (int64_t h = 0; h < group; ++h) {
+        at::Tensor q = l.q.narrow(0, h * hd, hd);
+        q.zero_();
+        for (size_t i = 0; i < theta.size(); ++i) {
+            q[int64_t(i)][0] = scale * std::cos(theta[i]);
+            q[int64_t(i) + half][0] = -scale * std::sin(theta[i]);
+        }
+    }
+    // V: a unit-gain projection of the normalised input; O: back at the embeddings' scale.
+    l.v.narrow(0, 0, hd).copy_(torch::randn({hd, d}) / std::sqrt(double(d)));
+    const double outScale = 0.25 / (std::sqrt(double(hd)) * std::sqrt(double(d)));
+    l.o.narrow(1, 0, group * hd).copy_(torch::randn({d, group * hd}) * outScale);
+}
+
 } // namespace
 
-TrainableLlama::TrainableLlama(const ModelConfig& config, quint64 seed)
-    : TrainableLlama(config, initialWeights(config, seed))
+TrainableLlama::TrainableLlama(const ModelConfig& config, quint64 seed, bool previousTokenHead)
+    : TrainableLlama(config, [&] {
+          ModelWeights w = initialWeights(config, seed);
+          if (previousTokenHead)
+              plantPreviousTokenHead(w, config);
+          return w;
+      }())
 {}
 
 TrainableLlama TrainableLlama::grownFrom(const QString& dir, const ModelConfig& config,

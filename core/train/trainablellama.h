@@ -18,8 +18,9 @@ class TrainableLlama
 {
   public:
     // Fresh weights: normal(0, 0.02), residual projections scaled by 1/sqrt(2·layers),
-    // norms at 1.
-    TrainableLlama(const ModelConfig& config, quint64 seed);
+    // norms at 1. With `previousTokenHead`, layer 0's first kv-head (and its query heads)
+    // starts as a previous-token head (plantPreviousTokenHead).
+    TrainableLlama(const ModelConfig& config, quint64 seed, bool previousTokenHead = false);
     // Weights from a checkpoint directory written by save() (for resuming).
     static TrainableLlama load(const QString& dir);
     // `config`'s shape with the checkpoint's weights; layers beyond the checkpoint's are

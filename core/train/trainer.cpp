@@ -149,7 +149,8 @@ int Trainer::run(int maxSteps)
     TrainableLlama model = resuming                    ? TrainableLlama::load(ckpt)
                            : !m_spec.initFrom.isEmpty() ? TrainableLlama::grownFrom(
                                                               m_spec.initFrom, config, m_spec.seed)
-                                                        : TrainableLlama(config, m_spec.seed);
+                                                        : TrainableLlama(config, m_spec.seed,
+                                                                         m_spec.previousTokenHead);
     // After the model: the engine sets all cores when a Transformer is built.
     at::set_num_threads(m_spec.threads > 0 ? m_spec.threads : coreCount());
     std::map<QString, bool> decays;

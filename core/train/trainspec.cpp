@@ -149,6 +149,7 @@ TrainSpec TrainSpec::fromJson(const QJsonObject& json, const QString& origin)
     opt.read("clip", spec.clipNorm);
 
     top.read("init_from", spec.initFrom);
+    top.read("previous_token_head", spec.previousTokenHead);
     top.read("seed", spec.seed);
     top.read("checkpoint_every", spec.checkpointEvery);
     top.read("eval_every", spec.evalEvery);
@@ -255,6 +256,7 @@ QJsonObject TrainSpec::toJson() const
                                                   {QStringLiteral("clip"), clipNorm}}},
         {QStringLiteral("stages"), stageArray},
         {QStringLiteral("init_from"), initFrom},
+        {QStringLiteral("previous_token_head"), previousTokenHead},
         {QStringLiteral("seed"), qint64(seed)},
         {QStringLiteral("checkpoint_every"), checkpointEvery},
         {QStringLiteral("eval_every"), evalEvery},

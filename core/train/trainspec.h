@@ -72,6 +72,8 @@ struct TrainSpec
     // checkpoint did, and training then uses the new layers. Lets a small model that has
     // formed its retrieval circuit grow deeper without a second plateau.
     QString initFrom;
+    // Fresh weights start with a previous-token head in layer 0 (TrainableLlama).
+    bool previousTokenHead = false;
     int tokenizerCorpusSamples = 3000;
     double weightDecay = 0.1;
     double beta1 = 0.9;

@@ -202,6 +202,42 @@ class TestTrainer : public QObject
         }
     }
 
+    // The planted head: layer 0, kv-head 0 attends to the previous token on any tokens.
+    void plantedPreviousTokenHeadAttendsToThePreviousToken()
+    {
+        QTemporaryDir dir;
+        ModelConfig config;
+        config.vocabSize = 300;
+        config.hiddenSize = 128;
+        config.intermediateSize = 256;
+        config.numLayers = 2;
+        config.numHeads = 4;
+        config.numKvHeads = 2;
+        config.headDim = 32;
+        config.maxPositionEmbeddings = 256;
+        config.ropeTheta = 10000.0;
+        config.rmsNormEps = 1e-5;
+        config.torchDtype = QStringLiteral("float32");
+        config.architectureName = QStringLiteral("LlamaForCausalLM");
+        TrainableLlama(config, 4, true).save(dir.filePath(QStringLiteral("m")), {});
+        const auto model = Transformer::load(dir.filePath(QStringLiteral("m")));
+        std::vector<int> ids;
+        for (int i = 0; i < 120; ++i)
+            ids.push_back((i * 97 + 13) % 300);
+        PrefillOptions options;
+        for (int64_t row = 1; row < 120; ++row)
+            options.attentionRows.push_back(row);
+        c10::InferenceMode guard;
+        const ContextCache cache = model->prefill(ids, options);
+        const at::Tensor rows = cache.layers[0].rowAttention; // [kv, R, T], row r = position r + 1
+        for (int64_t r = 0; r < 119; ++r) {
+            const double previous = rows[0][r][r].item<double>();
+            QVERIFY2(previous > 0.9, qPrintable(QStringLiteral("row %1: %2").arg(r + 1).arg(previous)));
+        }
+        // kv-head 1 is left as initialised: no such pattern.
+        QVERIFY(rows[1][118][118].item<double>() < 0.5);
+    }
+
     void engineReadsCheckpointWithSameLogits()
     {
         QTemporaryDir dir;
