@@ -4,6 +4,7 @@
 #include "checkpoint/safetensorswriter.h"
 #include "common/error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <torch/torch.h>
 
@@ -43,14 +44,14 @@ double AdamW::clipGradNorm(double maxNorm)
     return norm;
 }
 
-void AdamW::step(double lr)
+void AdamW::step(double lr, const std::vector<QString>& frozen)
 {
     torch::NoGradGuard noGrad;
     ++m_step;
     const double c1 = 1.0 - std::pow(m_options.beta1, double(m_step));
     const double c2 = 1.0 - std::pow(m_options.beta2, double(m_step));
     for (auto& [name, p] : m_params) {
-        if (!p.grad().defined())
+        if (!p.grad().defined() || std::find(frozen.begin(), frozen.end(), name) != frozen.end())
             continue;
         const auto& g = p.grad();
         auto& m = m_m[name];

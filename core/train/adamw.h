@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <map>
+#include <vector>
 #include <torch/types.h>
 
 namespace kvl {
@@ -26,7 +27,9 @@ class AdamW
     void zeroGrad();
     // Clips the global gradient norm to maxNorm (when > 0); returns the norm before.
     double clipGradNorm(double maxNorm);
-    void step(double lr);
+    // Parameters named in `frozen` are left as they are (no update, no decay, moments
+    // untouched).
+    void step(double lr, const std::vector<QString>& frozen = {});
 
     int64_t steps() const { return m_step; }
     void save(const QString& path) const; // safetensors: m.<name>, v.<name>, step

@@ -151,6 +151,11 @@ int Trainer::run(int maxSteps)
                                                               m_spec.initFrom, config, m_spec.seed)
                                                         : TrainableLlama(config, m_spec.seed,
                                                                          m_spec.previousTokenHead);
+    for (size_t i = 0; i < m_spec.stages.size(); ++i)
+        for (const QString& name : m_spec.stages[i].frozen)
+            if (!model.named().count(name))
+                throw Error(QStringLiteral("stages[%1].freeze").arg(i),
+                            QStringLiteral("the model has no parameter '%1'").arg(name));
     // After the model: the engine sets all cores when a Transformer is built.
     at::set_num_threads(m_spec.threads > 0 ? m_spec.threads : coreCount());
     std::map<QString, bool> decays;
@@ -245,7 +250,7 @@ int Trainer::run(int maxSteps)
         const auto [loss, hits] = lossAndHits(model.forward(batch.ids), batch);
         loss.backward();
         optimizer.clipGradNorm(m_spec.clipNorm);
-        optimizer.step(lr);
+        optimizer.step(lr, stage.frozen);
         ++step;
 
         tokensSeen += batch.tokens;

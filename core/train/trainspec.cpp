@@ -189,6 +189,16 @@ TrainSpec TrainSpec::fromJson(const QJsonObject& json, const QString& origin)
             recall.fail("repeats", QStringLiteral("at least 1"));
         if (stage.recall.pool < 0 || (stage.recall.pool > 0 && stage.recall.pool < stage.recall.maxPairs))
             recall.fail("pool", QStringLiteral("0 (all ordinary tokens) or at least the largest pair count"));
+        const QJsonValue frozen = object.value(QStringLiteral("freeze"));
+        if (!frozen.isUndefined()) {
+            if (!frozen.isArray())
+                r.fail("freeze", QStringLiteral("an array of parameter names"));
+            for (const QJsonValue& name : frozen.toArray()) {
+                if (!name.isString())
+                    r.fail("freeze", QStringLiteral("an array of parameter names"));
+                stage.frozen.push_back(name.toString());
+            }
+        }
         const QJsonObject suites = r.object("suites");
         for (auto it = suites.begin(); it != suites.end(); ++it) {
             if (!it.value().isDouble() || it.value().toDouble() < 0)
@@ -222,6 +232,7 @@ QJsonObject TrainSpec::toJson() const
             {QStringLiteral("warmup_steps"), s.warmupSteps},
             {QStringLiteral("recall_share"), s.recallShare},
             {QStringLiteral("echo_share"), s.echoShare},
+            {QStringLiteral("freeze"), QJsonArray::fromStringList(QStringList(s.frozen.begin(), s.frozen.end()))},
             {QStringLiteral("context_tokens"), range(s.minContextTokens, s.maxContextTokens)},
             {QStringLiteral("recall"),
              QJsonObject{

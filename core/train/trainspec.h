@@ -57,6 +57,9 @@ struct TrainStage
     double echoShare = 0.0;
     // Task suites and their shares of the remaining sequences, e.g. {"retrieval": 2}.
     std::vector<std::pair<QString, double>> suites;
+    // Parameters (Hugging Face names) this stage does not update, e.g. a planted
+    // previous-token head and the embeddings it reads while the recall circuit forms.
+    std::vector<QString> frozen;
     int minContextTokens = 64;
     int maxContextTokens = 256;
 };

@@ -238,6 +238,35 @@ class TestTrainer : public QObject
         QVERIFY(rows[1][118][118].item<double>() < 0.5);
     }
 
+    // A stage's frozen parameters keep their values; the others train; a wrong name is
+    // refused before training starts.
+    void frozenParametersStay()
+    {
+        QTemporaryDir dir;
+        const QString tokenizer = makeTokenizer(dir);
+        TrainSpec spec = tinySpec(4);
+        const QString embed = QStringLiteral("model.embed_tokens.weight");
+        const QString q0 = QStringLiteral("model.layers.0.self_attn.q_proj.weight");
+        spec.stages[0].frozen = {embed, q0};
+        const QString run = dir.filePath(QStringLiteral("frozen"));
+        Trainer(spec, run, tokenizer, {}).run(1);
+        const TrainableLlama before = TrainableLlama::load(run + QStringLiteral("/checkpoint"));
+        Trainer(spec, run, tokenizer, {}).run();
+        const TrainableLlama after = TrainableLlama::load(run + QStringLiteral("/checkpoint"));
+        QVERIFY(before.named().at(embed).equal(after.named().at(embed)));
+        QVERIFY(before.named().at(q0).equal(after.named().at(q0)));
+        const QString k0 = QStringLiteral("model.layers.0.self_attn.k_proj.weight");
+        QVERIFY(!before.named().at(k0).equal(after.named().at(k0)));
+
+        spec.stages[0].frozen = {QStringLiteral("model.no_such.weight")};
+        try {
+            Trainer(spec, dir.filePath(QStringLiteral("bad")), tokenizer, {}).run();
+            QFAIL("accepted an unknown parameter");
+        } catch (const Error& e) {
+            QVERIFY2(e.message().contains(QStringLiteral("no_such")), qPrintable(e.message()));
+        }
+    }
+
     void engineReadsCheckpointWithSameLogits()
     {
         QTemporaryDir dir;
