@@ -20,6 +20,19 @@ at::Tensor contextBiasOf(const CacheEdit& edit, int layer, int64_t kvHeads, int6
     return bias.unsqueeze(1);
 }
 
+at::Tensor contextBiasesOf(const std::vector<const CacheEdit*>& edits, int layer, int64_t kvHeads,
+                           int64_t tc)
+{
+    std::vector<at::Tensor> biases;
+    bool any = false;
+    for (const CacheEdit* edit : edits) {
+        const at::Tensor bias = contextBiasOf(*edit, layer, kvHeads, tc);
+        any = any || bias.defined();
+        biases.push_back(bias.defined() ? bias : at::zeros({kvHeads, 1, tc}, at::kFloat));
+    }
+    return any ? at::stack(biases, 0) : at::Tensor();
+}
+
 DecodeBatch DecodeBatch::build(const ContextCache& context,
                                const std::vector<const CacheEdit*>& edits,
                                const std::vector<const Continuation*>& continuations,
@@ -41,19 +54,19 @@ DecodeBatch DecodeBatch::build(const ContextCache& context,
         const int64_t kv = ctxK.size(0), tc = ctxK.size(1), hd = ctxK.size(2);
         at::Tensor k = at::zeros({b, kv, capacity, hd}, ctxK.options());
         at::Tensor v = at::zeros({b, kv, capacity, hd}, ctxK.options());
-        std::vector<at::Tensor> biases;
         for (int64_t r = 0; r < b; ++r) {
             const Continuation& c = *continuations[size_t(r)];
             if (c.length > 0) {
                 k[r].narrow(1, 0, c.length).copy_(c.keys[l]);
                 v[r].narrow(1, 0, c.length).copy_(c.values[l]);
             }
-            const at::Tensor bias = contextBiasOf(*edits[size_t(r)], int(l), kv, tc);
-            biases.push_back(bias.defined() ? bias : at::zeros({kv, 1, tc}, at::kFloat));
         }
         batch.keys.push_back(k);
         batch.values.push_back(v);
-        batch.contextBias.push_back(at::stack(biases, 1)); // [kv, B, 1, Tc]
+        // [kv, B, 1, Tc]; zeros when every row sees the whole context (the step adds it).
+        const at::Tensor biases = contextBiasesOf(edits, int(l), kv, tc);
+        batch.contextBias.push_back(biases.defined() ? biases.transpose(0, 1).contiguous()
+                                                     : at::zeros({kv, b, 1, tc}, at::kFloat));
     }
     return batch;
 }

@@ -35,5 +35,9 @@ struct DecodeBatch
 // The additive bias [kv, 1, Tc] one layer of `edit` applies to context scores, or
 // undefined for FullCache.
 at::Tensor contextBiasOf(const CacheEdit& edit, int layer, int64_t kvHeads, int64_t tc);
+// Those of several edits stacked, zeros for FullCache rows: [B, kv, 1, Tc]; undefined
+// when every edit is FullCache.
+at::Tensor contextBiasesOf(const std::vector<const CacheEdit*>& edits, int layer, int64_t kvHeads,
+                           int64_t tc);
 
 } // namespace kvl

@@ -121,6 +121,34 @@ at::Tensor Transformer::projectQueries(const ModelConfig& config, const LayerWei
     return q;
 }
 
+namespace {
+
+// Pre-RoPE keys and values of attention inputs h [..., hidden]: [..., kv_heads, head_dim]
+// each, k-norm applied where the family has one.
+std::pair<at::Tensor, at::Tensor> projectKeysValues(const ModelConfig& config,
+                                                    const LayerWeights& w, const at::Tensor& h)
+{
+    std::vector<int64_t> shape = h.sizes().vec();
+    shape.back() = config.numKvHeads;
+    shape.push_back(config.headDim);
+    at::Tensor k = at::linear(h, w.k, w.kBias).view(shape);
+    if (config.qkNorm)
+        k = rmsNorm(k, w.kNorm, config.rmsNormEps);
+    return {k, at::linear(h, w.v, w.vBias).view(shape)};
+}
+
+// The rest of a layer once attention is done: the output projection into the residual
+// stream, then the SwiGLU MLP.
+at::Tensor outputAndMlp(const ModelConfig& config, const LayerWeights& w, const at::Tensor& x,
+                        const at::Tensor& attention)
+{
+    const at::Tensor x1 = x + at::linear(attention, w.o);
+    const at::Tensor h2 = rmsNorm(x1, w.postAttentionNorm, config.rmsNormEps);
+    return x1 + at::linear(at::silu(at::linear(h2, w.gate)) * at::linear(h2, w.up), w.down);
+}
+
+} // namespace
+
 at::Tensor Transformer::layer(int index, const at::Tensor& x, const at::Tensor& cos,
                               const at::Tensor& sin, LayerIo& io) const
 {
@@ -136,10 +164,7 @@ at::Tensor Transformer::layer(int index, const at::Tensor& x, const at::Tensor& 
     if (io.keepInput)
         io.input = h;
     const at::Tensor q = projectQueries(m_config, w, h);
-    at::Tensor k = at::linear(h, w.k, w.kBias).view({batch, t, kvHeads, hd});
-    const at::Tensor v = at::linear(h, w.v, w.vBias).view({batch, t, kvHeads, hd});
-    if (m_config.qkNorm)
-        k = rmsNorm(k, w.kNorm, eps);
+    const auto [k, v] = projectKeysValues(m_config, w, h);
     const at::Tensor qr = Rope::apply(q, cos, sin);
     const at::Tensor kr = Rope::apply(k, cos, sin);
     if (io.window > 0) {
@@ -177,10 +202,7 @@ at::Tensor Transformer::layer(int index, const at::Tensor& x, const at::Tensor& 
     io.rowAttention = attn.rowAttention;
     io.received = attn.received;
 
-    const at::Tensor x1 = x + at::linear(attn.out, w.o);
-    const at::Tensor h2 = rmsNorm(x1, w.postAttentionNorm, eps);
-    const at::Tensor mlp = at::silu(at::linear(h2, w.gate)) * at::linear(h2, w.up);
-    return x1 + at::linear(mlp, w.down);
+    return outputAndMlp(m_config, w, x, attn.out);
 }
 
 at::Tensor Transformer::forward(const std::vector<int>& ids) const
@@ -278,21 +300,30 @@ void checkEdit(const at::Tensor& t, const char* what, at::ScalarType type,
 
 } // namespace
 
-ExtendResult Transformer::extend(const ContextCache& context, const CacheEdit& edit,
-                                 Continuation& continuation, const std::vector<int>& ids,
-                                 const ExtendOptions& options) const
+void Transformer::checkExtension(const ContextCache& context,
+                                 const std::vector<const CacheEdit*>& edits, int64_t tokens,
+                                 int64_t positions) const
 {
-    const int64_t n = int64_t(ids.size());
-    if (n == 0)
+    if (tokens == 0)
         throw Error(m_source, QStringLiteral("nothing to process after the context"));
     if (int64_t(context.layers.size()) != m_config.numLayers)
         throw Error(m_source, QStringLiteral("the context cache has %1 layers, the model %2")
                                   .arg(context.layers.size())
                                   .arg(m_config.numLayers));
+    checkLength(positions, QStringLiteral("context + question + answer"));
+    for (const CacheEdit* edit : edits) {
+        checkEdit(edit->keptMask, "kept mask", at::kBool, context, m_config.numKvHeads);
+        checkEdit(edit->logitBias, "logit bias", at::kFloat, context, m_config.numKvHeads);
+    }
+}
+
+ExtendResult Transformer::extend(const ContextCache& context, const CacheEdit& edit,
+                                 Continuation& continuation, const std::vector<int>& ids,
+                                 const ExtendOptions& options) const
+{
+    const int64_t n = int64_t(ids.size());
     const int64_t start = context.length + continuation.length;
-    checkLength(start + n, QStringLiteral("context + question + answer"));
-    checkEdit(edit.keptMask, "kept mask", at::kBool, context, m_config.numKvHeads);
-    checkEdit(edit.logitBias, "logit bias", at::kFloat, context, m_config.numKvHeads);
+    checkExtension(context, {&edit}, n, start + n);
     if (continuation.keys.empty()) {
         continuation.keys.resize(size_t(m_config.numLayers));
         continuation.values.resize(size_t(m_config.numLayers));
@@ -342,17 +373,9 @@ std::vector<ExtendResult> Transformer::extendEach(const ContextCache& context,
 {
     const int64_t n = int64_t(ids.size());
     const int64_t b = int64_t(edits.size());
-    if (n == 0 || b == 0)
-        throw Error(m_source, QStringLiteral("nothing to process after the context"));
-    if (int64_t(context.layers.size()) != m_config.numLayers)
-        throw Error(m_source, QStringLiteral("the context cache has %1 layers, the model %2")
-                                  .arg(context.layers.size())
-                                  .arg(m_config.numLayers));
-    checkLength(context.length + n, QStringLiteral("context + question + answer"));
-    for (const CacheEdit* edit : edits) {
-        checkEdit(edit->keptMask, "kept mask", at::kBool, context, m_config.numKvHeads);
-        checkEdit(edit->logitBias, "logit bias", at::kFloat, context, m_config.numKvHeads);
-    }
+    if (b == 0)
+        throw Error(m_source, QStringLiteral("no edit to extend the context under"));
+    checkExtension(context, edits, n, context.length + n);
     const int64_t kvHeads = m_config.numKvHeads;
     auto [cos, sin] = m_rope.cosSin(at::arange(context.length, context.length + n, at::kLong));
     at::Tensor x =
@@ -368,19 +391,13 @@ std::vector<ExtendResult> Transformer::extendEach(const ContextCache& context,
     for (int i = 0; i < m_config.numLayers; ++i) {
         const LayerCache& l = context.layers[size_t(i)];
         const int64_t tc = l.keys.size(1);
-        std::vector<at::Tensor> biases;
-        bool anyBias = false;
-        for (const CacheEdit* edit : edits) {
-            const at::Tensor bias = contextBiasOf(*edit, i, kvHeads, tc);
-            anyBias = anyBias || bias.defined();
-            biases.push_back(bias.defined() ? bias : at::zeros({kvHeads, 1, tc}, at::kFloat));
-        }
+        const at::Tensor biases = contextBiasesOf(edits, i, kvHeads, tc); // [B, kv, 1, Tc]
         LayerIo io;
         io.keep = true;
         io.ctxK = l.keys;
         io.ctxV = l.values;
-        if (anyBias) // [kv, 1, Tc] for one row, [B, kv, 1, Tc] for several
-            io.ctxBias = b == 1 ? biases.front() : at::stack(biases, 0);
+        if (biases.defined()) // [kv, 1, Tc] for one row, [B, kv, 1, Tc] for several
+            io.ctxBias = b == 1 ? biases[0] : biases;
         io.captureContext = options.captureAttention;
         x = layer(i, x, cos, sin, io);
         for (int64_t r = 0; r < b; ++r) {
@@ -440,10 +457,7 @@ at::Tensor Transformer::decodeStep(const ContextCache& context, DecodeBatch& bat
         const LayerWeights& w = m_weights.layers[size_t(i)];
         const at::Tensor h = rmsNorm(x, w.inputNorm, eps);
         const at::Tensor q = projectQueries(m_config, w, h);
-        at::Tensor k = at::linear(h, w.k, w.kBias).view({1, b, kvHeads, hd});
-        const at::Tensor v = at::linear(h, w.v, w.vBias).view({1, b, kvHeads, hd});
-        if (m_config.qkNorm)
-            k = rmsNorm(k, w.kNorm, eps);
+        const auto [k, v] = projectKeysValues(m_config, w, h);
         const at::Tensor qr = Rope::apply(q, cos, sin);
         const at::Tensor kr = Rope::apply(k, cos, sin);
         // Row r's new entry goes to slot lengths[r] of its buffer.
@@ -456,9 +470,7 @@ at::Tensor Transformer::decodeStep(const ContextCache& context, DecodeBatch& bat
             (qr.select(0, 0) * (1.0 / std::sqrt(double(hd)))).view({b, kvHeads, heads / kvHeads, hd}),
             batch.keys[size_t(i)].narrow(2, 0, n), batch.values[size_t(i)].narrow(2, 0, n), hidden,
             l.keys, l.values, batch.contextBias[size_t(i)]);
-        const at::Tensor x1 = x + at::linear(attn.unsqueeze(0), w.o);
-        const at::Tensor h2 = rmsNorm(x1, w.postAttentionNorm, eps);
-        x = x1 + at::linear(at::silu(at::linear(h2, w.gate)) * at::linear(h2, w.up), w.down);
+        x = outputAndMlp(m_config, w, x, attn.unsqueeze(0));
     }
     for (int64_t& length : batch.lengths)
         ++length;

@@ -84,6 +84,10 @@ class Transformer
     at::Tensor layer(int index, const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin,
                      LayerIo& io) const;
     at::Tensor logits(const at::Tensor& hidden) const;
+    // What extend() and extendEach() check first: `tokens` to feed, the cache's layers,
+    // `positions` within the model's limit, and every edit's shape.
+    void checkExtension(const ContextCache& context, const std::vector<const CacheEdit*>& edits,
+                        int64_t tokens, int64_t positions) const;
 
     ModelConfig m_config;
     ModelWeights m_weights;
