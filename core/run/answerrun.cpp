@@ -95,22 +95,6 @@ void takeGoldPass(ScoredGeneration scored, AnswerRun& run)
 
 } // namespace
 
-PendingAnswer beginAnswer(const Transformer& model, const PreparedSample& sample,
-                          const ContextCache& context, const CacheEdit& edit,
-                          const AnswerSettings& settings)
-{
-    QElapsedTimer timer;
-    timer.start();
-    PendingAnswer pending;
-    // One pass feeds the gold answer; greedy decoding replays it while it agrees.
-    takeGoldPass(scoreAndReplay(model, context, edit, sample.ids.question, sample.ids.answer,
-                                goldScoreOptions(settings), generateOptionsOf(settings),
-                                pending.decode),
-                 pending.run);
-    pending.run.answerMs = double(timer.nsecsElapsed()) / 1e6;
-    return pending;
-}
-
 std::vector<PendingAnswer> beginAnswers(const Transformer& model, const PreparedSample& sample,
                                         const ContextCache& context,
                                         const std::vector<const CacheEdit*>& edits,
@@ -132,20 +116,6 @@ std::vector<PendingAnswer> beginAnswers(const Transformer& model, const Prepared
     for (PendingAnswer& p : pending)
         p.run.answerMs = share;
     return pending;
-}
-
-AnswerRun answerSample(const Transformer& model, const Tokenizer& tokenizer,
-                       const PreparedSample& sample, const ContextCache& context,
-                       const CacheEdit& edit, const AnswerSettings& settings)
-{
-    QElapsedTimer timer;
-    timer.start();
-    PendingAnswer pending = beginAnswer(model, sample, context, edit, settings);
-    decodeLockstep(model, context, {{&edit, &pending.decode, &pending.run.generation}},
-                   generateOptionsOf(settings));
-    finishAnswer(tokenizer, sample, pending.run);
-    pending.run.answerMs = double(timer.nsecsElapsed()) / 1e6;
-    return std::move(pending.run);
 }
 
 } // namespace kvl

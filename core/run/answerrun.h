@@ -45,19 +45,15 @@ std::vector<int> stopIdsOf(const Tokenizer& tokenizer, const std::vector<int>& c
 // every instruction rule kept and no leak; a Text2JSON score of 1).
 void scorePrediction(const PreparedSample& sample, AnswerRun& run);
 
-// answerSample() in halves, so that a sweep decodes many configurations of one sample
-// in lockstep between them: beginAnswer() runs the gold pass and replays greedy
-// decoding while it follows the gold answer; decodeLockstep() on `decode` finishes the
-// decoding; finishAnswer() turns the ids into the scored answer.
+// A configuration's answer, in parts, so that a sweep answers many configurations of one
+// sample together: beginAnswers() runs one batched gold pass for every edit and replays
+// greedy decoding while it follows the gold answer; decodeLockstep() on `decode`
+// finishes the decoding; finishAnswer() turns the ids into the scored answer.
 struct PendingAnswer
 {
     AnswerRun run;
     PendingDecode decode;
 };
-PendingAnswer beginAnswer(const Transformer& model, const PreparedSample& sample,
-                          const ContextCache& context, const CacheEdit& edit,
-                          const AnswerSettings& settings);
-// beginAnswer() for several edits of one context in one batched gold pass.
 std::vector<PendingAnswer> beginAnswers(const Transformer& model, const PreparedSample& sample,
                                         const ContextCache& context,
                                         const std::vector<const CacheEdit*>& edits,
@@ -65,12 +61,7 @@ std::vector<PendingAnswer> beginAnswers(const Transformer& model, const Prepared
 void finishAnswer(const Tokenizer& tokenizer, const PreparedSample& sample, AnswerRun& run);
 GenerateOptions generateOptionsOf(const AnswerSettings& settings);
 
-// Teacher-forces the gold answer (with attention), then decodes greedily, under `edit`.
-AnswerRun answerSample(const Transformer& model, const Tokenizer& tokenizer,
-                       const PreparedSample& sample, const ContextCache& context,
-                       const CacheEdit& edit, const AnswerSettings& settings);
-
-// Greedy decoding and scoring only (interventions need no gold replay).
+// Greedy decoding and scoring only, no gold pass (kvlens-cli eval).
 AnswerRun decodeSample(const Transformer& model, const Tokenizer& tokenizer,
                        const PreparedSample& sample, const ContextCache& context,
                        const CacheEdit& edit, const AnswerSettings& settings);

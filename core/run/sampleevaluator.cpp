@@ -171,7 +171,8 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
                 sharedEdits.push_back(&c.edit);
                 sharedAnswers.push_back(&c.answer);
             } else {
-                c.answer = beginAnswer(m_model, sample, context, c.edit, settings);
+                c.answer = std::move(
+                    beginAnswers(m_model, sample, context, {&c.edit}, settings).front());
                 decodeTogether(m_model, context, {{&c.edit, &c.answer}}, generate);
             }
         }
