@@ -129,23 +129,7 @@ int Trainer::run(int maxSteps)
 
     const QString ckpt = checkpointDir();
     const bool resuming = QFile::exists(QDir(ckpt).filePath(QLatin1String(kStateFile)));
-    ModelConfig config;
-    config.architecture = Architecture::Llama;
-    config.architectureName = QStringLiteral("LlamaForCausalLM");
-    config.vocabSize = vocab;
-    config.hiddenSize = m_spec.model.hidden;
-    config.intermediateSize = m_spec.model.intermediate;
-    config.numLayers = m_spec.model.layers;
-    config.numHeads = m_spec.model.heads;
-    config.numKvHeads = m_spec.model.kvHeads;
-    config.headDim = m_spec.model.hidden / m_spec.model.heads;
-    config.maxPositionEmbeddings = m_spec.model.maxPosition;
-    config.rmsNormEps = 1e-5;
-    config.ropeTheta = m_spec.model.ropeTheta;
-    config.tieWordEmbeddings = m_spec.model.tieEmbeddings;
-    config.bosTokenId = bos;
-    config.eosTokenIds = stops;
-    config.torchDtype = QStringLiteral("float32");
+    const ModelConfig config = m_spec.model.config(vocab, bos, stops);
     TrainableLlama model = resuming                    ? TrainableLlama::load(ckpt)
                            : !m_spec.initFrom.isEmpty() ? TrainableLlama::grownFrom(
                                                               m_spec.initFrom, config, m_spec.seed)

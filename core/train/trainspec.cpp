@@ -117,6 +117,28 @@ std::pair<int, int> TrainSpec::locate(int step) const
     return {int(stages.size()), 0};
 }
 
+ModelConfig TrainModelShape::config(int vocabSize, int bosId, const std::vector<int>& eosIds) const
+{
+    ModelConfig c;
+    c.architecture = Architecture::Llama;
+    c.architectureName = QStringLiteral("LlamaForCausalLM");
+    c.vocabSize = vocabSize;
+    c.hiddenSize = hidden;
+    c.intermediateSize = intermediate;
+    c.numLayers = layers;
+    c.numHeads = heads;
+    c.numKvHeads = kvHeads;
+    c.headDim = hidden / heads;
+    c.maxPositionEmbeddings = maxPosition;
+    c.rmsNormEps = 1e-5;
+    c.ropeTheta = ropeTheta;
+    c.tieWordEmbeddings = tieEmbeddings;
+    c.bosTokenId = bosId;
+    c.eosTokenIds = eosIds;
+    c.torchDtype = QStringLiteral("float32");
+    return c;
+}
+
 TrainSpec TrainSpec::fromJson(const QJsonObject& json, const QString& origin)
 {
     TrainSpec spec;

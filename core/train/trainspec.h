@@ -1,5 +1,7 @@
 #pragma once
 
+#include "checkpoint/modelconfig.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <vector>
@@ -17,6 +19,9 @@ struct TrainModelShape
     double ropeTheta = 10000.0;
     int maxPosition = 4096;
     bool tieEmbeddings = false;
+
+    // The Llama config.json of this shape over a tokenizer's vocabulary and ids.
+    ModelConfig config(int vocabSize, int bosId, const std::vector<int>& eosIds) const;
 };
 
 // Dense associative recall (TRAINING-NOTES.md, trial 3): k1 v1 … kn vn, then the keys

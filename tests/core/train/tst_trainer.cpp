@@ -206,20 +206,14 @@ class TestTrainer : public QObject
     void plantedPreviousTokenHeadAttendsToThePreviousToken()
     {
         QTemporaryDir dir;
-        ModelConfig config;
-        config.vocabSize = 300;
-        config.hiddenSize = 128;
-        config.intermediateSize = 256;
-        config.numLayers = 2;
-        config.numHeads = 4;
-        config.numKvHeads = 2;
-        config.headDim = 32;
-        config.maxPositionEmbeddings = 256;
-        config.ropeTheta = 10000.0;
-        config.rmsNormEps = 1e-5;
-        config.torchDtype = QStringLiteral("float32");
-        config.architectureName = QStringLiteral("LlamaForCausalLM");
-        TrainableLlama(config, 4, true).save(dir.filePath(QStringLiteral("m")), {});
+        TrainModelShape shape; // the bundled model's head layout: d 128, 4 heads, 2 kv-heads
+        shape.hidden = 128;
+        shape.intermediate = 256;
+        shape.layers = 2;
+        shape.heads = 4;
+        shape.kvHeads = 2;
+        shape.maxPosition = 256;
+        TrainableLlama(shape.config(300, 0, {}), 4, true).save(dir.filePath(QStringLiteral("m")), {});
         const auto model = Transformer::load(dir.filePath(QStringLiteral("m")));
         std::vector<int> ids;
         for (int i = 0; i < 120; ++i)
