@@ -5,6 +5,7 @@
 #include "tokenizer/tokenizer.h"
 #include "train/adamw.h"
 #include "train/recallsequences.h"
+#include "train/trainbatch.h"
 #include "train/trainablellama.h"
 
 #include <QDateTime>
@@ -21,56 +22,6 @@ namespace {
 
 const char* kStateFile = "trainer_state.json";
 const char* kOptimizerFile = "optimizer.safetensors";
-
-struct Batch
-{
-    torch::Tensor ids;     // int64 [B, T]
-    torch::Tensor targets; // int64 [B, T-1]
-    torch::Tensor weights; // float [B, T-1]
-    int64_t tokens = 0;
-};
-
-Batch assemble(const std::vector<TrainSequence>& sequences, int padId)
-{
-    size_t longest = 0;
-    for (const auto& s : sequences)
-        longest = std::max(longest, s.ids.size());
-    const int64_t B = int64_t(sequences.size()), T = int64_t(longest);
-    auto ids = torch::full({B, T}, padId, torch::kInt64);
-    auto weights = torch::zeros({B, T}, torch::kFloat32);
-    auto idsA = ids.accessor<int64_t, 2>();
-    auto wA = weights.accessor<float, 2>();
-    Batch batch;
-    for (int64_t b = 0; b < B; ++b) {
-        const auto& s = sequences[size_t(b)];
-        for (size_t t = 0; t < s.ids.size(); ++t) {
-            idsA[b][int64_t(t)] = s.ids[t];
-            wA[b][int64_t(t)] = s.supervised[t] ? 1.0f : 0.0f;
-        }
-        batch.tokens += int64_t(s.ids.size());
-    }
-    batch.targets = ids.narrow(1, 1, T - 1);
-    batch.weights = weights.narrow(1, 1, T - 1);
-    batch.ids = ids;
-    return batch;
-}
-
-// Weighted mean cross-entropy over supervised positions, and the number of them that
-// argmax predicts right.
-std::pair<torch::Tensor, int64_t> lossAndHits(const torch::Tensor& logits, const Batch& batch)
-{
-    const auto predicting = logits.narrow(1, 0, logits.size(1) - 1);
-    const auto flat = predicting.reshape({-1, predicting.size(-1)});
-    const auto nll = torch::nn::functional::cross_entropy(
-        flat, batch.targets.reshape({-1}),
-        torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone));
-    const auto w = batch.weights.reshape({-1});
-    const auto loss = (nll * w).sum() / w.sum().clamp_min(1.0);
-    const auto hits = ((flat.argmax(-1) == batch.targets.reshape({-1})).to(torch::kFloat32) * w)
-                          .sum()
-                          .item<double>();
-    return {loss, int64_t(hits)};
-}
 
 double learningRate(const TrainStage& stage, int stepInStage)
 {
@@ -227,11 +178,11 @@ int Trainer::run(int maxSteps)
         const auto [stageIndex, inStage] = m_spec.locate(step);
         const TrainStage& stage = m_spec.stages[size_t(stageIndex)];
         Rng rng(Rng::derive(m_spec.seed, uint64_t(step)));
-        const Batch batch = assemble(sequencesFor(stage, rng), pad);
+        const TrainBatch batch = assembleBatch(sequencesFor(stage, rng), pad);
         const double lr = learningRate(stage, inStage);
 
         optimizer.zeroGrad();
-        const auto [loss, hits] = lossAndHits(model.forward(batch.ids), batch);
+        const auto [loss, hits] = supervisedLoss(model.forward(batch.ids), batch);
         loss.backward();
         optimizer.clipGradNorm(m_spec.clipNorm);
         optimizer.step(lr, stage.frozen);

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "train/trainsequence.h"
+
+#include <torch/types.h>
+#include <utility>
+#include <vector>
+
+namespace kvl {
+
+// Training sequences padded into one batch, with the supervised targets shifted by one.
+struct TrainBatch
+{
+    torch::Tensor ids;     // int64 [B, T]
+    torch::Tensor targets; // int64 [B, T-1]: ids[:, 1:]
+    torch::Tensor weights; // float [B, T-1]: 1 where targets[b, t] is supervised
+    int64_t tokens = 0;    // unpadded tokens
+};
+
+TrainBatch assembleBatch(const std::vector<TrainSequence>& sequences, int padId);
+
+// Mean cross-entropy over the supervised targets (differentiable), and how many of them
+// the argmax predicts right.
+std::pair<torch::Tensor, int64_t> supervisedLoss(const torch::Tensor& logits,
+                                                 const TrainBatch& batch);
+
+} // namespace kvl
