@@ -213,17 +213,21 @@ at::Tensor Transformer::forward(const std::vector<int>& ids) const
 at::Tensor Transformer::forward(const at::Tensor& ids) const
 {
     const bool single = ids.dim() == 1;
-    const at::Tensor batch = single ? ids.unsqueeze(0) : ids;
-    const int64_t t = batch.size(1);
+    const at::Tensor out = logits(finalHidden(single ? ids.unsqueeze(0) : ids));
+    return single ? out.squeeze(0) : out;
+}
+
+at::Tensor Transformer::finalHidden(const at::Tensor& ids) const
+{
+    const int64_t t = ids.size(1);
     checkLength(t, QStringLiteral("the input"));
     auto [cos, sin] = m_rope.cosSin(at::arange(t, at::kLong));
-    at::Tensor x = embed(batch);
+    at::Tensor x = embed(ids);
     for (int i = 0; i < m_config.numLayers; ++i) {
         LayerIo io;
         x = layer(i, x, cos, sin, io);
     }
-    const at::Tensor out = logits(x);
-    return single ? out.squeeze(0) : out;
+    return x;
 }
 
 ContextCache Transformer::prefill(const std::vector<int>& ids, const PrefillOptions& options) const

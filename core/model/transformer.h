@@ -38,6 +38,12 @@ class Transformer
     // Logits for every position: ids int64 [T] -> [T, vocab], [B, T] -> [B, T, vocab].
     at::Tensor forward(const at::Tensor& ids) const;
     at::Tensor forward(const std::vector<int>& ids) const;
+    // What forward() feeds the final norm and LM head: [B, T] -> [B, T, hidden]. The
+    // trainer applies logits() to the supervised positions only (the LM head is a third
+    // of a small model's FLOPs).
+    at::Tensor finalHidden(const at::Tensor& ids) const;
+    // Final norm and LM head: [..., hidden] -> [..., vocab].
+    at::Tensor logits(const at::Tensor& hidden) const;
 
     // Runs the context once under the full cache and keeps what the analysis needs.
     ContextCache prefill(const std::vector<int>& ids, const PrefillOptions& options = {}) const;
@@ -83,7 +89,6 @@ class Transformer
     at::Tensor embed(const at::Tensor& ids) const;
     at::Tensor layer(int index, const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin,
                      LayerIo& io) const;
-    at::Tensor logits(const at::Tensor& hidden) const;
     // What extend() and extendEach() check first: `tokens` to feed, the cache's layers,
     // `positions` within the model's limit, and every edit's shape.
     void checkExtension(const ContextCache& context, const std::vector<const CacheEdit*>& edits,

@@ -29,9 +29,10 @@ TrainableLlama::TrainableLlama(const ModelConfig& config, ModelWeights weights)
 
 namespace {
 
-// The usual GPT-2 style initialisation in the engine's shapes, drawn in name order so
-// that a seed means the same weights.
-ModelWeights initialWeights(const ModelConfig& config, quint64 seed)
+// The usual GPT-2 style initialisation in the engine's shapes (or PyTorch's module
+// defaults), drawn in name order so that a seed means the same weights.
+ModelWeights initialWeights(const ModelConfig& config, quint64 seed,
+                            TrainableLlama::Init init = TrainableLlama::Init::Gpt2)
 {
     ModelWeights weights = randomModelWeights(config, seed);
     torch::manual_seed(seed);
@@ -43,7 +44,19 @@ ModelWeights initialWeights(const ModelConfig& config, quint64 seed)
     for (auto& [name, tensor] : named) {
         if (name.endsWith(QLatin1String("norm.weight")))
             *tensor = torch::ones_like(*tensor);
-        else if (name.endsWith(QLatin1String("o_proj.weight")) ||
+        else if (init == TrainableLlama::Init::Torch) {
+            if (name == QLatin1String("model.embed_tokens.weight"))
+                *tensor = torch::randn_like(*tensor);
+            else { // nn.Linear: weight and bias within ±1/sqrt(in_features)
+                const QString weight = name.endsWith(QLatin1String(".bias"))
+                                           ? name.chopped(5) + QStringLiteral(".weight")
+                                           : name;
+                const auto it = std::find_if(named.begin(), named.end(),
+                                             [&](const auto& p) { return p.first == weight; });
+                const double bound = 1.0 / std::sqrt(double(it->second->size(1)));
+                *tensor = (torch::rand_like(*tensor) * 2.0 - 1.0) * bound;
+            }
+        } else if (name.endsWith(QLatin1String("o_proj.weight")) ||
                  name.endsWith(QLatin1String("down_proj.weight")))
             *tensor = torch::randn_like(*tensor) * residualStd;
         else
@@ -104,9 +117,10 @@ void plantPreviousTokenHead(ModelWeights& w, const ModelConfig& config)
 
 } // namespace
 
-TrainableLlama::TrainableLlama(const ModelConfig& config, quint64 seed, bool previousTokenHead)
+TrainableLlama::TrainableLlama(const ModelConfig& config, quint64 seed, bool previousTokenHead,
+                               Init init)
     : TrainableLlama(config, [&] {
-          ModelWeights w = initialWeights(config, seed);
+          ModelWeights w = initialWeights(config, seed, init);
           if (previousTokenHead)
               plantPreviousTokenHead(w, config);
           return w;

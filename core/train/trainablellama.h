@@ -17,10 +17,14 @@ namespace kvl {
 class TrainableLlama
 {
   public:
-    // Fresh weights: normal(0, 0.02), residual projections scaled by 1/sqrt(2·layers),
-    // norms at 1. With `previousTokenHead`, layer 0's first kv-head (and its query heads)
-    // starts as a previous-token head (plantPreviousTokenHead).
-    TrainableLlama(const ModelConfig& config, quint64 seed, bool previousTokenHead = false);
+    // How fresh weights are drawn (TrainSpec::init).
+    enum class Init { Gpt2, Torch };
+    // Fresh weights, norms at 1. Gpt2: normal(0, 0.02), residual projections scaled by
+    // 1/sqrt(2·layers). Torch: PyTorch's module defaults (Linear uniform ±1/sqrt(fan_in),
+    // Embedding normal(0, 1)). With `previousTokenHead`, layer 0's first kv-head (and its
+    // query heads) starts as a previous-token head (plantPreviousTokenHead).
+    TrainableLlama(const ModelConfig& config, quint64 seed, bool previousTokenHead = false,
+                   Init init = Init::Gpt2);
     // Weights from a checkpoint directory written by save() (for resuming).
     static TrainableLlama load(const QString& dir);
     // `config`'s shape with the checkpoint's weights; layers beyond the checkpoint's are
@@ -37,6 +41,9 @@ class TrainableLlama
 
     // ids int64 [B, T] -> logits float32 [B, T, vocab], differentiable.
     torch::Tensor forward(const torch::Tensor& ids) const { return m_model->forward(ids); }
+    // The same in two steps: hidden states [B, T, hidden], then logits of any of them.
+    torch::Tensor finalHidden(const torch::Tensor& ids) const { return m_model->finalHidden(ids); }
+    torch::Tensor logits(const torch::Tensor& hidden) const { return m_model->logits(hidden); }
 
     // config.json + model.safetensors (+ tokenizer.json copied from tokenizerPath).
     void save(const QString& dir, const QString& tokenizerPath) const;

@@ -1,5 +1,7 @@
 #include "train/trainbatch.h"
 
+#include "train/trainablellama.h"
+
 #include <algorithm>
 #include <torch/torch.h>
 
@@ -27,23 +29,23 @@ TrainBatch assembleBatch(const std::vector<TrainSequence>& sequences, int padId)
     batch.targets = ids.narrow(1, 1, T - 1);
     batch.weights = weights.narrow(1, 1, T - 1);
     batch.ids = ids;
+    batch.rows = batch.weights.reshape({-1}).nonzero().reshape({-1});
     return batch;
 }
 
-std::pair<torch::Tensor, int64_t> supervisedLoss(const torch::Tensor& logits,
+std::pair<torch::Tensor, int64_t> supervisedLoss(const TrainableLlama& model,
                                                  const TrainBatch& batch)
 {
-    const auto predicting = logits.narrow(1, 0, logits.size(1) - 1);
-    const auto flat = predicting.reshape({-1, predicting.size(-1)});
-    const auto nll = torch::nn::functional::cross_entropy(
-        flat, batch.targets.reshape({-1}),
-        torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone));
-    const auto w = batch.weights.reshape({-1});
-    const auto loss = (nll * w).sum() / w.sum().clamp_min(1.0);
-    const auto hits = ((flat.argmax(-1) == batch.targets.reshape({-1})).to(torch::kFloat32) * w)
-                          .sum()
-                          .item<double>();
-    return {loss, int64_t(hits)};
+    const auto hidden = model.finalHidden(batch.ids);
+    const auto predicting = hidden.narrow(1, 0, hidden.size(1) - 1);
+    const auto logits =
+        model.logits(predicting.reshape({-1, hidden.size(-1)}).index_select(0, batch.rows));
+    const auto targets = batch.targets.reshape({-1}).index_select(0, batch.rows);
+    if (batch.rows.numel() == 0) // nothing supervised: a zero loss that still has a graph
+        return {logits.sum() * 0.0, 0};
+    const auto loss = torch::nn::functional::cross_entropy(logits, targets);
+    const auto hits = (logits.argmax(-1) == targets).sum().item<int64_t>();
+    return {loss, hits};
 }
 
 } // namespace kvl

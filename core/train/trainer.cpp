@@ -23,6 +23,12 @@ namespace {
 const char* kStateFile = "trainer_state.json";
 const char* kOptimizerFile = "optimizer.safetensors";
 
+TrainableLlama::Init initOf(const TrainSpec& spec)
+{
+    return spec.init == QLatin1String("torch") ? TrainableLlama::Init::Torch
+                                               : TrainableLlama::Init::Gpt2;
+}
+
 double learningRate(const TrainStage& stage, int stepInStage)
 {
     if (stepInStage < stage.warmupSteps)
@@ -85,7 +91,8 @@ int Trainer::run(int maxSteps)
                            : !m_spec.initFrom.isEmpty() ? TrainableLlama::grownFrom(
                                                               m_spec.initFrom, config, m_spec.seed)
                                                         : TrainableLlama(config, m_spec.seed,
-                                                                         m_spec.previousTokenHead);
+                                                                         m_spec.previousTokenHead,
+                                                                         initOf(m_spec));
     for (size_t i = 0; i < m_spec.stages.size(); ++i)
         for (const QString& name : m_spec.stages[i].frozen)
             if (!model.named().count(name))
@@ -182,7 +189,7 @@ int Trainer::run(int maxSteps)
         const double lr = learningRate(stage, inStage);
 
         optimizer.zeroGrad();
-        const auto [loss, hits] = supervisedLoss(model.forward(batch.ids), batch);
+        const auto [loss, hits] = supervisedLoss(model, batch);
         loss.backward();
         optimizer.clipGradNorm(m_spec.clipNorm);
         optimizer.step(lr, stage.frozen);

@@ -172,6 +172,9 @@ TrainSpec TrainSpec::fromJson(const QJsonObject& json, const QString& origin)
 
     top.read("init_from", spec.initFrom);
     top.read("previous_token_head", spec.previousTokenHead);
+    top.read("init", spec.init);
+    if (spec.init != QLatin1String("gpt2") && spec.init != QLatin1String("torch"))
+        top.fail("init", QStringLiteral("\"gpt2\" or \"torch\""));
     top.read("seed", spec.seed);
     top.read("checkpoint_every", spec.checkpointEvery);
     top.read("eval_every", spec.evalEvery);
@@ -290,6 +293,7 @@ QJsonObject TrainSpec::toJson() const
         {QStringLiteral("stages"), stageArray},
         {QStringLiteral("init_from"), initFrom},
         {QStringLiteral("previous_token_head"), previousTokenHead},
+        {QStringLiteral("init"), init},
         {QStringLiteral("seed"), qint64(seed)},
         {QStringLiteral("checkpoint_every"), checkpointEvery},
         {QStringLiteral("eval_every"), evalEvery},

@@ -82,6 +82,11 @@ struct TrainSpec
     QString initFrom;
     // Fresh weights start with a previous-token head in layer 0 (TrainableLlama).
     bool previousTokenHead = false;
+    // How fresh weights are drawn: "gpt2" (normal 0.02, residual projections scaled by
+    // 1/sqrt(2 layers)) or "torch" (PyTorch's module defaults: Linear uniform within
+    // ±1/sqrt(fan_in), Embedding normal(0, 1)). The larger "torch" start gives attention
+    // non-uniform scores from step 0.
+    QString init = QStringLiteral("gpt2");
     int tokenizerCorpusSamples = 3000;
     double weightDecay = 0.1;
     double beta1 = 0.9;

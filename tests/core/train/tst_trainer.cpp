@@ -232,6 +232,35 @@ class TestTrainer : public QObject
         QVERIFY(rows[1][118][118].item<double>() < 0.5);
     }
 
+    // "torch" init: every Linear weight within PyTorch's ±1/sqrt(fan_in) and spread over
+    // it (uniform: std = bound/sqrt(3)), embeddings normal(0, 1); "gpt2": std 0.02.
+    void torchInitFollowsModuleDefaults()
+    {
+        TrainModelShape shape;
+        shape.hidden = 64;
+        shape.intermediate = 160;
+        shape.layers = 2;
+        shape.heads = 4;
+        shape.kvHeads = 2;
+        const ModelConfig config = shape.config(300, 0, {});
+        const TrainableLlama torchInit(config, 5, false, TrainableLlama::Init::Torch);
+        for (const auto& [name, t] : torchInit.named()) {
+            if (name.endsWith(QLatin1String("norm.weight"))) {
+                QVERIFY(t.eq(1.0).all().item<bool>());
+            } else if (name == QLatin1String("model.embed_tokens.weight")) {
+                QVERIFY2(std::abs(t.std().item<double>() - 1.0) < 0.05, qPrintable(name));
+            } else {
+                const double bound = 1.0 / std::sqrt(double(t.size(1)));
+                QVERIFY2(t.abs().max().item<double>() <= bound, qPrintable(name));
+                const double ratio = t.std().item<double>() / (bound / std::sqrt(3.0));
+                QVERIFY2(std::abs(ratio - 1.0) < 0.1, qPrintable(name));
+            }
+        }
+        const TrainableLlama gpt2(config, 5);
+        const double s = gpt2.named().at(QStringLiteral("model.layers.0.mlp.up_proj.weight")).std().item<double>();
+        QVERIFY2(std::abs(s - 0.02) < 0.002, qPrintable(QString::number(s)));
+    }
+
     // A stage's frozen parameters keep their values; the others train; a wrong name is
     // refused before training starts.
     void frozenParametersStay()

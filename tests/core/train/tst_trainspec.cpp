@@ -75,6 +75,9 @@ class TestTrainSpec : public QObject
         QTest::newRow("pool smaller than the pairs")
             << R"({"stages": [{"steps": 1, "batch_sequences": 1, "recall": {"pairs": [4, 16], "pool": 10}}]})"
             << "stages[0].recall.pool";
+        QTest::newRow("unknown init")
+            << R"({"init": "xavier", "stages": [{"steps": 1, "batch_sequences": 1}]})"
+            << "init";
     }
     void rejectsBadFields()
     {
