@@ -56,7 +56,9 @@ ModelWeights initialWeights(const ModelConfig& config, quint64 seed,
                 const double bound = 1.0 / std::sqrt(double(it->second->size(1)));
                 *tensor = (torch::rand_like(*tensor) * 2.0 - 1.0) * bound;
             }
-        } else if (name.endsWith(QLatin1String("o_proj.weight")) ||
+        } else if (name.endsWith(QLatin1String(".bias")))
+            *tensor = torch::zeros_like(*tensor);
+        else if (name.endsWith(QLatin1String("o_proj.weight")) ||
                  name.endsWith(QLatin1String("down_proj.weight")))
             *tensor = torch::randn_like(*tensor) * residualStd;
         else
@@ -135,9 +137,10 @@ TrainableLlama TrainableLlama::grownFrom(const QString& dir, const ModelConfig& 
     const QString where = QDir(dir).filePath(QStringLiteral("config.json"));
     if (from.hiddenSize != config.hiddenSize || from.numHeads != config.numHeads ||
         from.numKvHeads != config.numKvHeads || from.intermediateSize != config.intermediateSize ||
-        from.vocabSize != config.vocabSize || from.tieWordEmbeddings != config.tieWordEmbeddings)
+        from.vocabSize != config.vocabSize || from.tieWordEmbeddings != config.tieWordEmbeddings ||
+        from.attentionBias != config.attentionBias)
         throw Error(where, QStringLiteral("init_from needs the same hidden size, heads, kv heads, "
-                                          "intermediate size, vocabulary and embedding tying as "
+                                          "intermediate size, vocabulary, embedding tying and attention biases as "
                                           "the spec's model"));
     if (from.numLayers > config.numLayers)
         throw Error(where, QStringLiteral("init_from has %1 layers, more than the spec's %2")
@@ -167,7 +170,7 @@ TrainableLlama TrainableLlama::load(const QString& dir)
 
 bool TrainableLlama::decays(const QString& name) const
 {
-    return !name.endsWith(QLatin1String("norm.weight"));
+    return !name.endsWith(QLatin1String("norm.weight")) && !name.endsWith(QLatin1String(".bias"));
 }
 
 void TrainableLlama::save(const QString& dir, const QString& tokenizerPath) const

@@ -36,7 +36,7 @@ class TrainableLlama
     const ModelConfig& config() const { return m_model->config(); }
     // Every parameter by name (sorted); all require grad and alias the model's tensors.
     const std::map<QString, torch::Tensor>& named() const { return m_params; }
-    // Whether a parameter takes weight decay (matrices; not norms).
+    // Whether a parameter takes weight decay (matrices; not norms or biases).
     bool decays(const QString& name) const;
 
     // ids int64 [B, T] -> logits float32 [B, T, vocab], differentiable.

@@ -120,8 +120,10 @@ std::pair<int, int> TrainSpec::locate(int step) const
 ModelConfig TrainModelShape::config(int vocabSize, int bosId, const std::vector<int>& eosIds) const
 {
     ModelConfig c;
-    c.architecture = Architecture::Llama;
-    c.architectureName = QStringLiteral("LlamaForCausalLM");
+    c.architecture = attentionBias ? Architecture::Qwen2 : Architecture::Llama;
+    c.architectureName = attentionBias ? QStringLiteral("Qwen2ForCausalLM")
+                                       : QStringLiteral("LlamaForCausalLM");
+    c.attentionBias = attentionBias;
     c.vocabSize = vocabSize;
     c.hiddenSize = hidden;
     c.intermediateSize = intermediate;
@@ -152,6 +154,7 @@ TrainSpec TrainSpec::fromJson(const QJsonObject& json, const QString& origin)
     model.read("rope_theta", spec.model.ropeTheta);
     model.read("max_position", spec.model.maxPosition);
     model.read("tie_embeddings", spec.model.tieEmbeddings);
+    model.read("attention_bias", spec.model.attentionBias);
     if (spec.model.heads <= 0 || spec.model.kvHeads <= 0 || spec.model.heads % spec.model.kvHeads)
         model.fail("kv_heads", QStringLiteral("a positive divisor of heads"));
     if (spec.model.hidden % spec.model.heads)
@@ -281,7 +284,8 @@ QJsonObject TrainSpec::toJson() const
                      {QStringLiteral("intermediate"), model.intermediate},
                      {QStringLiteral("rope_theta"), model.ropeTheta},
                      {QStringLiteral("max_position"), model.maxPosition},
-                     {QStringLiteral("tie_embeddings"), model.tieEmbeddings}}},
+                     {QStringLiteral("tie_embeddings"), model.tieEmbeddings},
+                     {QStringLiteral("attention_bias"), model.attentionBias}}},
         {QStringLiteral("tokenizer"),
          QJsonObject{{QStringLiteral("vocab_size"), vocabSize},
                      {QStringLiteral("path"), tokenizerPath},

@@ -19,8 +19,12 @@ struct TrainModelShape
     double ropeTheta = 10000.0;
     int maxPosition = 4096;
     bool tieEmbeddings = false;
+    // q/k/v biases: the model is written as Qwen2ForCausalLM (the Llama layout plus those
+    // biases). A constant q and k per head let RoPE make position-only heads (the
+    // previous-token head of an induction circuit) without a shared embedding direction.
+    bool attentionBias = false;
 
-    // The Llama config.json of this shape over a tokenizer's vocabulary and ids.
+    // The Llama (or Qwen2) config.json of this shape over a tokenizer's vocabulary and ids.
     ModelConfig config(int vocabSize, int bosId, const std::vector<int>& eosIds) const;
 };
 

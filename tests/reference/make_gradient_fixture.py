@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Independent reference for the KVLens trainer's gradients.
 
-Writes OUTDIR/model/ (a tiny Llama checkpoint, tied embeddings, GQA), OUTDIR/grads/
-(the same layout, but each tensor holds d loss / d that weight) and OUTDIR/batch.json
+For each of two layouts the trainer writes (llama: tied embeddings, GQA; qwen2: q/k/v
+biases, untied), writes OUTDIR/LAYOUT/model/ (a tiny checkpoint), OUTDIR/LAYOUT/grads/
+(the same layout, but each tensor holds d loss / d that weight) and OUTDIR/LAYOUT/batch.json
 (two sequences of different lengths, per-token supervision flags, the pad id and the
 loss). The loss is the trainer's: next-token cross-entropy averaged over supervised
 targets, padding unsupervised. Forward and backward run in float64 through the Hugging
@@ -20,18 +21,26 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from make_model_fixtures import make_weights, reference_logits, write_safetensors  # noqa: E402
 
 
-def config():
-    return dict(architectures=["LlamaForCausalLM"], model_type="llama", hidden_act="silu",
-                rms_norm_eps=1e-5, bos_token_id=1, eos_token_id=2, vocab_size=61,
-                hidden_size=48, intermediate_size=80, num_hidden_layers=2,
+def configs():
+    base = dict(hidden_act="silu", rms_norm_eps=1e-5, bos_token_id=1, eos_token_id=2,
+                vocab_size=61, hidden_size=48, intermediate_size=80, num_hidden_layers=2,
                 num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=128,
-                rope_theta=10000.0, tie_word_embeddings=True, torch_dtype="float32")
+                rope_theta=10000.0, torch_dtype="float32")
+    return {
+        "llama": dict(base, architectures=["LlamaForCausalLM"], model_type="llama",
+                      tie_word_embeddings=True),
+        "qwen2": dict(base, architectures=["Qwen2ForCausalLM"], model_type="qwen2",
+                      tie_word_embeddings=False),
+    }
 
 
 def main():
-    out = sys.argv[1]
-    cfg = config()
-    gen = torch.Generator().manual_seed(4321)
+    for index, (name, cfg) in enumerate(configs().items()):
+        write_case(os.path.join(sys.argv[1], name), cfg, 4321 + index)
+
+
+def write_case(out, cfg, seed):
+    gen = torch.Generator().manual_seed(seed)
     weights = make_weights(cfg, gen)
     for name in ("model", "grads"):
         os.makedirs(os.path.join(out, name), exist_ok=True)
@@ -62,7 +71,7 @@ def main():
     write_safetensors(os.path.join(out, "grads", "model.safetensors"), grads, "F32")
     with open(os.path.join(out, "batch.json"), "w") as f:
         json.dump({"ids": rows, "supervised": flags, "pad": pad, "loss": loss.item()}, f)
-    print(json.dumps({"loss": loss.item(), "targets": count}))
+    print(json.dumps({"case": out, "loss": loss.item(), "targets": count}))
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@
 #include "train/trainablellama.h"
 #include "train/trainbatch.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QProcess>
@@ -35,9 +36,18 @@ class TestTrainGradients : public QObject
         QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
     }
 
+    void gradientsMatchReference_data()
+    {
+        QTest::addColumn<QString>("layout");
+        QTest::newRow("llama, tied embeddings") << QStringLiteral("llama");
+        QTest::newRow("qwen2, q/k/v biases") << QStringLiteral("qwen2");
+    }
+
     void gradientsMatchReference()
     {
-        const QJsonObject fixture = readJsonObject(m_dir.filePath(QStringLiteral("batch.json")));
+        QFETCH(QString, layout);
+        const QDir dir(m_dir.filePath(layout));
+        const QJsonObject fixture = readJsonObject(dir.filePath(QStringLiteral("batch.json")));
         std::vector<TrainSequence> sequences;
         const QJsonArray rows = fixture.value(QStringLiteral("ids")).toArray();
         const QJsonArray flags = fixture.value(QStringLiteral("supervised")).toArray();
@@ -50,7 +60,7 @@ class TestTrainGradients : public QObject
         }
         QVERIFY(sequences.size() == 2 && sequences[0].ids.size() != sequences[1].ids.size());
 
-        TrainableLlama model = TrainableLlama::load(m_dir.filePath(QStringLiteral("model")));
+        TrainableLlama model = TrainableLlama::load(dir.filePath(QStringLiteral("model")));
         const TrainBatch batch =
             assembleBatch(sequences, fixture.value(QStringLiteral("pad")).toInt());
         const auto [loss, hits] = supervisedLoss(model, batch);
@@ -62,7 +72,7 @@ class TestTrainGradients : public QObject
                                 .arg(expectedLoss)));
 
         const TrainableLlama reference =
-            TrainableLlama::load(m_dir.filePath(QStringLiteral("grads")));
+            TrainableLlama::load(dir.filePath(QStringLiteral("grads")));
         QCOMPARE(model.named().size(), reference.named().size());
         for (const auto& [name, param] : model.named()) {
             QVERIFY2(param.grad().defined(), qPrintable(name + QStringLiteral(": no gradient")));
