@@ -68,12 +68,13 @@ ModelWeights initialWeights(const ModelConfig& config, quint64 seed,
 }
 
 // Layer 0's kv-head 0 and its query heads attend to the previous token whatever the
-// tokens: every embedding gets one shared component (hidden dim 0), the only input
-// those q/k rows read, so q and k are the same at every position; RoPE then makes the
-// score depend on the offset alone, and q is pre-rotated by one position so that every
-// frequency pair used peaks at offset 1. Only the fast pairs (theta >= 0.05) are used:
-// slow ones add a near-constant score that would let the small per-token differences
-// of the shared component's normalised size outvote the offset. The head's V/O copy the
+// tokens. Their q and k must be the same at every position; RoPE then makes the score
+// depend on the offset alone, and q is pre-rotated by one position so that every
+// frequency pair used peaks at offset 1. With attention biases (Qwen2 layout) the biases
+// are that constant and the head's q/k weights start at zero. Without them, every
+// embedding gets one shared component (hidden dim 0), the only input those q/k rows read.
+// Only the fast pairs (theta >= 0.05) are used: slow ones add a near-constant score that
+// would let small per-token differences outvote the offset. The head's V/O copy the
 // previous token into the residual stream at the embeddings' scale. This is the first
 // half of an induction circuit; the recall warm-up otherwise waits thousands of steps
 // for it (issue 5 notes).
@@ -85,10 +86,14 @@ void plantPreviousTokenHead(ModelWeights& w, const ModelConfig& config)
     constexpr double kShared = 0.5;    // the shared embedding component (rows have |r| ~ 0.23)
     constexpr double kMargin = 12.0;   // logit margin of offset 1 over offsets 0 and 2
     constexpr double kFastPair = 0.05; // slowest RoPE frequency used (radians per position)
-    w.embed.select(1, 0).fill_(kShared);
-    // RMSNorm'd value of that component, for a typical row (std 0.02 elsewhere).
-    const double shared = kShared * std::sqrt(double(d)) /
-                          std::sqrt(kShared * kShared + double(d - 1) * 0.02 * 0.02);
+    // The constant that q and k are made of: the bias itself, or the RMSNorm'd value of
+    // the shared component for a typical row (std 0.02 elsewhere).
+    double shared = 1.0;
+    if (!config.attentionBias) {
+        w.embed.select(1, 0).fill_(kShared);
+        shared = kShared * std::sqrt(double(d)) /
+                 std::sqrt(kShared * kShared + double(d - 1) * 0.02 * 0.02);
+    }
     double spread = 0.0; // sum over the used pairs of 1 - cos(theta_i)
     std::vector<double> theta;
     for (int64_t i = 0; i < half; ++i) {
@@ -100,15 +105,22 @@ void plantPreviousTokenHead(ModelWeights& w, const ModelConfig& config)
     }
     const double scale = std::sqrt(kMargin * std::sqrt(double(hd)) / (shared * shared * spread));
     LayerWeights& l = w.layers.front();
+    // Where the constant enters: bias entries, or the weights' column 0.
+    auto entry = [&](at::Tensor& weight, at::Tensor& bias, int64_t row) {
+        return config.attentionBias ? bias.narrow(0, row, 1) : weight[row].narrow(0, 0, 1);
+    };
     l.k.narrow(0, 0, hd).zero_();
+    if (config.attentionBias)
+        l.kBias.narrow(0, 0, hd).zero_();
     for (size_t i = 0; i < theta.size(); ++i)
-        l.k[int64_t(i)][0] = scale;
+        entry(l.k, l.kBias, int64_t(i)).fill_(scale);
     for (int64_t h = 0; h < group; ++h) {
-        at::Tensor q = l.q.narrow(0, h * hd, hd);
-        q.zero_();
+        l.q.narrow(0, h * hd, hd).zero_();
+        if (config.attentionBias)
+            l.qBias.narrow(0, h * hd, hd).zero_();
         for (size_t i = 0; i < theta.size(); ++i) {
-            q[int64_t(i)][0] = scale * std::cos(theta[i]);
-            q[int64_t(i) + half][0] = -scale * std::sin(theta[i]);
+            entry(l.q, l.qBias, h * hd + int64_t(i)).fill_(scale * std::cos(theta[i]));
+            entry(l.q, l.qBias, h * hd + int64_t(i) + half).fill_(-scale * std::sin(theta[i]));
         }
     }
     // V: a unit-gain projection of the normalised input; O: back at the embeddings' scale.

@@ -202,9 +202,18 @@ class TestTrainer : public QObject
         }
     }
 
-    // The planted head: layer 0, kv-head 0 attends to the previous token on any tokens.
+    // The planted head: layer 0, kv-head 0 attends to the previous token on any tokens,
+    // through a shared embedding component (Llama) or the q/k biases (Qwen2 layout).
+    void plantedPreviousTokenHeadAttendsToThePreviousToken_data()
+    {
+        QTest::addColumn<bool>("attentionBias");
+        QTest::newRow("llama") << false;
+        QTest::newRow("qwen2 biases") << true;
+    }
+
     void plantedPreviousTokenHeadAttendsToThePreviousToken()
     {
+        QFETCH(bool, attentionBias);
         QTemporaryDir dir;
         TrainModelShape shape; // the bundled model's head layout: d 128, 4 heads, 2 kv-heads
         shape.hidden = 128;
@@ -213,6 +222,7 @@ class TestTrainer : public QObject
         shape.heads = 4;
         shape.kvHeads = 2;
         shape.maxPosition = 256;
+        shape.attentionBias = attentionBias;
         TrainableLlama(shape.config(300, 0, {}), 4, true).save(dir.filePath(QStringLiteral("m")), {});
         const auto model = Transformer::load(dir.filePath(QStringLiteral("m")));
         std::vector<int> ids;
