@@ -123,9 +123,12 @@ void plantPreviousTokenHead(ModelWeights& w, const ModelConfig& config)
             entry(l.q, l.qBias, h * hd + int64_t(i) + half).fill_(-scale * std::sin(theta[i]));
         }
     }
-    // V: a unit-gain projection of the normalised input; O: back at the embeddings' scale.
+    // V: a unit-gain projection of the normalised input; O: back at the embeddings' scale
+    // (entries about 1.5 x the embeddings' std: 0.03 for the gpt2 start's 0.02).
     l.v.narrow(0, 0, hd).copy_(torch::randn({hd, d}) / std::sqrt(double(d)));
-    const double outScale = 0.25 / (std::sqrt(double(hd)) * std::sqrt(double(d)));
+    const double embedStd = w.embed.narrow(1, 1, d - 1).std().item<double>();
+    const double outScale =
+        0.25 / (std::sqrt(double(hd)) * std::sqrt(double(d))) * (embedStd / 0.02);
     l.o.narrow(1, 0, group * hd).copy_(torch::randn({d, group * hd}) * outScale);
 }
 

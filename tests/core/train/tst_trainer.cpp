@@ -57,6 +57,19 @@ QString trainTiny(const QTemporaryDir& dir, const QString& tokenizer, const char
     return run + QStringLiteral("/checkpoint");
 }
 
+// Two layers with the bundled model's head layout: d 128, 4 heads, 2 kv-heads.
+TrainModelShape bundledHeadLayout()
+{
+    TrainModelShape shape;
+    shape.hidden = 128;
+    shape.intermediate = 256;
+    shape.layers = 2;
+    shape.heads = 4;
+    shape.kvHeads = 2;
+    shape.maxPosition = 256;
+    return shape;
+}
+
 QByteArray weightsOf(const QString& runDir)
 {
     QFile f(runDir + QStringLiteral("/checkpoint/model.safetensors"));
@@ -215,13 +228,7 @@ class TestTrainer : public QObject
     {
         QFETCH(bool, attentionBias);
         QTemporaryDir dir;
-        TrainModelShape shape; // the bundled model's head layout: d 128, 4 heads, 2 kv-heads
-        shape.hidden = 128;
-        shape.intermediate = 256;
-        shape.layers = 2;
-        shape.heads = 4;
-        shape.kvHeads = 2;
-        shape.maxPosition = 256;
+        TrainModelShape shape = bundledHeadLayout();
         shape.attentionBias = attentionBias;
         TrainableLlama(shape.config(300, 0, {}), 4, true).save(dir.filePath(QStringLiteral("m")), {});
         const auto model = Transformer::load(dir.filePath(QStringLiteral("m")));
@@ -246,13 +253,7 @@ class TestTrainer : public QObject
     // it (uniform: std = bound/sqrt(3)), embeddings normal(0, 1); "gpt2": std 0.02.
     void torchInitFollowsModuleDefaults()
     {
-        TrainModelShape shape;
-        shape.hidden = 64;
-        shape.intermediate = 160;
-        shape.layers = 2;
-        shape.heads = 4;
-        shape.kvHeads = 2;
-        const ModelConfig config = shape.config(300, 0, {});
+        const ModelConfig config = bundledHeadLayout().config(300, 0, {});
         const TrainableLlama torchInit(config, 5, false, TrainableLlama::Init::Torch);
         for (const auto& [name, t] : torchInit.named()) {
             if (name.endsWith(QLatin1String("norm.weight"))) {
