@@ -72,6 +72,10 @@ int runTrain(const QStringList& args)
          QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("threads"), QStringLiteral("Threads (default: all cores)."),
                       QStringLiteral("N")});
+    parser.addOption({QStringLiteral("seed"),
+                      QStringLiteral("Data and weight seed (default: the spec's). Plateau "
+                                     "escapes vary by seed: packaging/train-seeds.sh runs many."),
+                      QStringLiteral("N")});
     parser.process(args);
     if (!parser.isSet(QStringLiteral("spec")) || !parser.isSet(QStringLiteral("out")))
         throw Error(QStringLiteral("train needs --spec FILE and --out DIR"));
@@ -80,6 +84,12 @@ int runTrain(const QStringList& args)
     TrainSpec spec = TrainSpec::fromJson(readJsonObject(specPath), specPath);
     if (parser.isSet(QStringLiteral("threads")))
         spec.threads = parser.value(QStringLiteral("threads")).toInt();
+    if (parser.isSet(QStringLiteral("seed"))) {
+        bool ok = false;
+        spec.seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
+        if (!ok)
+            throw Error(QStringLiteral("--seed must be a non-negative integer"));
+    }
     const QString out = parser.value(QStringLiteral("out"));
     const QString resumeFrom = parser.value(QStringLiteral("resume-from"));
     if (!resumeFrom.isEmpty())

@@ -321,6 +321,25 @@ class TestCli : public QObject
         QVERIFY2(r.err.contains(QStringLiteral("ratios")), qPrintable(r.err));
     }
 
+    // --seed overrides the spec's seed: recorded in the run's state, and the weights
+    // differ from the spec's seed after the same single step.
+    void trainSeedOverride()
+    {
+        for (const char* seed : {"3", "9"})
+            CLI_OK(cli({"train", "--spec", path("train.json"), "--out",
+                        path(QStringLiteral("seed%1").arg(QLatin1String(seed))), "--tokenizer",
+                        path("tok.json"), "--max-steps", "1", "--seed", seed}));
+        QFile stateFile(path("seed9/checkpoint/trainer_state.json"));
+        QVERIFY(stateFile.open(QIODevice::ReadOnly));
+        const QJsonObject spec =
+            QJsonDocument::fromJson(stateFile.readAll()).object().value(QStringLiteral("spec")).toObject();
+        QCOMPARE(spec.value(QStringLiteral("seed")).toInt(), 9);
+        QFile seed9(path("seed9/checkpoint/model.safetensors"));
+        QFile seed3(path("seed3/checkpoint/model.safetensors"));
+        QVERIFY(seed9.open(QIODevice::ReadOnly) && seed3.open(QIODevice::ReadOnly));
+        QVERIFY(seed9.readAll() != seed3.readAll());
+    }
+
     void badArguments_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -334,6 +353,8 @@ class TestCli : public QObject
             << QStringList{"run",     "--model", "m",        "--suite", "retrieval", "--n",  "1",
                            "--press", "knorm",   "--ratios", "1.5",     "--out",     "o.kvl"};
         QTest::newRow("eval no n") << QStringList{"eval", "--model", "m", "--suite", "retrieval"};
+        QTest::newRow("train bad seed")
+            << QStringList{"train", "--spec", "train.json", "--out", "t", "--seed", "x"};
     }
     void badArguments()
     {
