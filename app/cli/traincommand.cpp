@@ -76,6 +76,10 @@ int runTrain(const QStringList& args)
                       QStringLiteral("Data and weight seed (default: the spec's). Plateau "
                                      "escapes vary by seed: packaging/train-seeds.sh runs many."),
                       QStringLiteral("N")});
+    parser.addOption({QStringLiteral("init-from"),
+                      QStringLiteral("Checkpoint to start fresh weights from (default: the "
+                                     "spec's init_from)."),
+                      QStringLiteral("DIR")});
     parser.process(args);
     if (!parser.isSet(QStringLiteral("spec")) || !parser.isSet(QStringLiteral("out")))
         throw Error(QStringLiteral("train needs --spec FILE and --out DIR"));
@@ -84,6 +88,8 @@ int runTrain(const QStringList& args)
     TrainSpec spec = TrainSpec::fromJson(readJsonObject(specPath), specPath);
     if (parser.isSet(QStringLiteral("threads")))
         spec.threads = parser.value(QStringLiteral("threads")).toInt();
+    if (parser.isSet(QStringLiteral("init-from")))
+        spec.initFrom = parser.value(QStringLiteral("init-from"));
     if (parser.isSet(QStringLiteral("seed"))) {
         bool ok = false;
         spec.seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);

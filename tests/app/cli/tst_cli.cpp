@@ -340,6 +340,26 @@ class TestCli : public QObject
         QVERIFY(seed9.readAll() != seed3.readAll());
     }
 
+    // --init-from grows the tiny checkpoint into a three-layer model (the spec's shape).
+    void trainInitFromOverride()
+    {
+        writeFile(path("grow.json"), R"({
+            "model": {"hidden": 32, "layers": 3, "heads": 2, "kv_heads": 1, "intermediate": 64,
+                      "max_position": 512},
+            "threads": 1, "checkpoint_every": 1,
+            "stages": [{"name": "recall", "steps": 1, "warmup_steps": 1,
+                        "batch_sequences": 4, "recall": {"pairs": [4, 4], "filler": [0, 0]}}]})");
+        CLI_OK(cli({"train", "--spec", path("grow.json"), "--out", path("grown"), "--tokenizer",
+                    path("tok.json"), "--init-from", m_model}));
+        QFile config(path("grown/checkpoint/config.json"));
+        QVERIFY(config.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(config.readAll()).object().value(QStringLiteral("num_hidden_layers")).toInt(), 3);
+        const Result bad = cli({"train", "--spec", path("grow.json"), "--out", path("nogrow"),
+                                "--tokenizer", path("tok.json"), "--init-from", path("missing")});
+        QCOMPARE(bad.code, 1);
+        QVERIFY2(bad.err.contains(QStringLiteral("missing")), qPrintable(bad.err));
+    }
+
     void badArguments_data()
     {
         QTest::addColumn<QStringList>("args");
