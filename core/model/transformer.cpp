@@ -109,33 +109,40 @@ at::Tensor Transformer::logits(const at::Tensor& hidden) const
     return at::linear(rmsNorm(hidden, m_weights.norm, m_config.rmsNormEps), m_weights.lmHead);
 }
 
-at::Tensor Transformer::projectQueries(const ModelConfig& config, const LayerWeights& w,
-                                      const at::Tensor& h)
+namespace {
+
+// One projection of attention inputs h [..., hidden] split into heads: [..., heads,
+// head_dim], with the per-head RMSNorm when `norm` is given (Qwen3's q/k-norm).
+at::Tensor projectHeads(const ModelConfig& config, const at::Tensor& h, const at::Tensor& weight,
+                        const at::Tensor& bias, int64_t heads, const at::Tensor& norm = {})
 {
     std::vector<int64_t> shape = h.sizes().vec();
-    shape.back() = config.numHeads;
+    shape.back() = heads;
     shape.push_back(config.headDim);
-    at::Tensor q = at::linear(h, w.q, w.qBias).view(shape);
-    if (config.qkNorm)
-        q = rmsNorm(q, w.qNorm, config.rmsNormEps);
-    return q;
+    const at::Tensor out = at::linear(h, weight, bias).view(shape);
+    return norm.defined() ? rmsNorm(out, norm, config.rmsNormEps) : out;
 }
-
-namespace {
 
 // Pre-RoPE keys and values of attention inputs h [..., hidden]: [..., kv_heads, head_dim]
 // each, k-norm applied where the family has one.
 std::pair<at::Tensor, at::Tensor> projectKeysValues(const ModelConfig& config,
                                                     const LayerWeights& w, const at::Tensor& h)
 {
-    std::vector<int64_t> shape = h.sizes().vec();
-    shape.back() = config.numKvHeads;
-    shape.push_back(config.headDim);
-    at::Tensor k = at::linear(h, w.k, w.kBias).view(shape);
-    if (config.qkNorm)
-        k = rmsNorm(k, w.kNorm, config.rmsNormEps);
-    return {k, at::linear(h, w.v, w.vBias).view(shape)};
+    return {projectHeads(config, h, w.k, w.kBias, config.numKvHeads,
+                         config.qkNorm ? w.kNorm : at::Tensor()),
+            projectHeads(config, h, w.v, w.vBias, config.numKvHeads)};
 }
+
+} // namespace
+
+at::Tensor Transformer::projectQueries(const ModelConfig& config, const LayerWeights& w,
+                                      const at::Tensor& h)
+{
+    return projectHeads(config, h, w.q, w.qBias, config.numHeads,
+                        config.qkNorm ? w.qNorm : at::Tensor());
+}
+
+namespace {
 
 // The rest of a layer once attention is done: the output projection into the residual
 // stream, then the SwiGLU MLP.
