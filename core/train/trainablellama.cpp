@@ -32,7 +32,7 @@ namespace {
 // The usual GPT-2 style initialisation in the engine's shapes (or PyTorch's module
 // defaults), drawn in name order so that a seed means the same weights.
 ModelWeights initialWeights(const ModelConfig& config, quint64 seed,
-                            TrainableLlama::Init init = TrainableLlama::Init::Gpt2)
+                            WeightInit init = WeightInit::Gpt2)
 {
     ModelWeights weights = randomModelWeights(config, seed);
     torch::manual_seed(seed);
@@ -44,7 +44,7 @@ ModelWeights initialWeights(const ModelConfig& config, quint64 seed,
     for (auto& [name, tensor] : named) {
         if (name.endsWith(QLatin1String("norm.weight")))
             *tensor = torch::ones_like(*tensor);
-        else if (init == TrainableLlama::Init::Torch) {
+        else if (init == WeightInit::Torch) {
             if (name == QLatin1String("model.embed_tokens.weight"))
                 *tensor = torch::randn_like(*tensor);
             else { // nn.Linear: weight and bias within ±1/sqrt(in_features)
@@ -135,7 +135,7 @@ void plantPreviousTokenHead(ModelWeights& w, const ModelConfig& config)
 } // namespace
 
 TrainableLlama::TrainableLlama(const ModelConfig& config, quint64 seed, bool previousTokenHead,
-                               Init init)
+                               WeightInit init)
     : TrainableLlama(config, [&] {
           ModelWeights w = initialWeights(config, seed, init);
           if (previousTokenHead)

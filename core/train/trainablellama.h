@@ -1,6 +1,7 @@
 #pragma once
 
 #include "checkpoint/modelconfig.h"
+#include "train/trainspec.h"
 #include "model/transformer.h"
 
 #include <QString>
@@ -17,14 +18,11 @@ namespace kvl {
 class TrainableLlama
 {
   public:
-    // How fresh weights are drawn (TrainSpec::init).
-    enum class Init { Gpt2, Torch };
-    // Fresh weights, norms at 1. Gpt2: normal(0, 0.02), residual projections scaled by
-    // 1/sqrt(2·layers). Torch: PyTorch's module defaults (Linear uniform ±1/sqrt(fan_in),
-    // Embedding normal(0, 1)). With `previousTokenHead`, layer 0's first kv-head (and its
-    // query heads) starts as a previous-token head (plantPreviousTokenHead).
+    // Fresh weights drawn as `init` says (trainspec.h), norms at 1. With
+    // `previousTokenHead`, layer 0's first kv-head (and its query heads) starts as a
+    // previous-token head (plantPreviousTokenHead).
     TrainableLlama(const ModelConfig& config, quint64 seed, bool previousTokenHead = false,
-                   Init init = Init::Gpt2);
+                   WeightInit init = WeightInit::Gpt2);
     // Weights from a checkpoint directory written by save() (for resuming).
     static TrainableLlama load(const QString& dir);
     // `config`'s shape with the checkpoint's weights; layers beyond the checkpoint's are

@@ -14,22 +14,21 @@ TrainBatch assembleBatch(const std::vector<TrainSequence>& sequences, int padId)
         longest = std::max(longest, s.ids.size());
     const int64_t B = int64_t(sequences.size()), T = int64_t(longest);
     auto ids = torch::full({B, T}, padId, torch::kInt64);
-    auto weights = torch::zeros({B, T}, torch::kFloat32);
     auto idsA = ids.accessor<int64_t, 2>();
-    auto wA = weights.accessor<float, 2>();
+    std::vector<int64_t> rows; // target (b, t) predicts ids[b][t + 1]: flat b * (T-1) + t
     TrainBatch batch;
     for (int64_t b = 0; b < B; ++b) {
         const auto& s = sequences[size_t(b)];
         for (size_t t = 0; t < s.ids.size(); ++t) {
             idsA[b][int64_t(t)] = s.ids[t];
-            wA[b][int64_t(t)] = s.supervised[t] ? 1.0f : 0.0f;
+            if (t > 0 && s.supervised[t])
+                rows.push_back(b * (T - 1) + int64_t(t) - 1);
         }
         batch.tokens += int64_t(s.ids.size());
     }
     batch.targets = ids.narrow(1, 1, T - 1);
-    batch.weights = weights.narrow(1, 1, T - 1);
     batch.ids = ids;
-    batch.rows = batch.weights.reshape({-1}).nonzero().reshape({-1});
+    batch.rows = torch::tensor(rows, torch::kInt64);
     return batch;
 }
 

@@ -13,7 +13,6 @@ struct TrainBatch
 {
     torch::Tensor ids;     // int64 [B, T]
     torch::Tensor targets; // int64 [B, T-1]: ids[:, 1:]
-    torch::Tensor weights; // float [B, T-1]: 1 where targets[b, t] is supervised
     torch::Tensor rows;    // int64 [N]: the supervised targets' flat indices in [B * (T-1)]
     int64_t tokens = 0;    // unpadded tokens
 };

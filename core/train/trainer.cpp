@@ -23,12 +23,6 @@ namespace {
 const char* kStateFile = "trainer_state.json";
 const char* kOptimizerFile = "optimizer.safetensors";
 
-TrainableLlama::Init initOf(const TrainSpec& spec)
-{
-    return spec.init == QLatin1String("torch") ? TrainableLlama::Init::Torch
-                                               : TrainableLlama::Init::Gpt2;
-}
-
 double learningRate(const TrainStage& stage, int stepInStage)
 {
     if (stepInStage < stage.warmupSteps)
@@ -92,7 +86,7 @@ int Trainer::run(int maxSteps)
                                                               m_spec.initFrom, config, m_spec.seed)
                                                         : TrainableLlama(config, m_spec.seed,
                                                                          m_spec.previousTokenHead,
-                                                                         initOf(m_spec));
+                                                                         m_spec.init);
     for (size_t i = 0; i < m_spec.stages.size(); ++i)
         for (const QString& name : m_spec.stages[i].frozen)
             if (!model.named().count(name))
@@ -198,7 +192,7 @@ int Trainer::run(int maxSteps)
         tokensSeen += batch.tokens;
         lossSum += loss.item<double>();
         hitSum += hits;
-        supervisedSum += int64_t(batch.weights.sum().item<double>());
+        supervisedSum += batch.rows.numel();
         ++sinceReport;
         const bool lastOfCall = maxSteps > 0 && step - startStep >= maxSteps;
         const bool checkpointNow =

@@ -175,9 +175,11 @@ TrainSpec TrainSpec::fromJson(const QJsonObject& json, const QString& origin)
 
     top.read("init_from", spec.initFrom);
     top.read("previous_token_head", spec.previousTokenHead);
-    top.read("init", spec.init);
-    if (spec.init != QLatin1String("gpt2") && spec.init != QLatin1String("torch"))
+    QString init = QStringLiteral("gpt2");
+    top.read("init", init);
+    if (init != QLatin1String("gpt2") && init != QLatin1String("torch"))
         top.fail("init", QStringLiteral("\"gpt2\" or \"torch\""));
+    spec.init = init == QLatin1String("torch") ? WeightInit::Torch : WeightInit::Gpt2;
     top.read("seed", spec.seed);
     top.read("checkpoint_every", spec.checkpointEvery);
     top.read("eval_every", spec.evalEvery);
@@ -297,7 +299,8 @@ QJsonObject TrainSpec::toJson() const
         {QStringLiteral("stages"), stageArray},
         {QStringLiteral("init_from"), initFrom},
         {QStringLiteral("previous_token_head"), previousTokenHead},
-        {QStringLiteral("init"), init},
+        {QStringLiteral("init"),
+         init == WeightInit::Torch ? QStringLiteral("torch") : QStringLiteral("gpt2")},
         {QStringLiteral("seed"), qint64(seed)},
         {QStringLiteral("checkpoint_every"), checkpointEvery},
         {QStringLiteral("eval_every"), evalEvery},

@@ -9,6 +9,12 @@
 namespace kvl {
 
 // Shape of the model the trainer builds (a Llama layout; written as config.json).
+// How fresh weights are drawn. Gpt2: normal(0, 0.02), residual projections scaled by
+// 1/sqrt(2 layers). Torch: PyTorch's module defaults (Linear uniform within
+// ±1/sqrt(fan_in), Embedding normal(0, 1)); the larger start gives attention non-uniform
+// scores from step 0.
+enum class WeightInit { Gpt2, Torch };
+
 struct TrainModelShape
 {
     int hidden = 256;
@@ -86,11 +92,8 @@ struct TrainSpec
     QString initFrom;
     // Fresh weights start with a previous-token head in layer 0 (TrainableLlama).
     bool previousTokenHead = false;
-    // How fresh weights are drawn: "gpt2" (normal 0.02, residual projections scaled by
-    // 1/sqrt(2 layers)) or "torch" (PyTorch's module defaults: Linear uniform within
-    // ±1/sqrt(fan_in), Embedding normal(0, 1)). The larger "torch" start gives attention
-    // non-uniform scores from step 0.
-    QString init = QStringLiteral("gpt2");
+    // How fresh weights are drawn (spec key "init": "gpt2" or "torch").
+    WeightInit init = WeightInit::Gpt2;
     int tokenizerCorpusSamples = 3000;
     double weightDecay = 0.1;
     double beta1 = 0.9;

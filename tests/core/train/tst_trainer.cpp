@@ -254,7 +254,7 @@ class TestTrainer : public QObject
     void torchInitFollowsModuleDefaults()
     {
         const ModelConfig config = bundledHeadLayout().config(300, 0, {});
-        const TrainableLlama torchInit(config, 5, false, TrainableLlama::Init::Torch);
+        const TrainableLlama torchInit(config, 5, false, WeightInit::Torch);
         for (const auto& [name, t] : torchInit.named()) {
             if (name.endsWith(QLatin1String("norm.weight"))) {
                 QVERIFY(t.eq(1.0).all().item<bool>());
