@@ -50,6 +50,11 @@ void Trainer::setProgressCallback(std::function<void(const QJsonObject&)> callba
     m_progress = std::move(callback);
 }
 
+void Trainer::setCheckpointEvaluator(CheckpointEvalFn evaluate)
+{
+    m_evaluate = std::move(evaluate);
+}
+
 QString Trainer::checkpointDir() const
 {
     return QDir(m_outDir).filePath(QStringLiteral("checkpoint"));
@@ -92,8 +97,10 @@ int Trainer::run(int maxSteps)
             if (!model.named().count(name))
                 throw Error(QStringLiteral("stages[%1].freeze").arg(i),
                             QStringLiteral("the model has no parameter '%1'").arg(name));
-    // After the model: the engine sets all cores when a Transformer is built.
-    at::set_num_threads(m_spec.threads > 0 ? m_spec.threads : coreCount());
+    // After the model (and after each evaluation): the engine sets all cores when a
+    // Transformer is built.
+    const int threads = m_spec.threads > 0 ? m_spec.threads : coreCount();
+    at::set_num_threads(threads);
     std::map<QString, bool> decays;
     for (const auto& [name, t] : model.named())
         decays[name] = model.decays(name);
@@ -171,6 +178,7 @@ int Trainer::run(int maxSteps)
     const int startStep = step;
     QElapsedTimer clock;
     clock.start();
+    qint64 evalMs = 0; // held-out evaluations: not training time
     int64_t tokensSeen = 0;
     double lossSum = 0;
     int64_t hitSum = 0, supervisedSum = 0;
@@ -195,10 +203,13 @@ int Trainer::run(int maxSteps)
         supervisedSum += batch.rows.numel();
         ++sinceReport;
         const bool lastOfCall = maxSteps > 0 && step - startStep >= maxSteps;
-        const bool checkpointNow =
-            step % m_spec.checkpointEvery == 0 || step == total || m_stop || lastOfCall;
+        const bool evalNow = m_evaluate && m_spec.evalEvery > 0 && m_spec.evalSamples > 0 &&
+                             !stage.suites.empty() &&
+                             (step % m_spec.evalEvery == 0 || step == total);
+        const bool checkpointNow = step % m_spec.checkpointEvery == 0 || step == total ||
+                                   m_stop || lastOfCall || evalNow;
         if (step % 10 == 0 || checkpointNow) {
-            const double seconds = clock.elapsed() / 1000.0;
+            const double seconds = double(clock.elapsed() - evalMs) / 1000.0;
             const double perStep = seconds / double(step - startStep);
             report({{QStringLiteral("kind"), QStringLiteral("train")},
                     {QStringLiteral("step"), step},
@@ -217,6 +228,20 @@ int Trainer::run(int maxSteps)
         }
         if (checkpointNow)
             saveCheckpoint();
+        if (evalNow) {
+            QElapsedTimer evalClock;
+            evalClock.start();
+            for (const auto& [suite, share] : stage.suites) {
+                QJsonObject result = m_evaluate(ckpt, suite, stage.minContextTokens,
+                                                stage.maxContextTokens, m_spec.evalSamples);
+                result.insert(QStringLiteral("kind"), QStringLiteral("eval"));
+                result.insert(QStringLiteral("step"), step);
+                result.insert(QStringLiteral("stage"), stage.name);
+                report(result);
+            }
+            at::set_num_threads(threads);
+            evalMs += evalClock.elapsed();
+        }
     }
     return step;
 }

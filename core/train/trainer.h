@@ -19,6 +19,14 @@ class Tokenizer;
 using TaskSequenceFn =
     std::function<TrainSequence(const QString& suite, int minTokens, int maxTokens, Rng& rng)>;
 
+// Scores the checkpoint in `checkpointDir` on `samples` held-out samples of one suite with
+// contexts of [minTokens, maxTokens] tokens and returns the `kvlens-cli eval --json`
+// object. Supplied by the caller (the CLI uses the sweep engine's evaluateSuite), so the
+// trainer does not depend on the sweep runner.
+using CheckpointEvalFn = std::function<QJsonObject(const QString& checkpointDir,
+                                                   const QString& suite, int minTokens,
+                                                   int maxTokens, int samples)>;
+
 // Trains the bundled model by the curriculum of a TrainSpec. Everything lives in one
 // output directory: a loadable Hugging Face checkpoint (checkpoint/), the optimizer
 // state next to it, and train_log.jsonl. Checkpoints are written to a temporary
@@ -33,6 +41,11 @@ class Trainer
     // One JSON object per progress report (step, stage, loss, lr, tokens_per_s, eta_s)
     // and per evaluation (kind "eval").
     void setProgressCallback(std::function<void(const QJsonObject&)> callback);
+    // Every spec.evalEvery steps and at the end, the fresh checkpoint is scored on each
+    // suite of the current stage (spec.evalSamples samples at the stage's lengths) and
+    // reported as {"kind": "eval", "step", "stage", "suite", "score", ...}: train-batch
+    // token accuracy says little about whole-answer accuracy. None set: no evaluation.
+    void setCheckpointEvaluator(CheckpointEvalFn evaluate);
     // Stops after the current step, writing a checkpoint first.
     void requestStop() { m_stop = true; }
     // Runs until the end of the curriculum or until `maxSteps` more steps (0: no limit).
@@ -46,6 +59,7 @@ class Trainer
     QString m_outDir;
     QString m_tokenizerPath;
     TaskSequenceFn m_tasks;
+    CheckpointEvalFn m_evaluate;
     std::function<void(const QJsonObject&)> m_progress;
     std::atomic<bool> m_stop{false};
 };

@@ -102,8 +102,8 @@ struct TrainSpec
     std::vector<TrainStage> stages;
     quint64 seed = 1;
     int checkpointEvery = 100;
-    int evalEvery = 250;
-    int evalSamples = 32;
+    int evalEvery = 250;   // steps between held-out evaluations (0: none)
+    int evalSamples = 32;  // samples per suite in each evaluation
     int threads = 0; // 0 = all cores
 
     int totalSteps() const;

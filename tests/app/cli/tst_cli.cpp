@@ -360,6 +360,34 @@ class TestCli : public QObject
         QVERIFY2(bad.err.contains(QStringLiteral("missing")), qPrintable(bad.err));
     }
 
+    // A stage with task suites evaluates its checkpoints on held-out samples: one
+    // {"kind": "eval"} line per suite, with a score in [0, 1] over the samples asked for.
+    void trainEvaluatesHeldOutSamples()
+    {
+        writeFile(path("suites.json"), R"({
+            "model": {"hidden": 32, "layers": 2, "heads": 2, "kv_heads": 1, "intermediate": 64,
+                      "max_position": 512},
+            "threads": 1, "checkpoint_every": 10, "eval_every": 1, "eval_samples": 3,
+            "stages": [{"name": "tasks", "steps": 1, "warmup_steps": 1, "batch_sequences": 2,
+                        "recall_share": 0, "context_tokens": [256, 400],
+                        "suites": {"retrieval": 1, "instructions": 1}}]})");
+        const Result r = cli({"train", "--spec", path("suites.json"), "--out", path("suites"),
+                              "--tokenizer", path("tok.json")});
+        CLI_OK(r);
+        QStringList suites;
+        for (const QByteArray& line : r.out.split('\n')) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            if (o.value(QStringLiteral("kind")).toString() != QLatin1String("eval"))
+                continue;
+            suites << o.value(QStringLiteral("suite")).toString();
+            QCOMPARE(o.value(QStringLiteral("step")).toInt(), 1);
+            QCOMPARE(o.value(QStringLiteral("n")).toInt() + o.value(QStringLiteral("skipped")).toInt(), 3);
+            const double score = o.value(QStringLiteral("score")).toDouble(-1);
+            QVERIFY2(score >= 0.0 && score <= 1.0, qPrintable(line));
+        }
+        QCOMPARE(suites, (QStringList{"instructions", "retrieval"}));
+    }
+
     void badArguments_data()
     {
         QTest::addColumn<QStringList>("args");

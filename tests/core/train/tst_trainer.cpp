@@ -301,6 +301,68 @@ class TestTrainer : public QObject
         }
     }
 
+    // Held-out evaluations run every eval_every steps and at the end, on each suite of the
+    // stage at the stage's lengths, against the checkpoint of that very step; none without
+    // an evaluator. Their time is not counted as training time.
+    void evaluatesCheckpointsEveryEvalEvery()
+    {
+        QTemporaryDir dir;
+        const QString tokenizer = makeTokenizer(dir);
+        TrainSpec spec = tinySpec(7);
+        spec.evalEvery = 3;
+        spec.evalSamples = 5;
+        spec.stages[0].suites = {{QStringLiteral("retrieval"), 1.0}, {QStringLiteral("multihop"), 1.0}};
+        spec.stages[0].recallShare = 0.5;
+        spec.stages[0].minContextTokens = 10;
+        spec.stages[0].maxContextTokens = 20;
+        // A stand-in suite: key-value-like sequences with the answer supervised.
+        const TaskSequenceFn tasks = [](const QString&, int, int, Rng& rng) {
+            TrainSequence seq;
+            for (int i = 0; i < 12; ++i)
+                seq.append(5 + int(rng.next() % 200), i >= 10);
+            return seq;
+        };
+        const QString run = dir.filePath(QStringLiteral("eval"));
+        Trainer trainer(spec, run, tokenizer, tasks);
+        QStringList calls;
+        trainer.setCheckpointEvaluator([&](const QString& ckpt, const QString& suite, int lo,
+                                           int hi, int n) {
+            const int step = QJsonDocument::fromJson([&] {
+                                 QFile f(ckpt + QStringLiteral("/trainer_state.json"));
+                                 return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+                             }())
+                                 .object()
+                                 .value(QStringLiteral("step"))
+                                 .toInt();
+            calls << QStringLiteral("%1 %2 %3:%4 n%5").arg(step).arg(suite).arg(lo).arg(hi).arg(n);
+            return QJsonObject{{QStringLiteral("suite"), suite}, {QStringLiteral("score"), 0.25}};
+        });
+        QStringList reported;
+        trainer.setProgressCallback([&](const QJsonObject& o) {
+            if (o.value(QStringLiteral("kind")).toString() == QLatin1String("eval"))
+                reported << QStringLiteral("%1 %2 %3")
+                                .arg(o.value(QStringLiteral("step")).toInt())
+                                .arg(o.value(QStringLiteral("suite")).toString())
+                                .arg(o.value(QStringLiteral("score")).toDouble());
+        });
+        QCOMPARE(trainer.run(), 7);
+        const QStringList expected{"3 retrieval 10:20 n5", "3 multihop 10:20 n5",
+                                   "6 retrieval 10:20 n5", "6 multihop 10:20 n5",
+                                   "7 retrieval 10:20 n5", "7 multihop 10:20 n5"};
+        QCOMPARE(calls, expected);
+        QCOMPARE(reported.size(), 6);
+        QCOMPARE(reported.first(), QStringLiteral("3 retrieval 0.25"));
+
+        QTemporaryDir other;
+        Trainer plain(spec, other.filePath(QStringLiteral("plain")), tokenizer, tasks);
+        int evals = 0;
+        plain.setProgressCallback([&](const QJsonObject& o) {
+            evals += o.value(QStringLiteral("kind")).toString() == QLatin1String("eval");
+        });
+        QCOMPARE(plain.run(), 7);
+        QCOMPARE(evals, 0);
+    }
+
     void engineReadsCheckpointWithSameLogits()
     {
         QTemporaryDir dir;
