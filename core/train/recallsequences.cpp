@@ -1,10 +1,15 @@
 #include "train/recallsequences.h"
 
+#include "common/error.h"
+
 #include <algorithm>
+#include <cmath>
 
 namespace kvl {
 
-RecallSequences::RecallSequences(std::vector<int> ids, int bosId, quint64 seed) : m_bosId(bosId)
+RecallSequences::RecallSequences(std::vector<int> ids, int bosId, quint64 seed,
+                                 std::vector<int> digits)
+    : m_digits(std::move(digits)), m_bosId(bosId)
 {
     Rng rng(seed ^ 0x5EC0DEull);
     rng.shuffle(ids);
@@ -38,51 +43,104 @@ TrainSequence RecallSequences::makeEcho(const RecallMix& mix, Rng& rng) const
 
 TrainSequence RecallSequences::make(const RecallMix& mix, Rng& rng) const
 {
+    using Tokens = std::vector<int>;
     const int pairs = rng.range(mix.minPairs, mix.maxPairs);
     auto pool = [&](const std::vector<int>& ids) { return fromPool(ids, mix.pool, rng); };
+    if (mix.digitValues && m_digits.empty())
+        throw Error(QStringLiteral("recall.digit_values"),
+                    QStringLiteral("the tokenizer has no single-digit tokens"));
+    // With digit values a key is never a digit: the query would be ambiguous.
+    auto keyId = [&] {
+        int k = pool(m_keys);
+        while (mix.digitValues && std::find(m_digits.begin(), m_digits.end(), k) != m_digits.end())
+            k = pool(m_keys);
+        return k;
+    };
+    auto valueId = [&] {
+        return mix.digitValues ? m_digits[size_t(rng.below(int(m_digits.size())))]
+                               : pool(m_values);
+    };
     // Distinct keys: a repeated key with two values would make the target ambiguous.
-    std::vector<int> keys;
-    while (int(keys.size()) < pairs) {
-        const int k = pool(m_keys);
-        if (std::find(keys.begin(), keys.end(), k) == keys.end())
-            keys.push_back(k);
+    std::vector<Tokens> keys;
+    const int keyTokens =
+        mix.maxKeyTokens > 1 ? rng.range(mix.minKeyTokens, mix.maxKeyTokens) : 1;
+    if (keyTokens == 1) {
+        while (int(keys.size()) < pairs) {
+            const Tokens k{keyId()};
+            if (std::find(keys.begin(), keys.end(), k) == keys.end())
+                keys.push_back(k);
+        }
+    } else {
+        // Look-alike keys: position j of every key is one of `choices` tokens, with
+        // choices^keyTokens >= 2 * pairs so that the keys are distinct but share parts.
+        int choices = 2;
+        while (std::pow(double(choices), keyTokens) < 2.0 * pairs)
+            ++choices;
+        const size_t available =
+            mix.pool > 0 ? std::min(m_keys.size(), size_t(mix.pool)) : m_keys.size();
+        if (size_t(choices * keyTokens) > available)
+            throw Error(QStringLiteral("recall.key_tokens"),
+                        QStringLiteral("the key pool has %1 ids; %2-token look-alike keys for "
+                                       "%3 pairs need %4")
+                            .arg(available)
+                            .arg(keyTokens)
+                            .arg(pairs)
+                            .arg(choices * keyTokens));
+        Tokens used;
+        std::vector<Tokens> parts(static_cast<size_t>(keyTokens));
+        for (Tokens& part : parts)
+            while (int(part.size()) < choices) {
+                const int t = keyId();
+                if (std::find(used.begin(), used.end(), t) == used.end()) {
+                    used.push_back(t);
+                    part.push_back(t);
+                }
+            }
+        while (int(keys.size()) < pairs) {
+            Tokens k;
+            for (const Tokens& part : parts)
+                k.push_back(part[size_t(rng.below(choices))]);
+            if (std::find(keys.begin(), keys.end(), k) == keys.end())
+                keys.push_back(k);
+        }
     }
-    std::vector<int> values(static_cast<size_t>(pairs));
-    for (int& v : values)
-        v = pool(m_values);
+    std::vector<Tokens> values(static_cast<size_t>(pairs));
+    for (Tokens& v : values) {
+        const int n = mix.maxValueTokens > 1 ? rng.range(mix.minValueTokens, mix.maxValueTokens)
+                                             : 1;
+        for (int i = 0; i < n; ++i)
+            v.push_back(valueId());
+    }
 
     TrainSequence seq;
     seq.append(m_bosId, false);
+    auto append = [&](const Tokens& tokens, bool supervise) {
+        for (int t : tokens)
+            seq.append(t, supervise);
+    };
     auto filler = [&] {
         const int n = rng.range(mix.minFiller, mix.maxFiller);
         for (int i = 0; i < n; ++i)
             seq.append(pool(m_values), false);
     };
-    if (mix.repeats <= 1) {
-        for (int i = 0; i < pairs; ++i) {
-            seq.append(keys[size_t(i)], false);
-            seq.append(values[size_t(i)], false);
-            filler();
-        }
-    } else {
-        std::vector<int> listed;
-        for (int r = 0; r < mix.repeats; ++r)
-            for (int i = 0; i < pairs; ++i)
-                listed.push_back(i);
+    std::vector<int> listed;
+    for (int r = 0; r < mix.repeats; ++r)
+        for (int i = 0; i < pairs; ++i)
+            listed.push_back(i);
+    if (mix.repeats > 1)
         rng.shuffle(listed);
-        for (int i : listed) {
-            seq.append(keys[size_t(i)], false);
-            seq.append(values[size_t(i)], false);
-            filler();
-        }
+    for (int i : listed) {
+        append(keys[size_t(i)], false);
+        append(values[size_t(i)], false);
+        filler();
     }
     std::vector<int> order(static_cast<size_t>(pairs));
     for (int i = 0; i < pairs; ++i)
         order[size_t(i)] = i;
     rng.shuffle(order);
     for (int i : order) {
-        seq.append(keys[size_t(i)], false);
-        seq.append(values[size_t(i)], true);
+        append(keys[size_t(i)], false);
+        append(values[size_t(i)], true);
     }
     return seq;
 }

@@ -15,8 +15,10 @@ namespace kvl {
 class RecallSequences
 {
   public:
-    // `ordinary` ids are split into keys and values by a seeded shuffle.
-    RecallSequences(std::vector<int> ordinary, int bosId, quint64 seed);
+    // `ordinary` ids are split into keys and values by a seeded shuffle; `digits` (the
+    // single-digit tokens, if any) spell values when a mix asks for digit values.
+    RecallSequences(std::vector<int> ordinary, int bosId, quint64 seed,
+                    std::vector<int> digits = {});
 
     TrainSequence make(const RecallMix& mix, Rng& rng) const;
     // Echo triples "k v k" (as many as the mix's pairs, keys and values from the same
@@ -29,6 +31,7 @@ class RecallSequences
   private:
     std::vector<int> m_keys;
     std::vector<int> m_values;
+    std::vector<int> m_digits;
     int m_bosId;
 };
 

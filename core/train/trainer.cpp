@@ -72,16 +72,18 @@ int Trainer::run(int maxSteps)
     const int pad = stops.empty() ? 0 : stops.front();
     // Recall keys and values are ordinary tokens: never BOS, a stop token or another
     // special "<|...|>" token.
-    std::vector<int> ordinary;
+    std::vector<int> ordinary, digits;
     for (int id = 0; id < vocab; ++id) {
         const QString text = tokenizer->idToToken(id);
+        if (text.size() == 1 && text.at(0) >= QLatin1Char('0') && text.at(0) <= QLatin1Char('9'))
+            digits.push_back(id);
         const bool special =
             id == bos || std::find(stops.begin(), stops.end(), id) != stops.end() ||
             (text.startsWith(QLatin1String("<|")) && text.endsWith(QLatin1String("|>")));
         if (!special)
             ordinary.push_back(id);
     }
-    const RecallSequences recall(ordinary, bos, m_spec.seed);
+    const RecallSequences recall(ordinary, bos, m_spec.seed, digits);
 
     const QString ckpt = checkpointDir();
     const bool resuming = QFile::exists(QDir(ckpt).filePath(QLatin1String(kStateFile)));

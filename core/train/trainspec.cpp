@@ -215,6 +215,14 @@ TrainSpec TrainSpec::fromJson(const QJsonObject& json, const QString& origin)
         recall.readRange("filler", stage.recall.minFiller, stage.recall.maxFiller);
         recall.read("pool", stage.recall.pool);
         recall.read("repeats", stage.recall.repeats);
+        recall.readRange("key_tokens", stage.recall.minKeyTokens, stage.recall.maxKeyTokens);
+        recall.readRange("value_tokens", stage.recall.minValueTokens,
+                         stage.recall.maxValueTokens);
+        recall.read("digit_values", stage.recall.digitValues);
+        if (stage.recall.minKeyTokens < 1 || stage.recall.maxKeyTokens > 4)
+            recall.fail("key_tokens", QStringLiteral("within [1, 4]"));
+        if (stage.recall.minValueTokens < 1 || stage.recall.maxValueTokens > 4)
+            recall.fail("value_tokens", QStringLiteral("within [1, 4]"));
         if (stage.recall.repeats < 1)
             recall.fail("repeats", QStringLiteral("at least 1"));
         if (stage.recall.pool < 0 || (stage.recall.pool > 0 && stage.recall.pool < stage.recall.maxPairs))
@@ -269,7 +277,11 @@ QJsonObject TrainSpec::toJson() const
                  {QStringLiteral("pairs"), range(s.recall.minPairs, s.recall.maxPairs)},
                  {QStringLiteral("filler"), range(s.recall.minFiller, s.recall.maxFiller)},
                  {QStringLiteral("pool"), s.recall.pool},
-                 {QStringLiteral("repeats"), s.recall.repeats}}},
+                 {QStringLiteral("repeats"), s.recall.repeats},
+                 {QStringLiteral("key_tokens"), range(s.recall.minKeyTokens, s.recall.maxKeyTokens)},
+                 {QStringLiteral("value_tokens"),
+                  range(s.recall.minValueTokens, s.recall.maxValueTokens)},
+                 {QStringLiteral("digit_values"), s.recall.digitValues}}},
             {QStringLiteral("suites"), suiteObject}};
         if (s.batchSequences > 0)
             o.insert(QStringLiteral("batch_sequences"), s.batchSequences);

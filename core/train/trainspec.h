@@ -51,6 +51,19 @@ struct RecallMix
     // shortens the plateau before sparse retrieval attention appears (Zucchet et al.,
     // 2025).
     int repeats = 1;
+    // Tokens per key (drawn per sequence) and per value (drawn per pair). Keys of two
+    // or more tokens are look-alikes: each position draws from a few tokens, so every key
+    // shares tokens with others and only the whole key identifies its value, as names
+    // do in the retrieval suite ("Anna Dale" among "Jana Dale" and "Anna Ross"). Every
+    // token of a queried value is supervised.
+    int minKeyTokens = 1;
+    int maxKeyTokens = 1;
+    int minValueTokens = 1;
+    int maxValueTokens = 1;
+    // Values spelled in digit tokens, as the suites' access codes and variable values
+    // are (one token per digit in the bundled tokenizer): copying "7 7 1" needs the
+    // position within the value, not only the previous token.
+    bool digitValues = false;
 };
 
 // One curriculum stage: its own step count, learning-rate schedule (linear warm-up,

@@ -137,6 +137,88 @@ class TestTrainer : public QObject
         }
     }
 
+    // Two-token look-alike keys with two-token values: every key shares a token with
+    // another key, keys are distinct, each query repeats a listed key and is followed by
+    // that key's whole value, supervised token by token.
+    void recallLookAlikeKeys()
+    {
+        std::vector<int> ids;
+        for (int i = 10; i < 210; ++i)
+            ids.push_back(i);
+        const RecallSequences recall(ids, 1, 5);
+        RecallMix mix;
+        mix.minPairs = mix.maxPairs = 12;
+        mix.minKeyTokens = mix.maxKeyTokens = 2;
+        mix.minValueTokens = mix.maxValueTokens = 2;
+        Rng rng(4);
+        for (int n = 0; n < 20; ++n) {
+            const TrainSequence seq = recall.make(mix, rng);
+            QCOMPARE(seq.ids.size(), size_t(1 + 12 * 4 + 12 * 4));
+            using Pair = std::pair<int, int>;
+            std::map<Pair, Pair> listed;
+            std::map<int, int> firstTokenUses;
+            for (size_t i = 1; i < 49; i += 4) {
+                const Pair key{seq.ids[i], seq.ids[i + 1]};
+                QVERIFY(!listed.count(key));
+                listed[key] = {seq.ids[i + 2], seq.ids[i + 3]};
+                ++firstTokenUses[key.first];
+                for (size_t j = i; j < i + 4; ++j)
+                    QVERIFY(!seq.supervised[j]);
+            }
+            QVERIFY(firstTokenUses.size() < 12); // look-alikes: first tokens are shared
+            std::set<Pair> asked;
+            for (size_t i = 49; i < seq.ids.size(); i += 4) {
+                const Pair key{seq.ids[i], seq.ids[i + 1]};
+                QVERIFY(listed.count(key));
+                asked.insert(key);
+                QCOMPARE((Pair{seq.ids[i + 2], seq.ids[i + 3]}), listed[key]);
+                QVERIFY(!seq.supervised[i] && !seq.supervised[i + 1]);
+                QVERIFY(seq.supervised[i + 2] && seq.supervised[i + 3]);
+            }
+            QCOMPARE(asked.size(), size_t(12));
+        }
+
+        // Digit values: every value token is one of the digits, no key is.
+        std::vector<int> digits;
+        for (int d = 200; d < 210; ++d)
+            digits.push_back(d);
+        const RecallSequences spelled(ids, 1, 5, digits);
+        mix.digitValues = true;
+        mix.minValueTokens = 3;
+        mix.maxValueTokens = 4;
+        const std::set<int> digitSet(digits.begin(), digits.end());
+        for (int n = 0; n < 20; ++n) {
+            const TrainSequence seq = spelled.make(mix, rng);
+            size_t i = 1;
+            for (int pair = 0; pair < 12; ++pair) {
+                QVERIFY(!digitSet.count(seq.ids[i]) && !digitSet.count(seq.ids[i + 1]));
+                i += 2;
+                const size_t start = i;
+                while (i < seq.ids.size() && digitSet.count(seq.ids[i]))
+                    ++i;
+                QVERIFY(i - start >= 3 && i - start <= 4);
+            }
+        }
+        try {
+            recall.make(mix, rng);
+            QFAIL("digit values without digit tokens");
+        } catch (const Error& e) {
+            QVERIFY2(e.message().contains(QStringLiteral("digit")), qPrintable(e.message()));
+        }
+        mix.digitValues = false;
+
+        // A pool too small for look-alike keys is refused with the option's name.
+        mix.minPairs = mix.maxPairs = 6;
+        mix.pool = 6; // two choices per position x four positions = 8 ids needed
+        mix.minKeyTokens = mix.maxKeyTokens = 4;
+        try {
+            recall.make(mix, rng);
+            QFAIL("accepted a pool too small for four-token keys");
+        } catch (const Error& e) {
+            QVERIFY2(e.message().contains(QStringLiteral("key")), qPrintable(e.message()));
+        }
+    }
+
     void fewStepsLowerTheLoss()
     {
         QTemporaryDir dir;

@@ -42,13 +42,16 @@ class TestTrainSpec : public QObject
         const TrainSpec spec = TrainSpec::fromJson(
             parse(R"({"model": {"hidden": 64, "layers": 2, "heads": 4, "kv_heads": 2},
                       "seed": 7, "stages": [{"name": "a", "steps": 3, "batch_sequences": 2,
-                                             "recall": {"pairs": [2, 5], "filler": [0, 1], "pool": 8}}]})"),
+                                             "recall": {"pairs": [2, 5], "filler": [0, 1], "pool": 8,
+                                                        "key_tokens": [1, 3], "value_tokens": [2, 2]}}]})"),
             QStringLiteral("spec.json"));
         const TrainSpec again = TrainSpec::fromJson(spec.toJson(), QStringLiteral("again"));
         QCOMPARE(again.toJson(), spec.toJson());
         QCOMPARE(again.model.hidden, 64);
         QCOMPARE(again.stages[0].recall.maxPairs, 5);
         QCOMPARE(again.stages[0].recall.pool, 8);
+        QCOMPARE(again.stages[0].recall.maxKeyTokens, 3);
+        QCOMPARE(again.stages[0].recall.minValueTokens, 2);
         QCOMPARE(again.seed, quint64(7));
     }
 
@@ -75,6 +78,12 @@ class TestTrainSpec : public QObject
         QTest::newRow("pool smaller than the pairs")
             << R"({"stages": [{"steps": 1, "batch_sequences": 1, "recall": {"pairs": [4, 16], "pool": 10}}]})"
             << "stages[0].recall.pool";
+        QTest::newRow("five-token keys")
+            << R"({"stages": [{"steps": 1, "batch_sequences": 1, "recall": {"key_tokens": [2, 5]}}]})"
+            << "stages[0].recall.key_tokens";
+        QTest::newRow("empty values")
+            << R"({"stages": [{"steps": 1, "batch_sequences": 1, "recall": {"value_tokens": [0, 2]}}]})"
+            << "stages[0].recall.value_tokens";
         QTest::newRow("unknown init")
             << R"({"init": "xavier", "stages": [{"steps": 1, "batch_sequences": 1}]})"
             << "init";
