@@ -36,7 +36,10 @@ int runEval(const QStringList& args)
     opt("suite", "task suites, comma-separated (one result each)", "NAME[,NAME]");
     opt("n", "samples per suite", "N");
     opt("seed", "generator seed", "S", QStringLiteral("1"));
-    opt("tokens", "context length in tokens, MIN:MAX or N", "MIN:MAX", QStringLiteral("256:512"));
+    opt("tokens",
+        "context length in tokens, MIN:MAX or N; several ranges comma-separated (N samples "
+        "each, e.g. one per length bucket of the model card)",
+        "MIN:MAX[,MIN:MAX]", QStringLiteral("256:512"));
     opt("variant", "suite variant (default: each sample draws one)", "NAME");
     opt("max-new-tokens", "decode limit (default: gold length + 16)", "N", QStringLiteral("0"));
     opt("threads", "libtorch threads (default: all cores)", "N", QStringLiteral("0"));
@@ -58,10 +61,17 @@ int runEval(const QStringList& args)
     const int threads = parser.value(QStringLiteral("threads")).toInt(&ok);
     if (!ok || threads < 0)
         throw Error(QStringLiteral("--threads must be a non-negative integer"));
-    TaskOptions options;
-    std::tie(options.minTokens, options.maxTokens) =
-        parseTokenRange(parser.value(QStringLiteral("tokens")), QStringLiteral("--tokens"));
-    options.variant = parser.value(QStringLiteral("variant"));
+    std::vector<TaskOptions> lengths;
+    for (const QString& range :
+         parser.value(QStringLiteral("tokens")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        TaskOptions options;
+        std::tie(options.minTokens, options.maxTokens) =
+            parseTokenRange(range.trimmed(), QStringLiteral("--tokens"));
+        options.variant = parser.value(QStringLiteral("variant"));
+        lengths.push_back(options);
+    }
+    if (lengths.empty())
+        throw Error(QStringLiteral("--tokens needs at least one MIN:MAX range"));
     const QStringList suites =
         parser.value(QStringLiteral("suite")).split(QLatin1Char(','), Qt::SkipEmptyParts);
     for (const QString& suite : suites)
@@ -81,7 +91,7 @@ int runEval(const QStringList& args)
     const bool bar = isatty(fileno(stderr)) != 0;
     for (const QString& suite : suites) {
         const SuiteEvaluation eval = evaluateSuite(
-            *model, *tokenizer, suite.trimmed(), n, options, seed, maxNew,
+            *model, *tokenizer, suite.trimmed(), n, lengths, seed, maxNew,
             [&](int done, int total) {
                 if (bar)
                     std::fprintf(stderr, "\r\033[K%s %d/%d", qPrintable(suite), done, total);

@@ -36,7 +36,7 @@ QJsonObject SuiteEvaluation::toJson() const
 }
 
 SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokenizer,
-                              const QString& suite, int n, const TaskOptions& options,
+                              const QString& suite, int n, const std::vector<TaskOptions>& lengths,
                               std::uint64_t seed, int maxNewTokens,
                               const std::function<void(int, int)>& progress)
 {
@@ -47,37 +47,44 @@ SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokeniz
     SuiteEvaluation eval;
     eval.suite = generator->suite();
     ScoreSummary summary;
-    double total = 0.0;
+    double scoreSum = 0.0;
     std::map<int, LengthBucketScore> buckets;
     c10::InferenceMode inference;
-    for (int i = 0; i < n; ++i) {
-        const Sample sample = generator->generate(tokenizer, options, seed, i);
-        const PreparedSample prepared = prepareSample(sample, sample.id, tokenizer);
-        settings.maxNewTokens =
-            maxNewTokens > 0 ? maxNewTokens : int(prepared.ids.answer.size()) + 16;
-        try {
-            model.checkLength(int64_t(prepared.ids.context.size() + prepared.ids.question.size()) +
-                              settings.maxNewTokens);
-        } catch (const Error&) {
-            ++eval.skipped;
-            continue;
+    const int samples = n * int(lengths.size());
+    int done = 0;
+    for (const TaskOptions& options : lengths)
+        for (int i = 0; i < n; ++i) {
+            const Sample sample = generator->generate(tokenizer, options, seed, i);
+            const PreparedSample prepared = prepareSample(sample, sample.id, tokenizer);
+            settings.maxNewTokens =
+                maxNewTokens > 0 ? maxNewTokens : int(prepared.ids.answer.size()) + 16;
+            ++done;
+            try {
+                model.checkLength(int64_t(prepared.ids.context.size() +
+                                          prepared.ids.question.size()) +
+                                  settings.maxNewTokens);
+            } catch (const Error&) {
+                ++eval.skipped;
+                if (progress)
+                    progress(done, samples);
+                continue;
+            }
+            const ContextCache cache = model.prefill(prepared.ids.context, PrefillOptions{1, {}});
+            const AnswerRun run = decodeSample(model, tokenizer, prepared, cache, {}, settings);
+            summary.add(run.scoreJson);
+            scoreSum += run.score;
+            ++eval.n;
+            const auto [lo, hi] =
+                lengthBucketOf(int(prepared.ids.context.size()) - prepared.ids.contextOffset);
+            LengthBucketScore& b = buckets[lo];
+            b.minTokens = lo;
+            b.maxTokens = hi;
+            b.score += run.score;
+            ++b.n;
+            if (progress)
+                progress(done, samples);
         }
-        const ContextCache cache = model.prefill(prepared.ids.context, PrefillOptions{1, {}});
-        const AnswerRun run = decodeSample(model, tokenizer, prepared, cache, {}, settings);
-        summary.add(run.scoreJson);
-        total += run.score;
-        ++eval.n;
-        const auto [lo, hi] =
-            lengthBucketOf(int(prepared.ids.context.size()) - prepared.ids.contextOffset);
-        LengthBucketScore& b = buckets[lo];
-        b.minTokens = lo;
-        b.maxTokens = hi;
-        b.score += run.score;
-        ++b.n;
-        if (progress)
-            progress(i + 1, n);
-    }
-    eval.score = eval.n > 0 ? total / eval.n : 0.0;
+    eval.score = eval.n > 0 ? scoreSum / eval.n : 0.0;
     eval.summary = summary.toJson();
     for (auto& [lo, b] : buckets) {
         b.score /= b.n;

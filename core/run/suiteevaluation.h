@@ -38,13 +38,22 @@ struct SuiteEvaluation
     QJsonObject toJson() const;
 };
 
-// Generates n samples of `suite` (seeded, sample i depends on (suite, seed, i) only)
-// and scores the greedy FullCache answers; maxNewTokens 0 = gold length + 16.
-// `progress(done, n)` after each sample.
+// Generates n samples of `suite` for each entry of `lengths` (its token range and
+// variant; sample i of an entry depends on (suite, seed, i, its options) only) and scores
+// the greedy FullCache answers, pooled into one evaluation; maxNewTokens 0 = gold length
+// + 16. `progress(done, total)` after each sample.
 SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokenizer,
-                              const QString& suite, int n, const TaskOptions& options,
+                              const QString& suite, int n, const std::vector<TaskOptions>& lengths,
                               std::uint64_t seed, int maxNewTokens = 0,
                               const std::function<void(int, int)>& progress = {});
+inline SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokenizer,
+                                     const QString& suite, int n, const TaskOptions& options,
+                                     std::uint64_t seed, int maxNewTokens = 0,
+                                     const std::function<void(int, int)>& progress = {})
+{
+    return evaluateSuite(model, tokenizer, suite, n, std::vector<TaskOptions>{options}, seed,
+                         maxNewTokens, progress);
+}
 
 // The length bucket of a context of `tokens` tokens: powers of two, (2^k, 2^(k+1)]
 // from 1-128 up.

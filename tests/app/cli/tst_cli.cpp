@@ -205,6 +205,18 @@ class TestCli : public QObject
             n += b.toObject().value(QStringLiteral("n")).toInt();
         QCOMPARE(n, 2);
         QCOMPARE(cli({"eval", "--model", m_model, "--suite", "nosuch", "--n", "1"}).code, 1);
+
+        // Several ranges: N samples each, pooled, one bucket per range here.
+        const Result two = cli({"eval", "--model", m_model, "--suite", "retrieval", "--n", "2",
+                                "--tokens", "200:256,300:400", "--threads", "1", "--json"});
+        CLI_OK(two);
+        QCOMPARE(two.lastJson().value(QStringLiteral("n")).toInt(), 4);
+        QStringList buckets;
+        for (const QJsonValue& b : two.lastJson().value(QStringLiteral("buckets")).toArray())
+            buckets << QStringLiteral("%1 n%2")
+                           .arg(b.toObject().value(QStringLiteral("tokens")).toString())
+                           .arg(b.toObject().value(QStringLiteral("n")).toInt());
+        QCOMPARE(buckets, (QStringList{"129:256 n2", "257:512 n2"}));
     }
 
     void demoPrintsReport()
