@@ -41,76 +41,86 @@ TrainSequence RecallSequences::makeEcho(const RecallMix& mix, Rng& rng) const
     return seq;
 }
 
-TrainSequence RecallSequences::make(const RecallMix& mix, Rng& rng) const
+int RecallSequences::keyId(const RecallMix& mix, Rng& rng) const
 {
-    using Tokens = std::vector<int>;
-    const int pairs = rng.range(mix.minPairs, mix.maxPairs);
-    auto pool = [&](const std::vector<int>& ids) { return fromPool(ids, mix.pool, rng); };
-    if (mix.digitValues && m_digits.empty())
-        throw Error(QStringLiteral("recall.digit_values"),
-                    QStringLiteral("the tokenizer has no single-digit tokens"));
     // With digit values a key is never a digit: the query would be ambiguous.
-    auto keyId = [&] {
-        int k = pool(m_keys);
-        while (mix.digitValues && std::find(m_digits.begin(), m_digits.end(), k) != m_digits.end())
-            k = pool(m_keys);
-        return k;
-    };
-    auto valueId = [&] {
-        return mix.digitValues ? m_digits[size_t(rng.below(int(m_digits.size())))]
-                               : pool(m_values);
-    };
+    int k = fromPool(m_keys, mix.pool, rng);
+    while (mix.digitValues && std::find(m_digits.begin(), m_digits.end(), k) != m_digits.end())
+        k = fromPool(m_keys, mix.pool, rng);
+    return k;
+}
+
+std::vector<RecallSequences::Tokens> RecallSequences::drawKeys(const RecallMix& mix, int pairs,
+                                                               Rng& rng) const
+{
     // Distinct keys: a repeated key with two values would make the target ambiguous.
     std::vector<Tokens> keys;
     const int keyTokens =
         mix.maxKeyTokens > 1 ? rng.range(mix.minKeyTokens, mix.maxKeyTokens) : 1;
     if (keyTokens == 1) {
         while (int(keys.size()) < pairs) {
-            const Tokens k{keyId()};
+            const Tokens k{keyId(mix, rng)};
             if (std::find(keys.begin(), keys.end(), k) == keys.end())
                 keys.push_back(k);
         }
-    } else {
-        // Look-alike keys: position j of every key is one of `choices` tokens, with
-        // choices^keyTokens >= 2 * pairs so that the keys are distinct but share parts.
-        int choices = 2;
-        while (std::pow(double(choices), keyTokens) < 2.0 * pairs)
-            ++choices;
-        const size_t available =
-            mix.pool > 0 ? std::min(m_keys.size(), size_t(mix.pool)) : m_keys.size();
-        if (size_t(choices * keyTokens) > available)
-            throw Error(QStringLiteral("recall.key_tokens"),
-                        QStringLiteral("the key pool has %1 ids; %2-token look-alike keys for "
-                                       "%3 pairs need %4")
-                            .arg(available)
-                            .arg(keyTokens)
-                            .arg(pairs)
-                            .arg(choices * keyTokens));
-        Tokens used;
-        std::vector<Tokens> parts(static_cast<size_t>(keyTokens));
-        for (Tokens& part : parts)
-            while (int(part.size()) < choices) {
-                const int t = keyId();
-                if (std::find(used.begin(), used.end(), t) == used.end()) {
-                    used.push_back(t);
-                    part.push_back(t);
-                }
+        return keys;
+    }
+    // Look-alike keys: position j of every key is one of `choices` tokens, with
+    // choices^keyTokens >= 2 * pairs so that the keys are distinct but share parts.
+    int choices = 2;
+    while (std::pow(double(choices), keyTokens) < 2.0 * pairs)
+        ++choices;
+    const size_t available =
+        mix.pool > 0 ? std::min(m_keys.size(), size_t(mix.pool)) : m_keys.size();
+    if (size_t(choices * keyTokens) > available)
+        throw Error(QStringLiteral("recall.key_tokens"),
+                    QStringLiteral("the key pool has %1 ids; %2-token look-alike keys for %3 "
+                                   "pairs need %4")
+                        .arg(available)
+                        .arg(keyTokens)
+                        .arg(pairs)
+                        .arg(choices * keyTokens));
+    Tokens used;
+    std::vector<Tokens> parts(static_cast<size_t>(keyTokens));
+    for (Tokens& part : parts)
+        while (int(part.size()) < choices) {
+            const int t = keyId(mix, rng);
+            if (std::find(used.begin(), used.end(), t) == used.end()) {
+                used.push_back(t);
+                part.push_back(t);
             }
-        while (int(keys.size()) < pairs) {
-            Tokens k;
-            for (const Tokens& part : parts)
-                k.push_back(part[size_t(rng.below(choices))]);
-            if (std::find(keys.begin(), keys.end(), k) == keys.end())
-                keys.push_back(k);
         }
+    while (int(keys.size()) < pairs) {
+        Tokens k;
+        for (const Tokens& part : parts)
+            k.push_back(part[size_t(rng.below(choices))]);
+        if (std::find(keys.begin(), keys.end(), k) == keys.end())
+            keys.push_back(k);
     }
-    std::vector<Tokens> values(static_cast<size_t>(pairs));
-    for (Tokens& v : values) {
-        const int n = mix.maxValueTokens > 1 ? rng.range(mix.minValueTokens, mix.maxValueTokens)
-                                             : 1;
-        for (int i = 0; i < n; ++i)
-            v.push_back(valueId());
-    }
+    return keys;
+}
+
+RecallSequences::Tokens RecallSequences::drawValue(const RecallMix& mix, Rng& rng) const
+{
+    const int n =
+        mix.maxValueTokens > 1 ? rng.range(mix.minValueTokens, mix.maxValueTokens) : 1;
+    Tokens value;
+    for (int i = 0; i < n; ++i)
+        value.push_back(mix.digitValues ? m_digits[size_t(rng.below(int(m_digits.size())))]
+                                        : fromPool(m_values, mix.pool, rng));
+    return value;
+}
+
+TrainSequence RecallSequences::make(const RecallMix& mix, Rng& rng) const
+{
+    if (mix.digitValues && m_digits.empty())
+        throw Error(QStringLiteral("recall.digit_values"),
+                    QStringLiteral("the tokenizer has no single-digit tokens"));
+    const int pairs = rng.range(mix.minPairs, mix.maxPairs);
+    const std::vector<Tokens> keys = drawKeys(mix, pairs, rng);
+    std::vector<Tokens> values;
+    for (int i = 0; i < pairs; ++i)
+        values.push_back(drawValue(mix, rng));
 
     TrainSequence seq;
     seq.append(m_bosId, false);
@@ -121,7 +131,7 @@ TrainSequence RecallSequences::make(const RecallMix& mix, Rng& rng) const
     auto filler = [&] {
         const int n = rng.range(mix.minFiller, mix.maxFiller);
         for (int i = 0; i < n; ++i)
-            seq.append(pool(m_values), false);
+            seq.append(fromPool(m_values, mix.pool, rng), false);
     };
     std::vector<int> listed;
     for (int r = 0; r < mix.repeats; ++r)

@@ -29,6 +29,11 @@ class RecallSequences
     const std::vector<int>& values() const { return m_values; }
 
   private:
+    using Tokens = std::vector<int>;
+    int keyId(const RecallMix& mix, Rng& rng) const;
+    std::vector<Tokens> drawKeys(const RecallMix& mix, int pairs, Rng& rng) const;
+    Tokens drawValue(const RecallMix& mix, Rng& rng) const;
+
     std::vector<int> m_keys;
     std::vector<int> m_values;
     std::vector<int> m_digits;
