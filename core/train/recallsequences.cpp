@@ -121,6 +121,14 @@ TrainSequence RecallSequences::make(const RecallMix& mix, Rng& rng) const
     std::vector<Tokens> values;
     for (int i = 0; i < pairs; ++i)
         values.push_back(drawValue(mix, rng));
+    // Gap runs from the value set (never a key, so the key stays unambiguous).
+    Tokens listedGap, askedGap;
+    if (mix.maxGapTokens > 0)
+        for (Tokens* gap : {&listedGap, &askedGap}) {
+            const int n = rng.range(mix.minGapTokens, mix.maxGapTokens);
+            for (int i = 0; i < n; ++i)
+                gap->push_back(fromPool(m_values, mix.pool, rng));
+        }
 
     TrainSequence seq;
     seq.append(m_bosId, false);
@@ -141,6 +149,7 @@ TrainSequence RecallSequences::make(const RecallMix& mix, Rng& rng) const
         rng.shuffle(listed);
     for (int i : listed) {
         append(keys[size_t(i)], false);
+        append(listedGap, false);
         append(values[size_t(i)], false);
         filler();
     }
@@ -150,6 +159,7 @@ TrainSequence RecallSequences::make(const RecallMix& mix, Rng& rng) const
     rng.shuffle(order);
     for (int i : order) {
         append(keys[size_t(i)], false);
+        append(askedGap, false);
         append(values[size_t(i)], true);
     }
     return seq;

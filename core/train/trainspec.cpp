@@ -219,6 +219,9 @@ TrainSpec TrainSpec::fromJson(const QJsonObject& json, const QString& origin)
         recall.readRange("value_tokens", stage.recall.minValueTokens,
                          stage.recall.maxValueTokens);
         recall.read("digit_values", stage.recall.digitValues);
+        recall.readRange("gap_tokens", stage.recall.minGapTokens, stage.recall.maxGapTokens);
+        if (stage.recall.maxGapTokens > 8)
+            recall.fail("gap_tokens", QStringLiteral("within [0, 8]"));
         if (stage.recall.minKeyTokens < 1 || stage.recall.maxKeyTokens > 4)
             recall.fail("key_tokens", QStringLiteral("within [1, 4]"));
         if (stage.recall.minValueTokens < 1 || stage.recall.maxValueTokens > 4)
@@ -281,7 +284,8 @@ QJsonObject TrainSpec::toJson() const
                  {QStringLiteral("key_tokens"), range(s.recall.minKeyTokens, s.recall.maxKeyTokens)},
                  {QStringLiteral("value_tokens"),
                   range(s.recall.minValueTokens, s.recall.maxValueTokens)},
-                 {QStringLiteral("digit_values"), s.recall.digitValues}}},
+                 {QStringLiteral("digit_values"), s.recall.digitValues},
+                 {QStringLiteral("gap_tokens"), range(s.recall.minGapTokens, s.recall.maxGapTokens)}}},
             {QStringLiteral("suites"), suiteObject}};
         if (s.batchSequences > 0)
             o.insert(QStringLiteral("batch_sequences"), s.batchSequences);

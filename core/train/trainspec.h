@@ -64,6 +64,11 @@ struct RecallMix
     // are (one token per digit in the bundled tokenizer): copying "7 7 1" needs the
     // position within the value, not only the previous token.
     bool digitValues = false;
+    // Tokens between a key and its value (range; 0 = adjacent): per sequence one run for
+    // the listed pairs and another for the queries, as "Anna Dale is 9374." is asked by
+    // "... of Anna Dale?\nAnswer: 9374": the lookup must skip what follows the key.
+    int minGapTokens = 0;
+    int maxGapTokens = 0;
 };
 
 // One curriculum stage: its own step count, learning-rate schedule (linear warm-up,

@@ -207,6 +207,28 @@ class TestTrainer : public QObject
         }
         mix.digitValues = false;
 
+        // Gaps: one run after every listed key, another after every asked key, then the
+        // value; only values supervised.
+        mix.minValueTokens = mix.maxValueTokens = 1;
+        mix.minKeyTokens = mix.maxKeyTokens = 1;
+        mix.minPairs = mix.maxPairs = 5;
+        mix.minGapTokens = mix.maxGapTokens = 2;
+        const TrainSequence gapped = recall.make(mix, rng);
+        QCOMPARE(gapped.ids.size(), size_t(1 + 5 * 4 + 5 * 4));
+        std::map<int, int> valueOfKey;
+        for (size_t i = 1; i < 21; i += 4) {
+            valueOfKey[gapped.ids[i]] = gapped.ids[i + 3];
+            if (i > 1) // the same listing gap each time
+                QCOMPARE((std::pair{gapped.ids[i + 1], gapped.ids[i + 2]}),
+                         (std::pair{gapped.ids[2], gapped.ids[3]}));
+        }
+        for (size_t i = 21; i < gapped.ids.size(); i += 4) {
+            QCOMPARE(gapped.ids[i + 3], valueOfKey.at(gapped.ids[i]));
+            QCOMPARE(int(gapped.supervised[i]) + gapped.supervised[i + 1] + gapped.supervised[i + 2], 0);
+            QVERIFY(gapped.supervised[i + 3]);
+        }
+        mix.minGapTokens = mix.maxGapTokens = 0;
+
         // A pool too small for look-alike keys is refused with the option's name.
         mix.minPairs = mix.maxPairs = 6;
         mix.pool = 6; // two choices per position x four positions = 8 ids needed

@@ -43,7 +43,8 @@ class TestTrainSpec : public QObject
             parse(R"({"model": {"hidden": 64, "layers": 2, "heads": 4, "kv_heads": 2},
                       "seed": 7, "stages": [{"name": "a", "steps": 3, "batch_sequences": 2,
                                              "recall": {"pairs": [2, 5], "filler": [0, 1], "pool": 8,
-                                                        "key_tokens": [1, 3], "value_tokens": [2, 2]}}]})"),
+                                                        "key_tokens": [1, 3], "value_tokens": [2, 2],
+                                                        "gap_tokens": [0, 3]}}]})"),
             QStringLiteral("spec.json"));
         const TrainSpec again = TrainSpec::fromJson(spec.toJson(), QStringLiteral("again"));
         QCOMPARE(again.toJson(), spec.toJson());
@@ -52,6 +53,7 @@ class TestTrainSpec : public QObject
         QCOMPARE(again.stages[0].recall.pool, 8);
         QCOMPARE(again.stages[0].recall.maxKeyTokens, 3);
         QCOMPARE(again.stages[0].recall.minValueTokens, 2);
+        QCOMPARE(again.stages[0].recall.maxGapTokens, 3);
         QCOMPARE(again.seed, quint64(7));
     }
 
