@@ -57,6 +57,15 @@ QString trainTiny(const QTemporaryDir& dir, const QString& tokenizer, const char
     return run + QStringLiteral("/checkpoint");
 }
 
+// Token ids first, ..., last - 1.
+std::vector<int> idRange(int first, int last)
+{
+    std::vector<int> ids;
+    for (int id = first; id < last; ++id)
+        ids.push_back(id);
+    return ids;
+}
+
 // Two layers with the bundled model's head layout: d 128, 4 heads, 2 kv-heads.
 TrainModelShape bundledHeadLayout()
 {
@@ -86,10 +95,7 @@ class TestTrainer : public QObject
   private slots:
     void recallSequencesDrawFromThePool()
     {
-        std::vector<int> ids;
-        for (int i = 10; i < 110; ++i)
-            ids.push_back(i);
-        const RecallSequences recall(ids, 1, 5);
+        const RecallSequences recall(idRange(10, 110), 1, 5);
         RecallMix mix;
         mix.minPairs = mix.maxPairs = 6;
         mix.minFiller = mix.maxFiller = 1;
@@ -142,9 +148,7 @@ class TestTrainer : public QObject
     // that key's whole value, supervised token by token.
     void recallLookAlikeKeys()
     {
-        std::vector<int> ids;
-        for (int i = 10; i < 210; ++i)
-            ids.push_back(i);
+        const std::vector<int> ids = idRange(10, 210);
         const RecallSequences recall(ids, 1, 5);
         RecallMix mix;
         mix.minPairs = mix.maxPairs = 12;
@@ -179,9 +183,7 @@ class TestTrainer : public QObject
         }
 
         // Digit values: every value token is one of the digits, no key is.
-        std::vector<int> digits;
-        for (int d = 200; d < 210; ++d)
-            digits.push_back(d);
+        const std::vector<int> digits = idRange(200, 210);
         const RecallSequences spelled(ids, 1, 5, digits);
         mix.digitValues = true;
         mix.minValueTokens = 3;
