@@ -35,6 +35,20 @@ QJsonObject SuiteEvaluation::toJson() const
             {QStringLiteral("summary"), summary}, {QStringLiteral("buckets"), b}};
 }
 
+namespace {
+// Whether context, question and up to maxNewTokens answer tokens fit the model's positions.
+bool fitsModel(const Transformer& model, const PreparedSample& prepared, int maxNewTokens)
+{
+    try {
+        model.checkLength(int64_t(prepared.ids.context.size() + prepared.ids.question.size()) +
+                          maxNewTokens);
+        return true;
+    } catch (const Error&) {
+        return false;
+    }
+}
+} // namespace
+
 SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokenizer,
                               const QString& suite, int n, const std::vector<TaskOptions>& lengths,
                               std::uint64_t seed, int maxNewTokens,
@@ -58,31 +72,25 @@ SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokeniz
             const PreparedSample prepared = prepareSample(sample, sample.id, tokenizer);
             settings.maxNewTokens =
                 maxNewTokens > 0 ? maxNewTokens : int(prepared.ids.answer.size()) + 16;
-            ++done;
-            try {
-                model.checkLength(int64_t(prepared.ids.context.size() +
-                                          prepared.ids.question.size()) +
-                                  settings.maxNewTokens);
-            } catch (const Error&) {
+            if (fitsModel(model, prepared, settings.maxNewTokens)) {
+                const ContextCache cache =
+                    model.prefill(prepared.ids.context, PrefillOptions{1, {}});
+                const AnswerRun run = decodeSample(model, tokenizer, prepared, cache, {}, settings);
+                summary.add(run.scoreJson);
+                scoreSum += run.score;
+                ++eval.n;
+                const auto [lo, hi] =
+                    lengthBucketOf(int(prepared.ids.context.size()) - prepared.ids.contextOffset);
+                LengthBucketScore& b = buckets[lo];
+                b.minTokens = lo;
+                b.maxTokens = hi;
+                b.score += run.score;
+                ++b.n;
+            } else {
                 ++eval.skipped;
-                if (progress)
-                    progress(done, samples);
-                continue;
             }
-            const ContextCache cache = model.prefill(prepared.ids.context, PrefillOptions{1, {}});
-            const AnswerRun run = decodeSample(model, tokenizer, prepared, cache, {}, settings);
-            summary.add(run.scoreJson);
-            scoreSum += run.score;
-            ++eval.n;
-            const auto [lo, hi] =
-                lengthBucketOf(int(prepared.ids.context.size()) - prepared.ids.contextOffset);
-            LengthBucketScore& b = buckets[lo];
-            b.minTokens = lo;
-            b.maxTokens = hi;
-            b.score += run.score;
-            ++b.n;
             if (progress)
-                progress(done, samples);
+                progress(++done, samples);
         }
     eval.score = eval.n > 0 ? scoreSum / eval.n : 0.0;
     eval.summary = summary.toJson();

@@ -8,13 +8,13 @@
 
 namespace kvl {
 
-// Shape of the model the trainer builds (a Llama layout; written as config.json).
 // How fresh weights are drawn. Gpt2: normal(0, 0.02), residual projections scaled by
 // 1/sqrt(2 layers). Torch: PyTorch's module defaults (Linear uniform within
 // ±1/sqrt(fan_in), Embedding normal(0, 1)); the larger start gives attention non-uniform
 // scores from step 0.
 enum class WeightInit { Gpt2, Torch };
 
+// Shape of the model the trainer builds (a Llama layout; written as config.json).
 struct TrainModelShape
 {
     int hidden = 256;
