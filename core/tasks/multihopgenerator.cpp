@@ -5,6 +5,7 @@
 #include "tasks/phrases.h"
 #include "tasks/rng.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <algorithm>
 
@@ -24,6 +25,11 @@ QString linkText(const Chain& chain, int i)
     if (i == 0)
         return QStringLiteral("%1 = %2.").arg(chain.variables.at(0)).arg(chain.value);
     return QStringLiteral("%1 = %2.").arg(chain.variables.at(i), chain.variables.at(i - 1));
+}
+
+QString valueRequest(const QString& variable)
+{
+    return QStringLiteral("What is the value of %1?").arg(variable);
 }
 } // namespace
 
@@ -108,11 +114,41 @@ Sample MultihopGenerator::generateVariant(const Tokenizer& tokenizer, const QStr
     Sample sample;
     sample.context = builder.build(length.target, length.minTokens, length.maxTokens, sample.spans);
     sample.question =
-        phrases::question(QStringLiteral("What is the value of %1?").arg(asked.variables.last()));
+        phrases::question(valueRequest(asked.variables.last()));
     sample.answer = QString::number(asked.value);
     sample.meta.insert(QStringLiteral("chain"), QJsonArray::fromStringList(asked.variables));
     sample.meta.insert(QStringLiteral("value"), sample.answer);
     return sample;
+}
+
+std::vector<FollowUp> MultihopGenerator::followUps(const Sample& sample) const
+{
+    // Each link span is labelled with the variable it assigns and reads "<var> = <rhs>.";
+    // every variable is asked, its value found by following the links (any hop count).
+    QStringList variables;
+    QHash<QString, QString> assigned;
+    for (const Span& span : sample.spans) {
+        if (span.field != SpanField::Context || span.label.isEmpty())
+            continue;
+        const QString text = sample.spanText(span);
+        const qsizetype eq = text.indexOf(QLatin1String(" = "));
+        if (eq < 0 || !text.endsWith(QLatin1Char('.')) || assigned.contains(span.label))
+            continue;
+        variables << span.label;
+        assigned.insert(span.label, text.mid(eq + 3, text.size() - eq - 4));
+    }
+    std::vector<FollowUp> result;
+    for (const QString& variable : variables) {
+        QString value = assigned.value(variable);
+        for (int hop = 0; hop <= variables.size() && assigned.contains(value); ++hop)
+            value = assigned.value(value);
+        bool number = false;
+        value.toInt(&number);
+        const QString question = phrases::question(valueRequest(variable));
+        if (number && question != sample.question)
+            result.push_back({question, value});
+    }
+    return result;
 }
 
 } // namespace kvl

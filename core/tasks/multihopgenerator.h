@@ -14,6 +14,7 @@ class MultihopGenerator : public TaskGenerator
     QString description() const override;
     QStringList variants() const override;
     QString variantDescription(const QString& variant) const override;
+    std::vector<FollowUp> followUps(const Sample& sample) const override;
 
   protected:
     Sample generateVariant(const Tokenizer& tokenizer, const QString& variant,

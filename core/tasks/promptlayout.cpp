@@ -13,8 +13,18 @@ PromptIds promptIds(const Tokenizer& tokenizer, const Sample& sample)
     ids.contextOffset = int(ids.context.size());
     const std::vector<int> context = tokenizer.encode(sample.context);
     ids.context.insert(ids.context.end(), context.begin(), context.end());
-    ids.question = tokenizer.encode(sample.question);
-    ids.answer = tokenizer.encode(QLatin1Char(' ') + sample.answer);
+    QuestionIds asked = questionIds(tokenizer, sample.question, sample.answer);
+    ids.question = std::move(asked.question);
+    ids.answer = std::move(asked.answer);
+    return ids;
+}
+
+QuestionIds questionIds(const Tokenizer& tokenizer, const QString& question,
+                        const QString& answer)
+{
+    QuestionIds ids;
+    ids.question = tokenizer.encode(question);
+    ids.answer = tokenizer.encode(QLatin1Char(' ') + answer);
     const std::vector<int> stops = tokenizer.stopIds();
     if (!stops.empty())
         ids.answer.push_back(stops.front());

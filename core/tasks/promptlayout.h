@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QString>
 #include <vector>
 
 namespace kvl {
@@ -24,5 +25,15 @@ struct PromptIds
 };
 
 PromptIds promptIds(const Tokenizer& tokenizer, const Sample& sample);
+
+// The question and answer parts of promptIds() alone, for another question asked on the
+// same context (a generator's follow-ups), laid out exactly as the sample's own.
+struct QuestionIds
+{
+    std::vector<int> question;
+    std::vector<int> answer;
+};
+QuestionIds questionIds(const Tokenizer& tokenizer, const QString& question,
+                        const QString& answer);
 
 } // namespace kvl

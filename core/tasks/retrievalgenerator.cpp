@@ -5,6 +5,7 @@
 #include "tasks/phrases.h"
 #include "tasks/rng.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <algorithm>
 
@@ -21,6 +22,16 @@ struct Record
     int code = 0;
     bool asked = false;
 };
+
+QString codeRequest(const QString& name)
+{
+    return QStringLiteral("What is the access code of %1?").arg(name);
+}
+
+QString allCodesRequest(const QString& name)
+{
+    return QStringLiteral("What are all the access codes of %1?").arg(name);
+}
 } // namespace
 
 QString RetrievalGenerator::description() const
@@ -112,14 +123,47 @@ Sample RetrievalGenerator::generateVariant(const Tokenizer& tokenizer, const QSt
     if (variant == QLatin1String("multiquery"))
         request = QStringLiteral("What are the access codes of %1?").arg(phrases::joinAnd(asked));
     else if (variant == QLatin1String("multivalue"))
-        request = QStringLiteral("What are all the access codes of %1?").arg(asked.first());
+        request = allCodesRequest(asked.first());
     else
-        request = QStringLiteral("What is the access code of %1?").arg(asked.first());
+        request = codeRequest(asked.first());
     sample.question = phrases::question(request);
     sample.answer = answerParts.join(QStringLiteral(", "));
     sample.meta.insert(QStringLiteral("keys"), QJsonArray::fromStringList(asked));
     sample.meta.insert(QStringLiteral("values"), QJsonArray::fromStringList(answerParts));
     return sample;
+}
+
+std::vector<FollowUp> RetrievalGenerator::followUps(const Sample& sample) const
+{
+    // Each record span is labelled with its name and ends "... is <code>."; a name with
+    // several records is asked for all its codes, in context order.
+    std::vector<Span> records;
+    for (const Span& span : sample.spans)
+        if (span.field == SpanField::Context && span.kind != SpanKind::Instruction &&
+            !span.label.isEmpty())
+            records.push_back(span);
+    std::stable_sort(records.begin(), records.end(),
+                     [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    QStringList names;
+    QHash<QString, QStringList> codes;
+    for (const Span& span : records) {
+        const QString text = sample.spanText(span);
+        const qsizetype is = text.lastIndexOf(QLatin1String(" is "));
+        if (is < 0 || !text.endsWith(QLatin1Char('.')))
+            continue;
+        if (!codes.contains(span.label))
+            names << span.label;
+        codes[span.label] << text.mid(is + 4, text.size() - is - 5);
+    }
+    std::vector<FollowUp> result;
+    for (const QString& name : names) {
+        const QStringList& nameCodes = codes.value(name);
+        const QString question = phrases::question(nameCodes.size() > 1 ? allCodesRequest(name)
+                                                                        : codeRequest(name));
+        if (question != sample.question)
+            result.push_back({question, nameCodes.join(QStringLiteral(", "))});
+    }
+    return result;
 }
 
 } // namespace kvl

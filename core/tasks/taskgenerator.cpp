@@ -57,6 +57,11 @@ std::vector<std::unique_ptr<TaskGenerator>> makeTaskGenerators()
     return list;
 }
 
+std::vector<FollowUp> TaskGenerator::followUps(const Sample&) const
+{
+    return {};
+}
+
 std::unique_ptr<TaskGenerator> makeTaskGenerator(const QString& suite)
 {
     for (auto& generator : makeTaskGenerators())

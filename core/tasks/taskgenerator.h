@@ -29,6 +29,13 @@ struct LengthRequest
     int maxTokens = 0;
 };
 
+// Another question a sample's context answers, phrased as the suite phrases its own.
+struct FollowUp
+{
+    QString question; // as Sample::question: "\nQuestion: ...\nAnswer:"
+    QString answer;
+};
+
 // A seeded, deterministic generator of one task suite. Sample i of seed s depends on
 // (suite, s, i) only, so a run of 10 samples is the prefix of a run of 100.
 class TaskGenerator
@@ -48,6 +55,11 @@ class TaskGenerator
                     int index) const;
     std::vector<Sample> generateMany(const Tokenizer& tokenizer, const TaskOptions& options,
                                      std::uint64_t seed, int count) const;
+
+    // The other questions `sample`'s context answers (never its own), in context order:
+    // the trainer supervises several lookups per context instead of one. Read from the
+    // sample's spans, so it works on samples loaded from JSONL too. Default: none.
+    virtual std::vector<FollowUp> followUps(const Sample& sample) const;
 
   protected:
     // Fills context, question, answer, spans and meta for one variant.

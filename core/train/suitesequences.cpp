@@ -5,6 +5,7 @@
 #include "tasks/taskgenerator.h"
 #include "tokenizer/tokenizer.h"
 
+#include <algorithm>
 #include <map>
 
 namespace kvl {
@@ -12,22 +13,35 @@ namespace kvl {
 TaskSequenceFn makeSuiteSequenceFn(std::shared_ptr<const Tokenizer> tokenizer)
 {
     auto generators = std::make_shared<std::map<QString, std::unique_ptr<TaskGenerator>>>();
-    return [tokenizer, generators](const QString& suite, int minTokens, int maxTokens, Rng& rng) {
-        auto& generator = (*generators)[suite];
+    return [tokenizer, generators](const TaskDraw& draw, Rng& rng) {
+        auto& generator = (*generators)[draw.suite];
         if (!generator)
-            generator = makeTaskGenerator(suite);
+            generator = makeTaskGenerator(draw.suite);
         TaskOptions options;
-        options.minTokens = minTokens;
-        options.maxTokens = maxTokens;
+        options.minTokens = draw.minTokens;
+        options.maxTokens = draw.maxTokens;
         const Sample sample = generator->generate(*tokenizer, options, rng.next(), 0);
         const PromptIds ids = promptIds(*tokenizer, sample);
         TrainSequence seq;
         for (int id : ids.context)
             seq.append(id, false);
-        for (int id : ids.question)
-            seq.append(id, false);
-        for (int id : ids.answer)
-            seq.append(id, true);
+        auto ask = [&seq](const std::vector<int>& question, const std::vector<int>& answer) {
+            for (int id : question)
+                seq.append(id, false);
+            for (int id : answer)
+                seq.append(id, true);
+        };
+        ask(ids.question, ids.answer);
+        if (draw.followUps > 0) {
+            std::vector<FollowUp> more = generator->followUps(sample);
+            rng.shuffle(more);
+            more.resize(std::min(more.size(), size_t(draw.followUps)));
+            for (const FollowUp& followUp : more) {
+                const QuestionIds asked =
+                    questionIds(*tokenizer, followUp.question, followUp.answer);
+                ask(asked.question, asked.answer);
+            }
+        }
         return seq;
     };
 }

@@ -10,7 +10,8 @@ class Tokenizer;
 
 // Training sequences drawn from the task generators (core/tasks), laid out by
 // promptIds() — the layout the engine uses at evaluation — with the answer and its
-// stop token supervised.
+// stop token supervised; then up to TaskDraw::followUps of the generator's follow-up
+// questions (a random subset, in random order), each laid out the same way.
 TaskSequenceFn makeSuiteSequenceFn(std::shared_ptr<const Tokenizer> tokenizer);
 
 } // namespace kvl

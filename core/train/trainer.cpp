@@ -137,7 +137,8 @@ int Trainer::run(int maxSteps)
                     }
                     pick -= share;
                 }
-                seq = m_tasks(suite, stage.minContextTokens, stage.maxContextTokens, rng);
+                seq = m_tasks({suite, stage.minContextTokens, stage.maxContextTokens, stage.followUps},
+                              rng);
             }
             tokens += int64_t(seq.ids.size());
             batch.push_back(std::move(seq));

@@ -13,11 +13,20 @@ namespace kvl {
 
 class Tokenizer;
 
-// Makes one training sequence of a task suite (context, question, supervised answer)
-// with a context length in [minTokens, maxTokens]. Supplied by the caller so that the
-// trainer does not depend on the task generators.
-using TaskSequenceFn =
-    std::function<TrainSequence(const QString& suite, int minTokens, int maxTokens, Rng& rng)>;
+// One task sequence the trainer asks for: a sample of `suite` with a context length in
+// [minTokens, maxTokens], then up to `followUps` more questions on the same context.
+struct TaskDraw
+{
+    QString suite;
+    int minTokens = 0;
+    int maxTokens = 0;
+    int followUps = 0;
+};
+
+// Makes one training sequence (context, question, supervised answer, and any follow-up
+// questions with their answers supervised). Supplied by the caller so that the trainer
+// does not depend on the task generators.
+using TaskSequenceFn = std::function<TrainSequence(const TaskDraw& draw, Rng& rng)>;
 
 // Scores the checkpoint in `checkpointDir` on `samples` held-out samples of one suite with
 // contexts of [minTokens, maxTokens] tokens and returns the `kvlens-cli eval --json`

@@ -210,6 +210,9 @@ TrainSpec TrainSpec::fromJson(const QJsonObject& json, const QString& origin)
         if (stage.echoShare < 0.0 || stage.echoShare > 1.0)
             r.fail("echo_share", QStringLiteral("in [0, 1]"));
         r.readRange("context_tokens", stage.minContextTokens, stage.maxContextTokens);
+        r.read("follow_ups", stage.followUps);
+        if (stage.followUps < 0 || stage.followUps > 64)
+            r.fail("follow_ups", QStringLiteral("within [0, 64]"));
         const Reader recall(r.object("recall"), origin, prefix + QStringLiteral("recall."));
         recall.readRange("pairs", stage.recall.minPairs, stage.recall.maxPairs);
         recall.readRange("filler", stage.recall.minFiller, stage.recall.maxFiller);
@@ -275,6 +278,7 @@ QJsonObject TrainSpec::toJson() const
             {QStringLiteral("echo_share"), s.echoShare},
             {QStringLiteral("freeze"), QJsonArray::fromStringList(QStringList(s.frozen.begin(), s.frozen.end()))},
             {QStringLiteral("context_tokens"), range(s.minContextTokens, s.maxContextTokens)},
+            {QStringLiteral("follow_ups"), s.followUps},
             {QStringLiteral("recall"),
              QJsonObject{
                  {QStringLiteral("pairs"), range(s.recall.minPairs, s.recall.maxPairs)},

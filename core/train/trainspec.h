@@ -90,6 +90,10 @@ struct TrainStage
     double echoShare = 0.0;
     // Task suites and their shares of the remaining sequences, e.g. {"retrieval": 2}.
     std::vector<std::pair<QString, double>> suites;
+    // Extra questions asked after a task sample's own, on the same context (suites that
+    // have them: retrieval, multihop), each answer supervised: one context then trains
+    // many lookups, as dense recall does, in the suites' own wording.
+    int followUps = 0;
     // Parameters (Hugging Face names) this stage does not update, e.g. a planted
     // previous-token head and the embeddings it reads while the recall circuit forms.
     std::vector<QString> frozen;

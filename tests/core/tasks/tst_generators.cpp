@@ -17,6 +17,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <QSet>
 #include <QtTest>
 #include <memory>
 
@@ -299,6 +300,29 @@ class TestGenerators : public QObject
             for (const QString& key : asked)
                 expected << valuesByName.value(key);
             QCOMPARE(s.answer, expected.join(QStringLiteral(", ")));
+
+            // Follow-ups: every other name of the context, asked as the suite asks, with
+            // the codes the text gives it.
+            static const QRegularExpression single(
+                QStringLiteral(R"(^\nQuestion: What is the access code of (\w+ \w+)\?\nAnswer:$)"));
+            static const QRegularExpression all(QStringLiteral(
+                R"(^\nQuestion: What are all the access codes of (\w+ \w+)\?\nAnswer:$)"));
+            const std::vector<FollowUp> followUps =
+                makeTaskGenerator(QStringLiteral("retrieval"))->followUps(s);
+            QCOMPARE(int(followUps.size()),
+                     int(valuesByName.size()) - (variant == QLatin1String("multiquery") ? 0 : 1));
+            QSet<QString> followed;
+            for (const FollowUp& f : followUps) {
+                QVERIFY(f.question != s.question);
+                const auto m1 = single.match(f.question);
+                const auto mAll = all.match(f.question);
+                QVERIFY2(m1.hasMatch() != mAll.hasMatch(), qPrintable(f.question));
+                const QString name = m1.hasMatch() ? m1.captured(1) : mAll.captured(1);
+                QCOMPARE(mAll.hasMatch(), valuesByName.value(name).size() > 1);
+                QCOMPARE(f.answer, valuesByName.value(name).join(QStringLiteral(", ")));
+                followed.insert(name);
+            }
+            QCOMPARE(int(followed.size()), int(followUps.size()));
         }
     }
 
@@ -349,6 +373,22 @@ class TestGenerators : public QObject
                 QCOMPARE(evidence[size_t(i)].end, chain[i].second);
             }
             QCOMPARE(int(s.spans.size()), int(source.size()));
+
+            // Follow-ups: every other variable, with the number its chain starts from.
+            const std::vector<FollowUp> followUps =
+                makeTaskGenerator(QStringLiteral("multihop"))->followUps(s);
+            QCOMPARE(int(followUps.size()), int(source.size()) - 1);
+            QSet<QString> followed;
+            for (const FollowUp& f : followUps) {
+                const auto m = asks.match(f.question);
+                QVERIFY2(m.hasMatch() && f.question != s.question, qPrintable(f.question));
+                QString value = m.captured(1);
+                while (!value.at(0).isDigit())
+                    value = source.value(value);
+                QCOMPARE(f.answer, value);
+                followed.insert(m.captured(1));
+            }
+            QCOMPARE(int(followed.size()), int(followUps.size()));
         }
     }
 

@@ -6,12 +6,15 @@
 #include "common/error.h"
 #include "model/transformer.h"
 #include "tokenizer/bpetrainer.h"
+#include "tokenizer/tokenizer.h"
 #include "train/recallsequences.h"
+#include "train/suitesequences.h"
 #include "train/trainablellama.h"
 #include "train/trainer.h"
 
 #include <QFile>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <map>
@@ -243,6 +246,61 @@ class TestTrainer : public QObject
         }
     }
 
+    // A retrieval sequence with follow-ups: the sample's question, then other names of the
+    // same context, each answer (and only the answers) supervised, and each answer the
+    // code the context gives that name.
+    void suiteSequencesAskFollowUps()
+    {
+        const std::shared_ptr<const Tokenizer> byte(loadTokenizer(QStringLiteral("byte")));
+        const TaskSequenceFn tasks = makeSuiteSequenceFn(byte);
+        static const QRegularExpression record(
+            QStringLiteral(R"(The access code of (\w+ \w+) is (\d+)\.)"));
+        static const QRegularExpression asked(QStringLiteral(
+            R"(\nQuestion: What (?:is the access code|are all the access codes) of (\w+ \w+)\?\nAnswer:$)"));
+        int questionsSeen = 0;
+        for (int followUps : {0, 3}) {
+            Rng rng(11);
+            for (int n = 0; n < 6; ++n) {
+                const TrainSequence seq = tasks({QStringLiteral("retrieval"), 400, 800, followUps}, rng);
+                // Split into the unsupervised runs (context, questions) and supervised runs.
+                std::vector<std::pair<QString, QString>> qa; // text before, answer
+                std::vector<int> plain, answer;
+                for (size_t i = 0; i <= seq.ids.size(); ++i) {
+                    const bool sup = i < seq.ids.size() && seq.supervised[i];
+                    if (i == seq.ids.size() || (!sup && !answer.empty())) {
+                        qa.push_back({byte->decode(plain), byte->decode(answer).trimmed()});
+                        plain.clear();
+                        answer.clear();
+                    }
+                    if (i < seq.ids.size())
+                        (sup ? answer : plain).push_back(seq.ids[i]);
+                }
+                QVERIFY(qa.size() >= 1);
+                if (followUps == 0)
+                    QCOMPARE(int(qa.size()), 1);
+                QVERIFY(int(qa.size()) <= 1 + followUps);
+                QMap<QString, QStringList> codes;
+                for (auto it = record.globalMatch(qa.front().first); it.hasNext();) {
+                    const auto m = it.next();
+                    codes[m.captured(1)] << m.captured(2);
+                }
+                QSet<QString> names;
+                for (const auto& [text, gold] : qa) {
+                    if (&text == &qa.front().first && text.contains(QLatin1String("codes of")) &&
+                        gold.contains(QLatin1Char(',')))
+                        continue; // the sample's own multi-name question
+                    const auto m = asked.match(text);
+                    QVERIFY2(m.hasMatch(), qPrintable(text.right(80)));
+                    QVERIFY2(!names.contains(m.captured(1)), "a name asked twice");
+                    names.insert(m.captured(1));
+                    QCOMPARE(gold, codes.value(m.captured(1)).join(QStringLiteral(", ")));
+                    ++questionsSeen;
+                }
+            }
+        }
+        QVERIFY(questionsSeen > 6 + 6); // follow-ups were asked
+    }
+
     void fewStepsLowerTheLoss()
     {
         QTemporaryDir dir;
@@ -422,7 +480,7 @@ class TestTrainer : public QObject
         spec.stages[0].minContextTokens = 10;
         spec.stages[0].maxContextTokens = 20;
         // A stand-in suite: key-value-like sequences with the answer supervised.
-        const TaskSequenceFn tasks = [](const QString&, int, int, Rng& rng) {
+        const TaskSequenceFn tasks = [](const TaskDraw&, Rng& rng) {
             TrainSequence seq;
             for (int i = 0; i < 12; ++i)
                 seq.append(5 + int(rng.next() % 200), i >= 10);

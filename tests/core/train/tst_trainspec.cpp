@@ -44,7 +44,8 @@ class TestTrainSpec : public QObject
                       "seed": 7, "stages": [{"name": "a", "steps": 3, "batch_sequences": 2,
                                              "recall": {"pairs": [2, 5], "filler": [0, 1], "pool": 8,
                                                         "key_tokens": [1, 3], "value_tokens": [2, 2],
-                                                        "gap_tokens": [0, 3]}}]})"),
+                                                        "gap_tokens": [0, 3]},
+                                             "follow_ups": 6}]})"),
             QStringLiteral("spec.json"));
         const TrainSpec again = TrainSpec::fromJson(spec.toJson(), QStringLiteral("again"));
         QCOMPARE(again.toJson(), spec.toJson());
@@ -54,6 +55,7 @@ class TestTrainSpec : public QObject
         QCOMPARE(again.stages[0].recall.maxKeyTokens, 3);
         QCOMPARE(again.stages[0].recall.minValueTokens, 2);
         QCOMPARE(again.stages[0].recall.maxGapTokens, 3);
+        QCOMPARE(again.stages[0].followUps, 6);
         QCOMPARE(again.seed, quint64(7));
     }
 
@@ -86,6 +88,9 @@ class TestTrainSpec : public QObject
         QTest::newRow("empty values")
             << R"({"stages": [{"steps": 1, "batch_sequences": 1, "recall": {"value_tokens": [0, 2]}}]})"
             << "stages[0].recall.value_tokens";
+        QTest::newRow("too many follow-ups")
+            << R"({"stages": [{"steps": 1, "batch_sequences": 1, "follow_ups": 65}]})"
+            << "stages[0].follow_ups";
         QTest::newRow("unknown init")
             << R"({"init": "xavier", "stages": [{"steps": 1, "batch_sequences": 1}]})"
             << "init";
