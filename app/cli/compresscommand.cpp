@@ -85,12 +85,8 @@ int runCompress(const QStringList& args)
     const auto press = catalog.press(parser.value(QStringLiteral("press")));
     const QString modelDir = parser.value(QStringLiteral("model"));
     const auto model = Transformer::load(modelDir);
-    QString tokenizerPath = parser.value(QStringLiteral("tokenizer"));
-    if (tokenizerPath.isEmpty())
-        tokenizerPath = model->checkpoint()->tokenizerPath();
-    if (tokenizerPath.isEmpty())
-        throw Error(modelDir, QStringLiteral("no tokenizer.json (pass --tokenizer)"));
-    const auto tokenizer = loadTokenizer(tokenizerPath);
+    const auto tokenizer = loadTokenizer(
+        model->checkpoint()->requireTokenizerPath(parser.value(QStringLiteral("tokenizer"))));
 
     const Sample& sample = samples[size_t(index)];
     const PromptIds ids = promptIds(*tokenizer, sample);

@@ -80,10 +80,7 @@ int runEval(const QStringList& args)
     const QString dir = resolveModelDir(parser.value(QStringLiteral("model")),
                                         QStringLiteral(KVLENS_SOURCE_RESOURCES));
     const auto model = Transformer::load(dir);
-    const QString tokenizerPath = model->checkpoint()->tokenizerPath();
-    if (tokenizerPath.isEmpty())
-        throw Error(dir, QStringLiteral("no tokenizer.json in the model directory"));
-    const auto tokenizer = loadTokenizer(tokenizerPath);
+    const auto tokenizer = loadTokenizer(model->checkpoint()->requireTokenizerPath());
     if (threads > 0)
         at::set_num_threads(threads);
 

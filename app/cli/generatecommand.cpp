@@ -46,13 +46,8 @@ int runGenerate(const QStringList& args)
         throw Error(QStringLiteral("--max-new-tokens must be a positive integer"));
 
     const auto model = Transformer::load(parser.value(QStringLiteral("model")));
-    QString tokenizerPath = parser.value(QStringLiteral("tokenizer"));
-    if (tokenizerPath.isEmpty())
-        tokenizerPath = model->checkpoint()->tokenizerPath();
-    if (tokenizerPath.isEmpty())
-        throw Error(parser.value(QStringLiteral("model")),
-                    QStringLiteral("no tokenizer.json (pass --tokenizer)"));
-    const auto tokenizer = loadTokenizer(tokenizerPath);
+    const auto tokenizer = loadTokenizer(
+        model->checkpoint()->requireTokenizerPath(parser.value(QStringLiteral("tokenizer"))));
 
     const QString context =
         QString::fromUtf8(readFileBytes(parser.value(QStringLiteral("context-file"))));

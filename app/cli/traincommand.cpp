@@ -29,7 +29,7 @@ QJsonObject evaluateCheckpoint(const QString& dir, const QString& suite, int min
                                int maxTokens, int samples)
 {
     const auto model = Transformer::load(dir);
-    const auto tokenizer = loadTokenizer(model->checkpoint()->tokenizerPath());
+    const auto tokenizer = loadTokenizer(model->checkpoint()->requireTokenizerPath());
     TaskOptions options;
     options.minTokens = minTokens;
     options.maxTokens = maxTokens;

@@ -170,6 +170,16 @@ QString CheckpointDir::tokenizerPath() const
     return QFileInfo::exists(path) ? path : QString();
 }
 
+QString CheckpointDir::requireTokenizerPath(const QString& chosen) const
+{
+    if (!chosen.isEmpty())
+        return chosen;
+    const QString path = tokenizerPath();
+    if (path.isEmpty())
+        throw Error(d->dir, QStringLiteral("no tokenizer.json in the model directory"));
+    return path;
+}
+
 QString CheckpointDir::identityHash() const
 {
     // The config plus every file's name, size and header: the header holds every

@@ -33,6 +33,9 @@ class CheckpointDir
     const TensorView& tensor(const QString& name,
                              const std::vector<int64_t>& expectedShape = {}) const;
     QString tokenizerPath() const; // empty when the directory has no tokenizer.json
+    // `chosen` when given (a --tokenizer option), else the directory's tokenizer.json;
+    // throws kvl::Error naming the directory when there is neither.
+    QString requireTokenizerPath(const QString& chosen = {}) const;
     // A stable identity of the weights (hash of the safetensors headers and sizes)
     // recorded in run files.
     QString identityHash() const;

@@ -113,10 +113,7 @@ SweepSummary SweepRunner::run(const QString& outPath)
 
     const QString modelDir = m_options.modelDir.isEmpty() ? m_spec.model : m_options.modelDir;
     const auto model = Transformer::load(modelDir);
-    const QString tokenizerPath = model->checkpoint()->tokenizerPath();
-    if (tokenizerPath.isEmpty())
-        throw Error(modelDir, QStringLiteral("no tokenizer.json in the model directory"));
-    const auto tokenizer = loadTokenizer(tokenizerPath);
+    const auto tokenizer = loadTokenizer(model->checkpoint()->requireTokenizerPath());
     if (m_spec.threads > 0)
         at::set_num_threads(m_spec.threads);
 

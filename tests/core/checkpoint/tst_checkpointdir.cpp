@@ -137,6 +137,23 @@ class TestCheckpointDir : public QObject
         const QString dir = singleFileModel();
         writeFile(dir + "/tokenizer.json", "{}");
         QCOMPARE(CheckpointDir::open(dir)->tokenizerPath(), QDir(dir).filePath("tokenizer.json"));
+        QCOMPARE(CheckpointDir::open(dir)->requireTokenizerPath(),
+                 QDir(dir).filePath("tokenizer.json"));
+    }
+
+    void missingTokenizerNamesTheDirectory()
+    {
+        const QString dir = singleFileModel();
+        const auto m = CheckpointDir::open(dir);
+        QCOMPARE(m->requireTokenizerPath(QStringLiteral("/x/tok.json")),
+                 QStringLiteral("/x/tok.json"));
+        try {
+            m->requireTokenizerPath();
+            QFAIL("no error without a tokenizer.json");
+        } catch (const Error& e) {
+            QVERIFY2(e.message().contains(dir) && e.message().contains("tokenizer.json"),
+                     qPrintable(e.message()));
+        }
     }
 
     void sharded()
