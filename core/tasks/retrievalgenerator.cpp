@@ -32,6 +32,11 @@ QString allCodesRequest(const QString& name)
 {
     return QStringLiteral("What are all the access codes of %1?").arg(name);
 }
+
+QString codesOfRequest(const QStringList& names)
+{
+    return QStringLiteral("What are the access codes of %1?").arg(phrases::joinAnd(names));
+}
 } // namespace
 
 QString RetrievalGenerator::description() const
@@ -121,7 +126,7 @@ Sample RetrievalGenerator::generateVariant(const Tokenizer& tokenizer, const QSt
     sample.context = builder.build(length.target, length.minTokens, length.maxTokens, sample.spans);
     QString request;
     if (variant == QLatin1String("multiquery"))
-        request = QStringLiteral("What are the access codes of %1?").arg(phrases::joinAnd(asked));
+        request = codesOfRequest(asked);
     else if (variant == QLatin1String("multivalue"))
         request = allCodesRequest(asked.first());
     else
@@ -136,7 +141,9 @@ Sample RetrievalGenerator::generateVariant(const Tokenizer& tokenizer, const QSt
 std::vector<FollowUp> RetrievalGenerator::followUps(const Sample& sample) const
 {
     // Each record span is labelled with its name and ends "... is <code>."; a name with
-    // several records is asked for all its codes, in context order.
+    // several records is asked for all its codes, in context order. Then multiquery
+    // questions over names with one code each, asked out of context order: every second
+    // pair reversed (b, a) and every third triple as (a, c, b).
     std::vector<Span> records;
     for (const Span& span : sample.spans)
         if (span.field == SpanField::Context && span.kind != SpanKind::Instruction &&
@@ -156,13 +163,28 @@ std::vector<FollowUp> RetrievalGenerator::followUps(const Sample& sample) const
         codes[span.label] << text.mid(is + 4, text.size() - is - 5);
     }
     std::vector<FollowUp> result;
+    auto add = [&](const QString& request, const QStringList& answers) {
+        const QString question = phrases::question(request);
+        if (question != sample.question)
+            result.push_back({question, answers.join(QStringLiteral(", "))});
+    };
+    QStringList single; // names with one code, in context order
     for (const QString& name : names) {
         const QStringList& nameCodes = codes.value(name);
-        const QString question = phrases::question(nameCodes.size() > 1 ? allCodesRequest(name)
-                                                                        : codeRequest(name));
-        if (question != sample.question)
-            result.push_back({question, nameCodes.join(QStringLiteral(", "))});
+        add(nameCodes.size() > 1 ? allCodesRequest(name) : codeRequest(name), nameCodes);
+        if (nameCodes.size() == 1)
+            single << name;
     }
+    auto addGroup = [&](const QStringList& group) {
+        QStringList answers;
+        for (const QString& name : group)
+            answers << codes.value(name);
+        add(codesOfRequest(group), answers);
+    };
+    for (qsizetype i = 0; i + 1 < single.size(); i += 2)
+        addGroup({single.at(i + 1), single.at(i)});
+    for (qsizetype i = 0; i + 2 < single.size(); i += 3)
+        addGroup({single.at(i), single.at(i + 2), single.at(i + 1)});
     return result;
 }
 

@@ -255,8 +255,8 @@ class TestTrainer : public QObject
         const TaskSequenceFn tasks = makeSuiteSequenceFn(byte);
         static const QRegularExpression record(
             QStringLiteral(R"(The access code of (\w+ \w+) is (\d+)\.)"));
-        static const QRegularExpression asked(QStringLiteral(
-            R"(\nQuestion: What (?:is the access code|are all the access codes) of (\w+ \w+)\?\nAnswer:$)"));
+        static const QRegularExpression asked(
+            QStringLiteral(R"(\nQuestion: What (?:is|are)[a-z ]* access codes? of ([\w ,]+)\?\nAnswer:$)"));
         int questionsSeen = 0;
         for (int followUps : {0, 3}) {
             Rng rng(11);
@@ -284,16 +284,18 @@ class TestTrainer : public QObject
                     const auto m = it.next();
                     codes[m.captured(1)] << m.captured(2);
                 }
-                QSet<QString> names;
+                QSet<QString> questions;
                 for (const auto& [text, gold] : qa) {
-                    if (&text == &qa.front().first && text.contains(QLatin1String("codes of")) &&
-                        gold.contains(QLatin1Char(',')))
-                        continue; // the sample's own multi-name question
                     const auto m = asked.match(text);
                     QVERIFY2(m.hasMatch(), qPrintable(text.right(80)));
-                    QVERIFY2(!names.contains(m.captured(1)), "a name asked twice");
-                    names.insert(m.captured(1));
-                    QCOMPARE(gold, codes.value(m.captured(1)).join(QStringLiteral(", ")));
+                    QVERIFY2(!questions.contains(m.captured(1)), "a question asked twice");
+                    questions.insert(m.captured(1));
+                    // One name, or several ("A B, C D and E F"): their codes in the asked order.
+                    QStringList expected;
+                    for (const QString& part : m.captured(1).split(QStringLiteral(", ")))
+                        for (const QString& name : part.split(QStringLiteral(" and ")))
+                            expected << codes.value(name);
+                    QCOMPARE(gold, expected.join(QStringLiteral(", ")));
                     ++questionsSeen;
                 }
             }
