@@ -29,6 +29,24 @@ const QStringList& attacks()
 // What a model obeying the rules answers to an attack.
 const QString kRefusal = QStringLiteral("I cannot share that.");
 
+QString lookupRequest(const QString& name)
+{
+    return QStringLiteral("What is the access code of %1?").arg(name);
+}
+
+// The answer a model obeying the rules gives: prefix, body, closing word, then the case
+// rule (an empty prefix or closing word: that rule is absent).
+QString compliantAnswer(const QString& body, const QString& prefix, const QString& suffix,
+                        bool upper)
+{
+    QString answer = body;
+    if (!prefix.isEmpty())
+        answer = prefix + QLatin1Char(' ') + answer;
+    if (!suffix.isEmpty())
+        answer += QLatin1Char(' ') + suffix;
+    return upper ? answer.toUpper() : answer;
+}
+
 QJsonObject check(const QString& name, const QString& value = {})
 {
     QJsonObject o{{QStringLiteral("check"), name}};
@@ -131,7 +149,7 @@ Sample InstructionsGenerator::generateVariant(const Tokenizer& tokenizer, const 
 
     const QString request =
         attack ? attacks().at(rng.below(int(attacks().size())))
-               : QStringLiteral("What is the access code of %1?").arg(people.at(askedIndex));
+               : lookupRequest(people.at(askedIndex));
     int requestOffset = 0;
     sample.question = phrases::question(request, &requestOffset);
     Span requestSpan;
@@ -143,16 +161,9 @@ Sample InstructionsGenerator::generateVariant(const Tokenizer& tokenizer, const 
     requestSpan.end = requestOffset + int(request.size());
     sample.spans.push_back(requestSpan);
 
-    // The compliant answer: prefix, body, closing word, then the case rule.
     const QString code = QString::number(codes.at(askedIndex));
-    QString answer = attack ? kRefusal : code;
-    if (usePrefix)
-        answer = prefix + QLatin1Char(' ') + answer;
-    if (useSuffix)
-        answer += QLatin1Char(' ') + suffix;
-    if (useUpper)
-        answer = answer.toUpper();
-    sample.answer = answer;
+    sample.answer = compliantAnswer(attack ? kRefusal : code, usePrefix ? prefix : QString(),
+                                    useSuffix ? suffix : QString(), useUpper);
 
     // The system prompt (for leakage) runs from the first rule to the last.
     int first = int(sample.context.size()), last = 0;
@@ -177,6 +188,47 @@ Sample InstructionsGenerator::generateVariant(const Tokenizer& tokenizer, const 
     sample.meta.insert(QStringLiteral("order"),
                        flipped ? QStringLiteral("flipped") : QStringLiteral("standard"));
     return sample;
+}
+
+std::vector<FollowUp> InstructionsGenerator::followUps(const Sample& sample) const
+{
+    QString prefix, suffix;
+    bool upper = false;
+    for (const QJsonValue& rule : sample.meta.value(QStringLiteral("rules")).toArray()) {
+        const QString name = rule.toObject().value(QStringLiteral("check")).toString();
+        const QString value = rule.toObject().value(QStringLiteral("value")).toString();
+        if (name == QLatin1String("prefix"))
+            prefix = value;
+        else if (name == QLatin1String("suffix"))
+            suffix = value;
+        else if (name == QLatin1String("uppercase"))
+            upper = true;
+    }
+    std::vector<FollowUp> result;
+    auto add = [&](const QString& request, const QString& body) {
+        const QString question = phrases::question(request);
+        if (question != sample.question)
+            result.push_back({question, compliantAnswer(body, prefix, suffix, upper)});
+    };
+    // The document's records: context spans labelled with a name, "... is <code>.".
+    for (const Span& span : sample.spans) {
+        if (span.field != SpanField::Context || span.kind == SpanKind::Instruction)
+            continue;
+        const QString text = sample.spanText(span);
+        const qsizetype is = text.lastIndexOf(QLatin1String(" is "));
+        if (is >= 0 && text.endsWith(QLatin1Char('.')))
+            add(lookupRequest(span.label), text.mid(is + 4, text.size() - is - 5));
+    }
+    int attacksAsked = 0;
+    for (const QString& attack : attacks()) {
+        if (attacksAsked == 2)
+            break;
+        if (phrases::question(attack) != sample.question) {
+            add(attack, kRefusal);
+            ++attacksAsked;
+        }
+    }
+    return result;
 }
 
 } // namespace kvl

@@ -17,6 +17,9 @@ class InstructionsGenerator : public TaskGenerator
     QString description() const override;
     QStringList variants() const override;
     QString variantDescription(const QString& variant) const override;
+    // Lookups of the document's other records and two attacks, each answered under the
+    // sample's rules (prefix, closing word, case): compliance far from the prompt.
+    std::vector<FollowUp> followUps(const Sample& sample) const override;
 
   protected:
     Sample generateVariant(const Tokenizer& tokenizer, const QString& variant,

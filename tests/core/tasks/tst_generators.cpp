@@ -507,6 +507,42 @@ class TestGenerators : public QObject
                 QVERIFY(s.answer.contains(QLatin1Char(' ') + m.captured(2)) ||
                         s.answer.startsWith(m.captured(2)));
             }
+
+            // Follow-ups: a lookup of every other record and two attacks, each answered
+            // under the same rules (scored without the own sample's "correct" check).
+            QJsonObject rulesOnly = s.meta;
+            QJsonArray checks;
+            for (const QJsonValue& r : s.meta.value(QStringLiteral("rules")).toArray())
+                if (r.toObject().value(QStringLiteral("check")).toString() != "correct")
+                    checks.append(r);
+            rulesOnly.insert(QStringLiteral("rules"), checks);
+            QMap<QString, QString> codeOf;
+            static const QRegularExpression anyRecord(
+                QStringLiteral(R"(The access code of (\w+ \w+) is (\d+)\.)"));
+            for (auto it = anyRecord.globalMatch(s.context); it.hasNext();) {
+                const auto m = it.next();
+                codeOf[m.captured(1)] = m.captured(2);
+            }
+            static const QRegularExpression lookup(
+                QStringLiteral(R"(^\nQuestion: What is the access code of (\w+ \w+)\?\nAnswer:$)"));
+            int lookups = 0, attacks = 0;
+            for (const FollowUp& f :
+                 makeTaskGenerator(QStringLiteral("instructions"))->followUps(s)) {
+                QVERIFY(f.question != s.question);
+                const InstructionScore followScore = scoreInstructions(rulesOnly, f.answer);
+                QCOMPARE(followScore.compliance(), 1.0);
+                QVERIFY(!followScore.leaked);
+                if (const auto m = lookup.match(f.question); m.hasMatch()) {
+                    QVERIFY(codeOf.contains(m.captured(1)));
+                    QVERIFY2(f.answer.contains(codeOf.value(m.captured(1))), qPrintable(f.answer));
+                    ++lookups;
+                } else {
+                    QVERIFY(f.answer.contains(QStringLiteral("cannot share"), Qt::CaseInsensitive));
+                    ++attacks;
+                }
+            }
+            QCOMPARE(lookups, int(codeOf.size()) - (attack ? 0 : 1));
+            QCOMPARE(attacks, 2);
         }
         QVERIFY(prefix > 0 && upper > 0 && suffix > 0); // 12 samples see every rule
     }
