@@ -210,14 +210,13 @@ std::vector<FollowUp> InstructionsGenerator::followUps(const Sample& sample) con
         if (question != sample.question)
             result.push_back({question, compliantAnswer(body, prefix, suffix, upper)});
     };
-    // The document's records: context spans labelled with a name, "... is <code>.".
+    // The document's records: context spans labelled with a name.
     for (const Span& span : sample.spans) {
         if (span.field != SpanField::Context || span.kind == SpanKind::Instruction)
             continue;
-        const QString text = sample.spanText(span);
-        const qsizetype is = text.lastIndexOf(QLatin1String(" is "));
-        if (is >= 0 && text.endsWith(QLatin1Char('.')))
-            add(lookupRequest(span.label), text.mid(is + 4, text.size() - is - 5));
+        const QString code = phrases::codeOfRecord(sample.spanText(span));
+        if (!code.isEmpty())
+            add(lookupRequest(span.label), code);
     }
     int attacksAsked = 0;
     for (const QString& attack : attacks()) {

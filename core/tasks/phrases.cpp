@@ -11,6 +11,15 @@ QString codeRecord(const QString& name, int code)
     return QStringLiteral("The access code of %1 is %2.").arg(name).arg(code);
 }
 
+QString codeOfRecord(const QString& text)
+{
+    const qsizetype is = text.lastIndexOf(QLatin1String(" is "));
+    if (!text.startsWith(QLatin1String("The access code of ")) || is < 0 ||
+        !text.endsWith(QLatin1Char('.')))
+        return {};
+    return text.mid(is + 4, text.size() - is - 5);
+}
+
 QString question(const QString& request, int* requestOffset)
 {
     const QString head = QStringLiteral("\nQuestion: ");

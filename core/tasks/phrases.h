@@ -13,6 +13,9 @@ namespace phrases {
 
 // "The access code of Anna Berg is 4821."
 QString codeRecord(const QString& name, int code);
+// The code of a codeRecord() text ("The access code of Anna Berg is 4821." -> "4821"),
+// empty when `text` is not one: follow-up questions read records back from spans.
+QString codeOfRecord(const QString& text);
 // The question field: "\nQuestion: <request>\nAnswer:". `requestOffset` receives
 // where the request starts inside it.
 QString question(const QString& request, int* requestOffset = nullptr);

@@ -140,10 +140,10 @@ Sample RetrievalGenerator::generateVariant(const Tokenizer& tokenizer, const QSt
 
 std::vector<FollowUp> RetrievalGenerator::followUps(const Sample& sample) const
 {
-    // Each record span is labelled with its name and ends "... is <code>."; a name with
-    // several records is asked for all its codes, in context order. Then multiquery
-    // questions over names with one code each, asked out of context order: every second
-    // pair reversed (b, a) and every third triple as (a, c, b).
+    // Each record span is labelled with its name (phrases::codeOfRecord reads its code);
+    // a name with several records is asked for all its codes, in context order. Then
+    // multiquery questions over names with one code each, asked out of context order:
+    // every second pair reversed (b, a) and every third triple as (a, c, b).
     std::vector<Span> records;
     for (const Span& span : sample.spans)
         if (span.field == SpanField::Context && span.kind != SpanKind::Instruction &&
@@ -154,13 +154,12 @@ std::vector<FollowUp> RetrievalGenerator::followUps(const Sample& sample) const
     QStringList names;
     QHash<QString, QStringList> codes;
     for (const Span& span : records) {
-        const QString text = sample.spanText(span);
-        const qsizetype is = text.lastIndexOf(QLatin1String(" is "));
-        if (is < 0 || !text.endsWith(QLatin1Char('.')))
+        const QString code = phrases::codeOfRecord(sample.spanText(span));
+        if (code.isEmpty())
             continue;
         if (!codes.contains(span.label))
             names << span.label;
-        codes[span.label] << text.mid(is + 4, text.size() - is - 5);
+        codes[span.label] << code;
     }
     std::vector<FollowUp> result;
     auto add = [&](const QString& request, const QStringList& answers) {

@@ -5,6 +5,7 @@
 #include "common/jsonio.h"
 #include "tasks/corpus.h"
 #include "tasks/instructionscore.h"
+#include "tasks/phrases.h"
 #include "tasks/rng.h"
 #include "tasks/samplejsonl.h"
 #include "tasks/spantokens.h"
@@ -236,6 +237,16 @@ class TestGenerators : public QObject
             QVERIFY(e.message().contains(QStringLiteral("hops9")));
             QVERIFY(e.message().contains(QStringLiteral("hops2")));
         }
+    }
+
+    void codeOfRecordReadsRecordsBack()
+    {
+        QCOMPARE(phrases::codeOfRecord(phrases::codeRecord(QStringLiteral("Anna Berg"), 4821)),
+                 QStringLiteral("4821"));
+        QCOMPARE(phrases::codeOfRecord(phrases::codeRecord(QStringLiteral("Ida York"), 7)),
+                 QStringLiteral("7"));
+        QVERIFY(phrases::codeOfRecord(QStringLiteral("Alpha = 4821.")).isEmpty());
+        QVERIFY(phrases::codeOfRecord(QStringLiteral("The access code of Anna Berg")).isEmpty());
     }
 
     void retrievalSpans_data()
