@@ -14,10 +14,12 @@ TaskSequenceFn makeSuiteSequenceFn(std::shared_ptr<const Tokenizer> tokenizer)
 {
     auto generators = std::make_shared<std::map<QString, std::unique_ptr<TaskGenerator>>>();
     return [tokenizer, generators](const TaskDraw& draw, Rng& rng) {
-        auto& generator = (*generators)[draw.suite];
+        const auto [suite, variant] = splitSuiteEntry(draw.suite);
+        auto& generator = (*generators)[suite];
         if (!generator)
-            generator = makeTaskGenerator(draw.suite);
+            generator = makeTaskGenerator(suite);
         TaskOptions options;
+        options.variant = variant;
         options.minTokens = draw.minTokens;
         options.maxTokens = draw.maxTokens;
         const Sample sample = generator->generate(*tokenizer, options, rng.next(), 0);

@@ -234,7 +234,7 @@ int Trainer::run(int maxSteps)
         if (evalNow) {
             QElapsedTimer evalClock;
             evalClock.start();
-            for (const auto& [suite, share] : stage.suites) {
+            for (const QString& suite : stage.evalSuites()) {
                 QJsonObject result = m_evaluate(ckpt, suite, stage.minContextTokens,
                                                 stage.maxContextTokens, m_spec.evalSamples);
                 result.insert(QStringLiteral("kind"), QStringLiteral("eval"));

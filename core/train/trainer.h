@@ -13,7 +13,8 @@ namespace kvl {
 
 class Tokenizer;
 
-// One task sequence the trainer asks for: a sample of `suite` with a context length in
+// One task sequence the trainer asks for: a sample of `suite` (a stage's suites entry,
+// "suite" or "suite/variant") with a context length in
 // [minTokens, maxTokens], then up to `followUps` more questions on the same context.
 struct TaskDraw
 {

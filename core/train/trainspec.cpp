@@ -247,6 +247,10 @@ TrainSpec TrainSpec::fromJson(const QJsonObject& json, const QString& origin)
         for (auto it = suites.begin(); it != suites.end(); ++it) {
             if (!it.value().isDouble() || it.value().toDouble() < 0)
                 r.fail("suites", QStringLiteral("an object of non-negative shares"));
+            const auto [suite, variant] = splitSuiteEntry(it.key());
+            if (suite.isEmpty() || (it.key().contains(QLatin1Char('/')) && variant.isEmpty()))
+                r.fail("suites", QStringLiteral("keys \"suite\" or \"suite/variant\", not \"%1\"")
+                                     .arg(it.key()));
             stage.suites.emplace_back(it.key(), it.value().toDouble());
         }
         if (stage.steps <= 0)
@@ -259,6 +263,25 @@ TrainSpec TrainSpec::fromJson(const QJsonObject& json, const QString& origin)
         spec.stages.push_back(stage);
     }
     return spec;
+}
+
+std::pair<QString, QString> splitSuiteEntry(const QString& entry)
+{
+    const qsizetype slash = entry.indexOf(QLatin1Char('/'));
+    if (slash < 0)
+        return {entry, QString()};
+    return {entry.left(slash), entry.mid(slash + 1)};
+}
+
+QStringList TrainStage::evalSuites() const
+{
+    QStringList names;
+    for (const auto& [entry, share] : suites) {
+        const QString suite = splitSuiteEntry(entry).first;
+        if (!names.contains(suite))
+            names << suite;
+    }
+    return names;
 }
 
 QJsonObject TrainSpec::toJson() const

@@ -4,6 +4,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 #include <vector>
 
 namespace kvl {
@@ -88,7 +89,9 @@ struct TrainStage
     // supervised): a previous-token head alone solves them, and it is the first half of
     // the induction circuit that recall needs (a head start on the plateau).
     double echoShare = 0.0;
-    // Task suites and their shares of the remaining sequences, e.g. {"retrieval": 2}.
+    // Task suites and their shares of the remaining sequences, e.g. {"retrieval": 2}; an
+    // entry "suite/variant" draws that variant only ({"retrieval/multivalue": 1} weights
+    // one skill up), a bare suite a random variant per sample.
     std::vector<std::pair<QString, double>> suites;
     // Extra questions asked after a task sample's own, on the same context (suites that
     // have them: retrieval, multihop), each answer supervised: one context then trains
@@ -99,7 +102,14 @@ struct TrainStage
     std::vector<QString> frozen;
     int minContextTokens = 64;
     int maxContextTokens = 256;
+
+    // The distinct suites of `suites` without their variants, in order: what the
+    // held-out evaluation scores (each suite once, over all its variants).
+    QStringList evalSuites() const;
 };
+
+// "retrieval/multivalue" -> {"retrieval", "multivalue"}; "retrieval" -> {"retrieval", ""}.
+std::pair<QString, QString> splitSuiteEntry(const QString& entry);
 
 struct TrainSpec
 {

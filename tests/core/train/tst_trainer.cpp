@@ -301,6 +301,19 @@ class TestTrainer : public QObject
             }
         }
         QVERIFY(questionsSeen > 6 + 6); // follow-ups were asked
+
+        // A "suite/variant" entry draws that variant only: every multivalue sample asks
+        // for all the codes of one name.
+        Rng rng(5);
+        for (int n = 0; n < 4; ++n) {
+            const TrainSequence seq =
+                tasks({QStringLiteral("retrieval/multivalue"), 400, 800, 0}, rng);
+            std::vector<int> unsupervised;
+            for (size_t i = 0; i < seq.ids.size(); ++i)
+                if (!seq.supervised[i])
+                    unsupervised.push_back(seq.ids[i]);
+            QVERIFY(byte->decode(unsupervised).contains(QLatin1String("What are all the access codes of")));
+        }
     }
 
     void fewStepsLowerTheLoss()

@@ -33,8 +33,25 @@ class TestTrainSpec : public QObject
         QCOMPARE(spec.locate(7), std::make_pair(1, 4));
         QCOMPARE(spec.stages[1].minContextTokens, 10);
         QCOMPARE(spec.stages[1].suites.size(), size_t(1));
+        QCOMPARE(spec.stages[1].evalSuites(), QStringList{QStringLiteral("retrieval")});
         // lr_min defaults to a tenth of lr.
         QCOMPARE(spec.stages[0].lrMin, spec.stages[0].lr / 10);
+    }
+
+    void variantEntriesEvaluateTheirSuiteOnce()
+    {
+        const TrainSpec spec = TrainSpec::fromJson(
+            parse(R"({"stages": [{"name": "a", "steps": 3, "batch_sequences": 2,
+                                  "recall_share": 0, "suites": {"retrieval": 2,
+                                  "retrieval/multivalue": 1, "multihop/hops4": 1}}]})"),
+            QStringLiteral("spec.json"));
+        QCOMPARE(spec.stages[0].suites.size(), size_t(3));
+        QCOMPARE(spec.stages[0].evalSuites(),
+                 (QStringList{QStringLiteral("multihop"), QStringLiteral("retrieval")}));
+        QCOMPARE(splitSuiteEntry(QStringLiteral("retrieval/multivalue")),
+                 std::make_pair(QStringLiteral("retrieval"), QStringLiteral("multivalue")));
+        QCOMPARE(splitSuiteEntry(QStringLiteral("retrieval")),
+                 std::make_pair(QStringLiteral("retrieval"), QString()));
     }
 
     void roundTrips()
@@ -91,6 +108,9 @@ class TestTrainSpec : public QObject
         QTest::newRow("too many follow-ups")
             << R"({"stages": [{"steps": 1, "batch_sequences": 1, "follow_ups": 65}]})"
             << "stages[0].follow_ups";
+        QTest::newRow("suite entry without its variant")
+            << R"({"stages": [{"steps": 1, "batch_sequences": 1, "recall_share": 0.5, "suites": {"retrieval/": 1}}]})"
+            << "stages[0].suites";
         QTest::newRow("unknown init")
             << R"({"init": "xavier", "stages": [{"steps": 1, "batch_sequences": 1}]})"
             << "init";
