@@ -13,6 +13,9 @@ namespace phrases {
 
 // "The access code of Anna Berg is 4821."
 QString codeRecord(const QString& name, int code);
+// "What is the access code of Anna Berg?": the lookup request of a codeRecord(), asked by
+// the retrieval and instructions suites alike.
+QString codeRequest(const QString& name);
 // The code of a codeRecord() text ("The access code of Anna Berg is 4821." -> "4821"),
 // empty when `text` is not one: follow-up questions read records back from spans.
 QString codeOfRecord(const QString& text);

@@ -23,11 +23,6 @@ struct Record
     bool asked = false;
 };
 
-QString codeRequest(const QString& name)
-{
-    return QStringLiteral("What is the access code of %1?").arg(name);
-}
-
 QString allCodesRequest(const QString& name)
 {
     return QStringLiteral("What are all the access codes of %1?").arg(name);
@@ -130,7 +125,7 @@ Sample RetrievalGenerator::generateVariant(const Tokenizer& tokenizer, const QSt
     else if (variant == QLatin1String("multivalue"))
         request = allCodesRequest(asked.first());
     else
-        request = codeRequest(asked.first());
+        request = phrases::codeRequest(asked.first());
     sample.question = phrases::question(request);
     sample.answer = answerParts.join(QStringLiteral(", "));
     sample.meta.insert(QStringLiteral("keys"), QJsonArray::fromStringList(asked));
@@ -170,7 +165,7 @@ std::vector<FollowUp> RetrievalGenerator::followUps(const Sample& sample) const
     QStringList single; // names with one code, in context order
     for (const QString& name : names) {
         const QStringList& nameCodes = codes.value(name);
-        add(nameCodes.size() > 1 ? allCodesRequest(name) : codeRequest(name), nameCodes);
+        add(nameCodes.size() > 1 ? allCodesRequest(name) : phrases::codeRequest(name), nameCodes);
         if (nameCodes.size() == 1)
             single << name;
     }

@@ -56,8 +56,8 @@ class TaskGenerator
     std::vector<Sample> generateMany(const Tokenizer& tokenizer, const TaskOptions& options,
                                      std::uint64_t seed, int count) const;
 
-    // The other questions `sample`'s context answers (never its own), in context order:
-    // the trainer supervises several lookups per context instead of one. Read from the
+    // The other questions `sample`'s context answers (never its own): the trainer
+    // supervises several lookups per context instead of one (a random subset of them). Read from the
     // sample's spans, so it works on samples loaded from JSONL too. Default: none.
     virtual std::vector<FollowUp> followUps(const Sample& sample) const;
 
