@@ -54,8 +54,8 @@ QString RetrievalGenerator::variantDescription(const QString& variant) const
         return QStringLiteral("one asked record among many records with other and near-miss "
                               "names");
     if (variant == QLatin1String("multivalue"))
-        return QStringLiteral("the asked name has 2-4 codes; answer all, in context order, "
-                              "joined by ', '");
+        return QStringLiteral("the asked name has 2-4 codes (other names 1-3); answer all, "
+                              "in context order, joined by ', '");
     if (variant == QLatin1String("multiquery"))
         return QStringLiteral("2-4 names asked; answer their codes in the order asked, "
                               "joined by ', '");
@@ -91,10 +91,17 @@ Sample RetrievalGenerator::generateVariant(const Tokenizer& tokenizer, const QSt
             records.push_back({names.nearMiss(asked.first()), 0, false});
     }
     if (variant != QLatin1String("single")) {
-        // At least two records with unrelated names, more as the length allows.
+        // At least two records with unrelated names, more as the length allows. Under
+        // multivalue the unrelated names have 1-3 codes too: that a name recurs must not
+        // single out the asked one, only its spelling does (and each of them is a
+        // listing question of its own for the follow-ups).
         const size_t wanted = size_t(std::max(budget, int(records.size()) + 2));
-        while (records.size() < wanted)
-            records.push_back({names.fresh(), 0, false});
+        while (records.size() < wanted) {
+            const QString name = names.fresh();
+            const int values = variant == QLatin1String("multivalue") ? rng.range(1, 3) : 1;
+            for (int v = 0; v < values && records.size() < wanted; ++v)
+                records.push_back({name, 0, false});
+        }
     }
 
     const QList<int> codes = phrases::distinctCodes(rng, int(records.size()));

@@ -70,6 +70,22 @@ QString metaRule(const Sample& s, const QString& check)
     return {};
 }
 
+// "The access code of NAME is CODE." (name, code) and the one-name lookup question,
+// read independently of the generators' phrases.
+const QRegularExpression& recordPattern()
+{
+    static const QRegularExpression re(
+        QStringLiteral(R"(The access code of (\w+ \w+) is (\d+)\.)"));
+    return re;
+}
+
+const QRegularExpression& lookupPattern()
+{
+    static const QRegularExpression re(
+        QStringLiteral(R"(^\nQuestion: What is the access code of (\w+ \w+)\?\nAnswer:$)"));
+    return re;
+}
+
 // A byte-level BPE trained on the suites' own corpus, as the bundled model's.
 const Tokenizer& corpusBpe()
 {
@@ -259,8 +275,8 @@ class TestGenerators : public QObject
     {
         QFETCH(QString, variant);
         const kvltest::WordTokenizer tokenizer;
-        static const QRegularExpression record(
-            QStringLiteral(R"(The access code of (\w+ \w+) is (\d+)\.)"));
+        const QRegularExpression& record = recordPattern();
+        int otherListings = 0; // multivalue: unrelated names with several codes
         for (const Sample& s :
              generate(QStringLiteral("retrieval"), tokenizer, 300, 900, variant, 11, 8)) {
             QStringList asked;
@@ -297,9 +313,11 @@ class TestGenerators : public QObject
             }
             QCOMPARE(records, int(s.spans.size()));
             QVERIFY(nearMiss); // look-alike keys are among the distractors
-            if (variant == QLatin1String("multivalue"))
+            if (variant == QLatin1String("multivalue")) {
                 QVERIFY(valuesByName.value(asked.first()).size() >= 2);
-            else
+                for (auto it = valuesByName.begin(); it != valuesByName.end(); ++it)
+                    otherListings += it.key() != asked.first() && it.value().size() > 1;
+            } else
                 for (const QString& key : asked)
                     QCOMPARE(valuesByName.value(key).size(), 1);
             if (variant != QLatin1String("single"))
@@ -315,8 +333,7 @@ class TestGenerators : public QObject
             // Follow-ups: every other name of the context, asked as the suite asks, with
             // the codes the text gives it; then multiquery questions over single-code
             // names, answered in the asked order.
-            static const QRegularExpression single(
-                QStringLiteral(R"(^\nQuestion: What is the access code of (\w+ \w+)\?\nAnswer:$)"));
+            const QRegularExpression& single = lookupPattern();
             static const QRegularExpression all(QStringLiteral(
                 R"(^\nQuestion: What are all the access codes of (\w+ \w+)\?\nAnswer:$)"));
             static const QRegularExpression several(QStringLiteral(
@@ -359,6 +376,9 @@ class TestGenerators : public QObject
             QVERIFY(groups >= singleCodeNames / 2 + singleCodeNames / 3 - 1);
             QVERIFY(groups <= singleCodeNames / 2 + singleCodeNames / 3);
         }
+        // A recurring name must not single out the asked one: other names recur too.
+        if (variant == QLatin1String("multivalue"))
+            QVERIFY(otherListings >= 4);
     }
 
     void multihopSpans_data()
@@ -509,10 +529,8 @@ class TestGenerators : public QObject
                 // The evidence is the record of the asked name, holding the answered code.
                 const auto evidence = spansOf(s, SpanKind::Evidence);
                 QCOMPARE(evidence.size(), size_t(1));
-                static const QRegularExpression rec(
-                    QStringLiteral(R"(^The access code of (\w+ \w+) is (\d+)\.$)"));
-                const auto m = rec.match(s.spanText(evidence[0]));
-                QVERIFY(m.hasMatch());
+                const auto m = recordPattern().match(s.spanText(evidence[0]));
+                QVERIFY(m.hasMatch() && m.captured() == s.spanText(evidence[0]));
                 QVERIFY(s.spanText(*request).contains(m.captured(1)));
                 QCOMPARE(metaRule(s, QStringLiteral("correct")), m.captured(2));
                 QVERIFY(s.answer.contains(QLatin1Char(' ') + m.captured(2)) ||
@@ -528,14 +546,11 @@ class TestGenerators : public QObject
                     checks.append(r);
             rulesOnly.insert(QStringLiteral("rules"), checks);
             QMap<QString, QString> codeOf;
-            static const QRegularExpression anyRecord(
-                QStringLiteral(R"(The access code of (\w+ \w+) is (\d+)\.)"));
-            for (auto it = anyRecord.globalMatch(s.context); it.hasNext();) {
+            for (auto it = recordPattern().globalMatch(s.context); it.hasNext();) {
                 const auto m = it.next();
                 codeOf[m.captured(1)] = m.captured(2);
             }
-            static const QRegularExpression lookup(
-                QStringLiteral(R"(^\nQuestion: What is the access code of (\w+ \w+)\?\nAnswer:$)"));
+            const QRegularExpression& lookup = lookupPattern();
             int lookups = 0, attacks = 0;
             for (const FollowUp& f :
                  makeTaskGenerator(QStringLiteral("instructions"))->followUps(s)) {
