@@ -2,6 +2,8 @@
 // of run / eval / demo / report / merge / classify / info / tokenize, and bad input
 // (missing model directory, corrupt safetensors, bad JSONL line, another spec on an
 // existing run file) -> a non-zero exit with the file named.
+#include "store/runreader.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -227,6 +229,21 @@ class TestCli : public QObject
         const QJsonObject report = r.lastJson();
         QVERIFY(report.contains(QStringLiteral("accuracy")));
         QVERIFY(report.contains(QStringLiteral("interventions")));
+        // Retrieval asks single needles (the bundled model's strong variant): one
+        // evidence record and its two near-miss distractors.
+        kvl::RunReader run(path("demo.kvl"));
+        int retrieval = 0;
+        for (const kvl::SampleInfo& sample : run.samples()) {
+            if (sample.suite != QLatin1String("retrieval"))
+                continue;
+            ++retrieval;
+            QStringList kinds;
+            for (const QJsonValue& span : sample.spans)
+                kinds << span.toObject().value(QStringLiteral("kind")).toString();
+            kinds.sort();
+            QCOMPARE(kinds, (QStringList{"distractor", "distractor", "evidence"}));
+        }
+        QCOMPARE(retrieval, 1);
         const Result missing = cli({"demo", "--model", path("no-model"), "--out", path("d2.kvl")});
         QVERIFY(missing.code != 0);
         QVERIFY2(missing.err.contains(path("no-model")), qPrintable(missing.err));
