@@ -54,11 +54,11 @@ QString RetrievalGenerator::variantDescription(const QString& variant) const
         return QStringLiteral("one asked record among many records with other and near-miss "
                               "names");
     if (variant == QLatin1String("multivalue"))
-        return QStringLiteral("the asked name has 2-4 codes (other names 1-3); answer all, "
-                              "in context order, joined by ', '");
+        return QStringLiteral("the asked name has 2-4 codes (fewer in short contexts; other "
+                              "names 1-3); answer all, in context order, joined by ', '");
     if (variant == QLatin1String("multiquery"))
-        return QStringLiteral("2-4 names asked; answer their codes in the order asked, "
-                              "joined by ', '");
+        return QStringLiteral("2-4 names asked (fewer in short contexts); answer their codes "
+                              "in the order asked, joined by ', '");
     return {};
 }
 
@@ -71,11 +71,14 @@ Sample RetrievalGenerator::generateVariant(const Tokenizer& tokenizer, const QSt
         std::max(1, builder.countTokens(QStringLiteral(" ") +
                                         phrases::codeRecord(QStringLiteral("Anna Berg"), 4821)));
     const int budget = std::clamp(int(kRecordShare * length.target / recordTokens), 1, kMaxRecords);
+    // Records that fit the longest allowed context (a margin for longer names): short
+    // ranges ask fewer names or codes rather than fail.
+    const int fit = length.maxTokens / (recordTokens + 2);
 
     std::vector<Record> records;
     QStringList asked;
     if (variant == QLatin1String("multiquery")) {
-        const int queries = rng.range(2, 4);
+        const int queries = rng.range(2, std::clamp((fit - 2) / 2, 2, 4));
         for (int q = 0; q < queries; ++q) {
             asked << names.fresh();
             records.push_back({asked.last(), 0, true});
@@ -84,7 +87,8 @@ Sample RetrievalGenerator::generateVariant(const Tokenizer& tokenizer, const QSt
             records.push_back({names.nearMiss(asked.at(q)), 0, false});
     } else {
         asked << names.fresh();
-        const int values = variant == QLatin1String("multivalue") ? rng.range(2, 4) : 1;
+        const int values =
+            variant == QLatin1String("multivalue") ? rng.range(2, std::clamp(fit - 4, 2, 4)) : 1;
         for (int v = 0; v < values; ++v)
             records.push_back({asked.first(), 0, true});
         for (int m = 0; m < 2; ++m)

@@ -233,6 +233,19 @@ class TestGenerators : public QObject
         }
     }
 
+    // The model card's shortest bucket: every suite and variant fits 64-128 tokens of the
+    // bundled model's kind of tokenizer (retrieval asks fewer names or codes there).
+    void shortRangesFit()
+    {
+        for (const auto& g : makeTaskGenerators())
+            for (const QString& v : g->variants())
+                for (const Sample& s : generate(g->suite(), corpusBpe(), 64, 128, v, 5, 60)) {
+                    const int n = int(corpusBpe().encode(s.context, false).size());
+                    QVERIFY2(n >= 64 && n <= 128, qPrintable(s.id + QLatin1Char(' ') +
+                                                             QString::number(n)));
+                }
+    }
+
     void badRequestsThrow()
     {
         const kvltest::WordTokenizer tokenizer;
