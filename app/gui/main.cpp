@@ -48,7 +48,9 @@ int main(int argc, char** argv)
     QCommandLineOption localeOption(QStringLiteral("locale"),
                                     QStringLiteral("User-interface language, e.g. ja."),
                                     QStringLiteral("name"));
-    QCommandLineOption sessionOption(QStringLiteral("session"),
+    // Not "--session": QGuiApplication takes -session/--session (X11 session management)
+    // out of argv before the parser sees it.
+    QCommandLineOption sessionOption(QStringLiteral("session-file"),
                                      QStringLiteral("Session file to restore and save."),
                                      QStringLiteral("file"));
     QCommandLineOption noSessionOption(QStringLiteral("no-session"),
