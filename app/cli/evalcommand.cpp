@@ -7,6 +7,7 @@
 #include "checkpoint/modellocator.h"
 #include "common/error.h"
 #include "model/transformer.h"
+#include "run/evaluationtable.h"
 #include "run/experimentspec.h"
 #include "run/suiteevaluation.h"
 #include "tokenizer/tokenizer.h"
@@ -44,7 +45,12 @@ int runEval(const QStringList& args)
     opt("max-new-tokens", "decode limit (default: gold length + 16)", "N", QStringLiteral("0"));
     opt("threads", "libtorch threads (default: all cores)", "N", QStringLiteral("0"));
     parser.addOption({QStringLiteral("json"), QStringLiteral("print one JSON object per suite")});
+    parser.addOption({QStringLiteral("markdown"),
+                      QStringLiteral("print a model card's table: a row per suite, a column per "
+                                     "length bucket, then each suite's other scorer fields")});
     parser.process(args);
+    if (parser.isSet(QStringLiteral("json")) && parser.isSet(QStringLiteral("markdown")))
+        throw Error(QStringLiteral("--json and --markdown: choose one output"));
     for (const char* required : {"model", "suite", "n"})
         if (!parser.isSet(QLatin1String(required)))
             throw Error(QStringLiteral("missing --%1 (see --help)").arg(QLatin1String(required)));
@@ -85,6 +91,8 @@ int runEval(const QStringList& args)
         at::set_num_threads(threads);
 
     const bool json = parser.isSet(QStringLiteral("json"));
+    const bool markdown = parser.isSet(QStringLiteral("markdown"));
+    std::vector<SuiteEvaluation> evaluations;
     const bool bar = isatty(fileno(stderr)) != 0;
     for (const QString& suite : suites) {
         const SuiteEvaluation eval = evaluateSuite(
@@ -97,6 +105,10 @@ int runEval(const QStringList& args)
             std::fprintf(stderr, "\r\033[K");
         if (json) {
             printJson(eval.toJson());
+            continue;
+        }
+        if (markdown) {
+            evaluations.push_back(eval);
             continue;
         }
         printLine(
@@ -117,6 +129,8 @@ int runEval(const QStringList& args)
                 printLine(
                     QStringLiteral("  %1: %2").arg(it.key()).arg(it.value().toDouble(), 0, 'f', 3));
     }
+    if (markdown)
+        std::fputs(qPrintable(evaluationTableMarkdown(evaluations)), stdout);
     return 0;
 }
 

@@ -219,6 +219,25 @@ class TestCli : public QObject
                            .arg(b.toObject().value(QStringLiteral("tokens")).toString())
                            .arg(b.toObject().value(QStringLiteral("n")).toInt());
         QCOMPARE(buckets, (QStringList{"129:256 n2", "257:512 n2"}));
+
+        // --markdown: the same evaluation as the model card's table (same seed, same
+        // figures to two decimals).
+        const Result md = cli({"eval", "--model", m_model, "--suite", "retrieval", "--n", "2",
+                               "--tokens", "200:256,300:400", "--threads", "1", "--markdown"});
+        CLI_OK(md);
+        const QJsonObject o2 = two.lastJson();
+        QStringList row{QStringLiteral("retrieval")};
+        for (const QJsonValue& b : o2.value(QStringLiteral("buckets")).toArray())
+            row << QStringLiteral("%1 (2)").arg(b.toObject().value(QStringLiteral("score")).toDouble(),
+                                               0, 'f', 2);
+        row << QStringLiteral("%1 (4)").arg(o2.value(QStringLiteral("score")).toDouble(), 0, 'f', 2);
+        const QStringList lines = QString::fromUtf8(md.out).split(QLatin1Char('\n'));
+        QCOMPARE(lines.value(0), QStringLiteral("| suite | 129-256 | 257-512 | all |"));
+        QCOMPARE(lines.value(2), QStringLiteral("| %1 |").arg(row.join(QStringLiteral(" | "))));
+        QCOMPARE(cli({"eval", "--model", m_model, "--suite", "retrieval", "--n", "1", "--json",
+                      "--markdown"})
+                     .code,
+                 1);
     }
 
     void demoPrintsReport()

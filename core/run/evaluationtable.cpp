@@ -1,0 +1,59 @@
+#include "run/evaluationtable.h"
+
+#include <QStringList>
+#include <map>
+#include <utility>
+
+namespace kvl {
+
+namespace {
+QString cell(double score, int n)
+{
+    return QStringLiteral("%1 (%2)").arg(score, 0, 'f', 2).arg(n);
+}
+} // namespace
+
+QString evaluationTableMarkdown(const std::vector<SuiteEvaluation>& evaluations)
+{
+    std::map<std::pair<int, int>, int> columns; // bucket -> column index, shortest first
+    for (const SuiteEvaluation& e : evaluations)
+        for (const LengthBucketScore& b : e.buckets)
+            columns.emplace(std::make_pair(b.minTokens, b.maxTokens), 0);
+    QStringList header{QStringLiteral("suite")};
+    int column = 0;
+    for (auto& [range, index] : columns) {
+        index = column++;
+        header << QStringLiteral("%1-%2").arg(range.first).arg(range.second);
+    }
+    header << QStringLiteral("all");
+
+    QStringList lines;
+    lines << QStringLiteral("| %1 |").arg(header.join(QStringLiteral(" | ")));
+    lines << QStringLiteral("|%1").arg(QStringLiteral("---|").repeated(header.size()));
+    for (const SuiteEvaluation& e : evaluations) {
+        QStringList cells(qsizetype(columns.size()), QStringLiteral("—"));
+        for (const LengthBucketScore& b : e.buckets)
+            cells[columns.at({b.minTokens, b.maxTokens})] = cell(b.score, b.n);
+        lines << QStringLiteral("| %1 | %2 | %3 |")
+                     .arg(e.suite, cells.join(QStringLiteral(" | ")), cell(e.score, e.n));
+    }
+    bool blank = false;
+    for (const SuiteEvaluation& e : evaluations) {
+        QStringList fields;
+        for (auto it = e.summary.begin(); it != e.summary.end(); ++it)
+            if (it.key() != QLatin1String("score") && it.key() != QLatin1String("n") &&
+                it.key() != QLatin1String("percent"))
+                fields << QStringLiteral("%1 %2").arg(it.key()).arg(it.value().toDouble(), 0, 'f', 2);
+        if (e.skipped > 0)
+            fields << QStringLiteral("%1 samples too long for the model").arg(e.skipped);
+        if (fields.isEmpty())
+            continue;
+        if (!blank)
+            lines << QString();
+        blank = true;
+        lines << QStringLiteral("- %1: %2").arg(e.suite, fields.join(QStringLiteral(", ")));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+} // namespace kvl

@@ -1,0 +1,57 @@
+// `kvlens-cli eval --markdown`: the model card's table built from evaluations.
+#include "run/evaluationtable.h"
+
+#include <QtTest>
+
+using namespace kvl;
+
+class TestEvaluationTable : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void rowsPerSuiteColumnsPerBucket()
+    {
+        SuiteEvaluation retrieval;
+        retrieval.suite = QStringLiteral("retrieval");
+        retrieval.n = 30;
+        retrieval.score = 0.5;
+        retrieval.summary = QJsonObject{{"score", 0.5}, {"n", 30}, {"percent", 50.0}};
+        retrieval.buckets = {{257, 512, 20, 0.45}, {129, 256, 10, 0.6}};
+        SuiteEvaluation instructions;
+        instructions.suite = QStringLiteral("instructions");
+        instructions.n = 8;
+        instructions.score = 0.8;
+        instructions.skipped = 2;
+        instructions.summary = QJsonObject{{"score", 0.8}, {"prefix", 1.0}, {"suffix", 0.4}};
+        instructions.buckets = {{1, 128, 8, 0.8}};
+
+        const QStringList lines =
+            evaluationTableMarkdown({retrieval, instructions}).split(QLatin1Char('\n'));
+        const QStringList expected{
+            "| suite | 1-128 | 129-256 | 257-512 | all |",
+            "|---|---|---|---|---|",
+            "| retrieval | — | 0.60 (10) | 0.45 (20) | 0.50 (30) |",
+            "| instructions | 0.80 (8) | — | — | 0.80 (8) |",
+            "",
+            "- instructions: prefix 1.00, suffix 0.40, 2 samples too long for the model",
+            ""};
+        QCOMPARE(lines, expected);
+    }
+
+    void noSummaryFieldsNoList()
+    {
+        SuiteEvaluation e;
+        e.suite = QStringLiteral("multihop");
+        e.n = 4;
+        e.score = 0.25;
+        e.summary = QJsonObject{{"score", 0.25}, {"n", 4}};
+        e.buckets = {{64, 128, 4, 0.25}};
+        QCOMPARE(evaluationTableMarkdown({e}),
+                 QStringLiteral("| suite | 64-128 | all |\n|---|---|---|\n"
+                                "| multihop | 0.25 (4) | 0.25 (4) |\n"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEvaluationTable)
+#include "tst_evaluationtable.moc"
