@@ -7,7 +7,7 @@
 #include "checkpoint/modellocator.h"
 #include "common/error.h"
 #include "model/transformer.h"
-#include "run/evaluationtable.h"
+#include "run/cardtables.h"
 #include "run/experimentspec.h"
 #include "run/suiteevaluation.h"
 #include "tokenizer/tokenizer.h"

@@ -5,18 +5,23 @@
 #include "clicommand.h"
 #include "clioutput.h"
 
+#include "checkpoint/checkpointdir.h"
 #include "checkpoint/modellocator.h"
 #include "common/error.h"
 #include "model/answerdecoder.h"
 #include "model/transformer.h"
+#include "run/cardtables.h"
+#include "run/experimentspec.h"
 #include "tasks/promptlayout.h"
 #include "tasks/spantokens.h"
 #include "tasks/taskgenerator.h"
 #include "tokenizer/tokenizer.h"
 
+#include <ATen/Parallel.h>
 #include <QCommandLineParser>
-#include <QDir>
 #include <QJsonArray>
+#include <cstdio>
+#include <tuple>
 
 namespace kvl::cli {
 namespace {
@@ -40,23 +45,36 @@ int runHeads(const QStringList& args)
                       QStringLiteral("MIN:MAX"), QStringLiteral("256:512")});
     parser.addOption({QStringLiteral("seed"), QStringLiteral("Seed (default 7)."),
                       QStringLiteral("S"), QStringLiteral("7")});
+    parser.addOption({QStringLiteral("threads"),
+                      QStringLiteral("libtorch threads (default: all cores)."), QStringLiteral("N"),
+                      QStringLiteral("0")});
+    parser.addOption({QStringLiteral("markdown"),
+                      QStringLiteral("Print the model card's table (lift and share per layer and "
+                                     "kv-head) instead of JSON.")});
     parser.process(args);
     if (!parser.isSet(QStringLiteral("model")))
         throw Error(QStringLiteral("heads needs --model DIR|bundled"));
+    bool ok = false;
+    const int n = parser.value(QStringLiteral("n")).toInt(&ok);
+    if (!ok || n < 1)
+        throw Error(QStringLiteral("-n must be a positive integer"));
+    const auto seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
+    if (!ok)
+        throw Error(QStringLiteral("--seed must be a non-negative integer"));
+    const int threads = parser.value(QStringLiteral("threads")).toInt(&ok);
+    if (!ok || threads < 0)
+        throw Error(QStringLiteral("--threads must be a non-negative integer"));
+    TaskOptions options;
+    std::tie(options.minTokens, options.maxTokens) =
+        parseTokenRange(parser.value(QStringLiteral("tokens")), QStringLiteral("--tokens"));
+    const auto generator = makeTaskGenerator(parser.value(QStringLiteral("suite")));
     const QString dir = resolveModelDir(parser.value(QStringLiteral("model")),
                                         QStringLiteral(KVLENS_SOURCE_RESOURCES));
-    const QStringList range = parser.value(QStringLiteral("tokens")).split(QLatin1Char(':'));
-    if (range.size() != 2)
-        throw Error(QStringLiteral("--tokens must be MIN:MAX"));
 
     const auto model = Transformer::load(dir);
-    const auto tokenizer = loadTokenizer(QDir(dir).filePath(QStringLiteral("tokenizer.json")));
-    const auto generator = makeTaskGenerator(parser.value(QStringLiteral("suite")));
-    TaskOptions options;
-    options.minTokens = range[0].toInt();
-    options.maxTokens = range[1].toInt();
-    const int n = parser.value(QStringLiteral("n")).toInt();
-    const auto seed = parser.value(QStringLiteral("seed")).toULongLong();
+    const auto tokenizer = loadTokenizer(model->checkpoint()->requireTokenizerPath());
+    if (threads > 0)
+        at::set_num_threads(threads);
 
     c10::InferenceMode inference;
     const int layers = model->config().numLayers, heads = model->config().numKvHeads;
@@ -94,16 +112,22 @@ int runHeads(const QStringList& args)
                         .arg(parser.value(QStringLiteral("suite"))));
     const at::Tensor mass = massSum / double(used);
     const double uniform = uniformSum / used;
+    std::vector<std::vector<double>> shares(static_cast<size_t>(layers));
     QJsonArray massRows, liftRows;
     for (int l = 0; l < layers; ++l) {
         QJsonArray m, lift;
         for (int h = 0; h < heads; ++h) {
             const double v = mass[l][h].item<double>();
+            shares[size_t(l)].push_back(v);
             m.append(v);
             lift.append(v / uniform);
         }
         massRows.append(m);
         liftRows.append(lift);
+    }
+    if (parser.isSet(QStringLiteral("markdown"))) {
+        std::fputs(qPrintable(headLiftTableMarkdown(shares, uniform, used)), stdout);
+        return 0;
     }
     printJson({{QStringLiteral("model"), dir},
                {QStringLiteral("suite"), parser.value(QStringLiteral("suite"))},

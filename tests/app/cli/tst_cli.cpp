@@ -240,6 +240,45 @@ class TestCli : public QObject
                  1);
     }
 
+    // heads: per layer and kv-head the evidence share and its lift over uniform; the
+    // --markdown table carries the same figures.
+    void headsJsonAndMarkdown()
+    {
+        const QStringList common{"heads", "--model", m_model, "--n", "2", "--tokens", "200:300",
+                                 "--threads", "1"};
+        const Result r = cli(common);
+        CLI_OK(r);
+        const QJsonObject o = r.lastJson();
+        QCOMPARE(o.value(QStringLiteral("samples")).toInt(), 2);
+        const double uniform = o.value(QStringLiteral("uniform_share")).toDouble();
+        QVERIFY(uniform > 0.0 && uniform < 1.0);
+        const QJsonArray share = o.value(QStringLiteral("evidence_share")).toArray();
+        const QJsonArray lift = o.value(QStringLiteral("lift")).toArray();
+        QCOMPARE(share.size(), 2); // the test model's layers
+        QStringList expectedRows;
+        for (qsizetype l = 0; l < share.size(); ++l) {
+            const QJsonArray row = share.at(l).toArray();
+            QCOMPARE(row.size(), 1); // its kv-heads
+            QStringList cells{QString::number(l)};
+            for (qsizetype h = 0; h < row.size(); ++h) {
+                const double s = row.at(h).toDouble();
+                QVERIFY(s >= 0.0 && s <= 1.0);
+                QVERIFY(qAbs(lift.at(l).toArray().at(h).toDouble() - s / uniform) < 1e-9);
+                cells << QStringLiteral("%1 (%2)").arg(s / uniform, 0, 'f', 2).arg(s, 0, 'f', 2);
+            }
+            expectedRows << QStringLiteral("| %1 |").arg(cells.join(QStringLiteral(" | ")));
+        }
+        const Result md = cli(common + QStringList{"--markdown"});
+        CLI_OK(md);
+        const QStringList lines = QString::fromUtf8(md.out).split(QLatin1Char('\n'));
+        QCOMPARE(lines.value(0), QStringLiteral("| layer | kv-head 0 |"));
+        QCOMPARE(lines.mid(2, 2), expectedRows);
+
+        const Result bad = cli({"heads", "--model", m_model, "--tokens", "300:200"});
+        QCOMPARE(bad.code, 1);
+        QVERIFY2(bad.err.contains(QStringLiteral("--tokens")), qPrintable(bad.err));
+    }
+
     void demoPrintsReport()
     {
         const Result r = cli({"demo", "--model", m_model, "--n", "1", "--tokens", "200:300",

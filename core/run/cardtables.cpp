@@ -1,4 +1,4 @@
-#include "run/evaluationtable.h"
+#include "run/cardtables.h"
 
 #include <QStringList>
 #include <map>
@@ -53,6 +53,32 @@ QString evaluationTableMarkdown(const std::vector<SuiteEvaluation>& evaluations)
         blank = true;
         lines << QStringLiteral("- %1: %2").arg(e.suite, fields.join(QStringLiteral(", ")));
     }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+QString headLiftTableMarkdown(const std::vector<std::vector<double>>& evidenceShare,
+                              double uniformShare, int samples)
+{
+    const size_t heads = evidenceShare.empty() ? 0 : evidenceShare.front().size();
+    QStringList header{QStringLiteral("layer")};
+    for (size_t h = 0; h < heads; ++h)
+        header << QStringLiteral("kv-head %1").arg(h);
+    QStringList lines;
+    lines << QStringLiteral("| %1 |").arg(header.join(QStringLiteral(" | ")));
+    lines << QStringLiteral("|%1").arg(QStringLiteral("---|").repeated(header.size()));
+    for (size_t l = 0; l < evidenceShare.size(); ++l) {
+        QStringList cells{QString::number(l)};
+        for (double share : evidenceShare[l])
+            cells << QStringLiteral("%1 (%2)")
+                         .arg(uniformShare > 0 ? share / uniformShare : 0.0, 0, 'f', 2)
+                         .arg(share, 0, 'f', 2);
+        lines << QStringLiteral("| %1 |").arg(cells.join(QStringLiteral(" | ")));
+    }
+    lines << QString()
+          << QStringLiteral("Cells: lift over the uniform share (share of the question's context "
+                            "attention on evidence); uniform share |E|/T = %1, %2 samples.")
+                 .arg(uniformShare, 0, 'f', 3)
+                 .arg(samples);
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 

@@ -1,11 +1,11 @@
-// `kvlens-cli eval --markdown`: the model card's table built from evaluations.
-#include "run/evaluationtable.h"
+// `kvlens-cli eval --markdown` and `heads --markdown`: the model card's tables.
+#include "run/cardtables.h"
 
 #include <QtTest>
 
 using namespace kvl;
 
-class TestEvaluationTable : public QObject
+class TestCardTables : public QObject
 {
     Q_OBJECT
 
@@ -51,7 +51,18 @@ private slots:
                  QStringLiteral("| suite | 64-128 | all |\n|---|---|---|\n"
                                 "| multihop | 0.25 (4) | 0.25 (4) |\n"));
     }
+
+    void headLifts()
+    {
+        QCOMPARE(headLiftTableMarkdown({{0.05, 0.1}, {0.4, 0.2}}, 0.1, 50),
+                 QStringLiteral("| layer | kv-head 0 | kv-head 1 |\n|---|---|---|\n"
+                                "| 0 | 0.50 (0.05) | 1.00 (0.10) |\n"
+                                "| 1 | 4.00 (0.40) | 2.00 (0.20) |\n\n"
+                                "Cells: lift over the uniform share (share of the question's "
+                                "context attention on evidence); uniform share |E|/T = 0.100, "
+                                "50 samples.\n"));
+    }
 };
 
-QTEST_GUILESS_MAIN(TestEvaluationTable)
-#include "tst_evaluationtable.moc"
+QTEST_GUILESS_MAIN(TestCardTables)
+#include "tst_cardtables.moc"

@@ -14,4 +14,11 @@ namespace kvl {
 // card's per-rule figures come from the same run.
 QString evaluationTableMarkdown(const std::vector<SuiteEvaluation>& evaluations);
 
+// `kvlens-cli heads --markdown`: one row per layer, one column per kv-head, each cell
+// "lift (share)": the share of the question's context attention on evidence and its
+// ratio to the uniform share |E|/T; a line under it gives that uniform share.
+// evidenceShare[layer][kvHead].
+QString headLiftTableMarkdown(const std::vector<std::vector<double>>& evidenceShare,
+                              double uniformShare, int samples);
+
 } // namespace kvl
