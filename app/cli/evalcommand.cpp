@@ -123,6 +123,12 @@ int runEval(const QStringList& args)
                           .arg(b.maxTokens)
                           .arg(b.score, 0, 'f', 3)
                           .arg(b.n));
+        if (eval.variants.size() > 1)
+            for (const VariantScore& v : eval.variants)
+                printLine(QStringLiteral("  variant %1: %2 (n=%3)")
+                              .arg(v.variant)
+                              .arg(v.score, 0, 'f', 3)
+                              .arg(v.n));
         for (auto it = eval.summary.begin(); it != eval.summary.end(); ++it)
             if (it.key() != QLatin1String("score") && it.key() != QLatin1String("n") &&
                 it.key() != QLatin1String("percent"))

@@ -40,6 +40,9 @@ QString evaluationTableMarkdown(const std::vector<SuiteEvaluation>& evaluations)
     bool blank = false;
     for (const SuiteEvaluation& e : evaluations) {
         QStringList fields;
+        if (e.variants.size() > 1)
+            for (const VariantScore& v : e.variants)
+                fields << QStringLiteral("%1 %2").arg(v.variant, cell(v.score, v.n));
         for (auto it = e.summary.begin(); it != e.summary.end(); ++it)
             if (it.key() != QLatin1String("score") && it.key() != QLatin1String("n") &&
                 it.key() != QLatin1String("percent"))

@@ -30,9 +30,15 @@ QJsonObject SuiteEvaluation::toJson() const
             {QStringLiteral("tokens"), QStringLiteral("%1:%2").arg(s.minTokens).arg(s.maxTokens)},
             {QStringLiteral("n"), s.n},
             {QStringLiteral("score"), s.score}});
+    QJsonArray v;
+    for (const VariantScore& s : variants)
+        v.append(QJsonObject{{QStringLiteral("variant"), s.variant},
+                             {QStringLiteral("n"), s.n},
+                             {QStringLiteral("score"), s.score}});
     return {{QStringLiteral("suite"), suite},     {QStringLiteral("n"), n},
             {QStringLiteral("score"), score},     {QStringLiteral("skipped"), skipped},
-            {QStringLiteral("summary"), summary}, {QStringLiteral("buckets"), b}};
+            {QStringLiteral("summary"), summary}, {QStringLiteral("buckets"), b},
+            {QStringLiteral("variants"), v}};
 }
 
 namespace {
@@ -63,6 +69,7 @@ SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokeniz
     ScoreSummary summary;
     double scoreSum = 0.0;
     std::map<int, LengthBucketScore> buckets;
+    std::map<QString, VariantScore> variants;
     c10::InferenceMode inference;
     const int samples = n * int(lengths.size());
     int done = 0;
@@ -86,6 +93,10 @@ SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokeniz
                 b.maxTokens = hi;
                 b.score += run.score;
                 ++b.n;
+                VariantScore& v = variants[sample.variant];
+                v.variant = sample.variant;
+                v.score += run.score;
+                ++v.n;
             } else {
                 ++eval.skipped;
             }
@@ -98,6 +109,16 @@ SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokeniz
         b.score /= b.n;
         eval.buckets.push_back(b);
     }
+    QStringList order = generator->variants();
+    for (const auto& [name, v] : variants) // a variant the list lacks goes last
+        if (!order.contains(name))
+            order << name;
+    for (const QString& name : order)
+        if (const auto it = variants.find(name); it != variants.end()) {
+            VariantScore v = it->second;
+            v.score /= v.n;
+            eval.variants.push_back(v);
+        }
     return eval;
 }
 

@@ -24,6 +24,14 @@ struct LengthBucketScore
 
 // `kvlens-cli eval`: a model's FullCache score on fresh samples of one suite, as the
 // bundled model's card reports it (greedy decoding, the suite's scorer).
+// FullCache scores of the samples of one variant (e.g. retrieval's "multivalue").
+struct VariantScore
+{
+    QString variant;
+    int n = 0;
+    double score = 0.0; // mean task score
+};
+
 struct SuiteEvaluation
 {
     QString suite;
@@ -32,9 +40,12 @@ struct SuiteEvaluation
     double score = 0.0;
     QJsonObject summary; // ScoreSummary: mean of every scorer field (rules, leak, ...)
     std::vector<LengthBucketScore> buckets;
+    // The variants the samples drew, in the generator's order (one entry when --variant
+    // fixes it): a suite's mean can hide one variant at 0.
+    std::vector<VariantScore> variants;
 
     // {"suite", "n", "score", "skipped", "summary", "buckets": [{"tokens": "MIN:MAX",
-    //  "n", "score"}]}
+    //  "n", "score"}], "variants": [{"variant", "n", "score"}]}
     QJsonObject toJson() const;
 };
 

@@ -206,6 +206,17 @@ class TestCli : public QObject
         for (const QJsonValue& b : o.value(QStringLiteral("buckets")).toArray())
             n += b.toObject().value(QStringLiteral("n")).toInt();
         QCOMPARE(n, 2);
+        // Per variant: the drawn variants, their counts adding up to n, scores in [0, 1].
+        int variantN = 0;
+        for (const QJsonValue& v : o.value(QStringLiteral("variants")).toArray()) {
+            const QJsonObject vo = v.toObject();
+            QVERIFY((QStringList{"single", "multikey", "multivalue", "multiquery"})
+                        .contains(vo.value(QStringLiteral("variant")).toString()));
+            const double s = vo.value(QStringLiteral("score")).toDouble(-1);
+            QVERIFY(s >= 0.0 && s <= 1.0);
+            variantN += vo.value(QStringLiteral("n")).toInt();
+        }
+        QCOMPARE(variantN, 2);
         QCOMPARE(cli({"eval", "--model", m_model, "--suite", "nosuch", "--n", "1"}).code, 1);
 
         // Several ranges: N samples each, pooled, one bucket per range here.

@@ -18,6 +18,7 @@ private slots:
         retrieval.score = 0.5;
         retrieval.summary = QJsonObject{{"score", 0.5}, {"n", 30}, {"percent", 50.0}};
         retrieval.buckets = {{257, 512, 20, 0.45}, {129, 256, 10, 0.6}};
+        retrieval.variants = {{"single", 16, 0.75}, {"multivalue", 14, 0.2}};
         SuiteEvaluation instructions;
         instructions.suite = QStringLiteral("instructions");
         instructions.n = 8;
@@ -25,6 +26,7 @@ private slots:
         instructions.skipped = 2;
         instructions.summary = QJsonObject{{"score", 0.8}, {"prefix", 1.0}, {"suffix", 0.4}};
         instructions.buckets = {{1, 128, 8, 0.8}};
+        instructions.variants = {{"attack_standard", 8, 0.8}}; // one variant: no list
 
         const QStringList lines =
             evaluationTableMarkdown({retrieval, instructions}).split(QLatin1Char('\n'));
@@ -34,6 +36,7 @@ private slots:
             "| retrieval | — | 0.60 (10) | 0.45 (20) | 0.50 (30) |",
             "| instructions | 0.80 (8) | — | — | 0.80 (8) |",
             "",
+            "- retrieval: single 0.75 (16), multivalue 0.20 (14)",
             "- instructions: prefix 1.00, suffix 0.40, 2 samples too long for the model",
             ""};
         QCOMPARE(lines, expected);

@@ -59,6 +59,16 @@ class TestShippedModel : public QObject
         options.maxTokens = maxTokens;
         const SuiteEvaluation eval = evaluateSuite(*m_model, *m_tokenizer, suite, n, options, 7);
         QCOMPARE(eval.n, n);
+        // The per-variant scores partition the samples and average back to the score.
+        int variantN = 0;
+        double weighted = 0.0;
+        for (const VariantScore& v : eval.variants) {
+            variantN += v.n;
+            weighted += v.score * v.n;
+        }
+        QCOMPARE(variantN, n);
+        QVERIFY(eval.variants.size() > 1);
+        QVERIFY(qAbs(weighted / n - eval.score) < 1e-9);
         qInfo("%s: score %.3f over %d samples (floor %.2f)", qPrintable(suite), eval.score,
               eval.n, floor);
         QVERIFY2(eval.score >= floor,
@@ -87,6 +97,8 @@ class TestShippedModel : public QObject
         const SuiteEvaluation eval =
             evaluateSuite(*m_model, *m_tokenizer, QStringLiteral("instructions"), 12, options, 7);
         QCOMPARE(eval.n, 12);
+        QCOMPARE(int(eval.variants.size()), 1);
+        QCOMPARE(eval.variants.front().variant, variant);
         const double leak = eval.summary.value(QStringLiteral("leak")).toDouble(-1);
         qInfo("%s: leak %.3f over %d samples", qPrintable(variant), leak, eval.n);
         QVERIFY2(leak >= 0.0 && leak <= 0.10, qPrintable(QString::number(leak)));
