@@ -5,6 +5,7 @@
 
 #include "checkpoint/modellocator.h"
 #include "common/error.h"
+#include "common/jsonio.h"
 #include "compressors/pressbenchmark.h"
 #include "model/benchmark.h"
 #include "model/blaskernels.h"
@@ -13,6 +14,8 @@
 #include "model/transformer.h"
 #include "run/sweepbenchmark.h"
 #include "tokenizer/tokenizer.h"
+#include "train/suitesequences.h"
+#include "train/trainstepbenchmark.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -159,6 +162,29 @@ QJsonObject benchSweep(const QString& modelArg, int repeats)
         .toJson();
 }
 
+// Training steps of one stage of a spec, one padded batch against the trainer's length
+// groups (the tokenizer: --tokenizer, else the bundled model's).
+QJsonObject benchTrain(const QCommandLineParser& parser)
+{
+    const QString specPath = parser.value(QStringLiteral("train"));
+    const TrainSpec spec = TrainSpec::fromJson(readJsonObject(specPath), specPath);
+    QString tokenizerPath = parser.value(QStringLiteral("tokenizer"));
+    if (tokenizerPath.isEmpty())
+        tokenizerPath = QDir(resolveModelDir(QStringLiteral("bundled"),
+                                             QStringLiteral(KVLENS_SOURCE_RESOURCES)))
+                            .filePath(QStringLiteral("tokenizer.json"));
+    const std::shared_ptr<const Tokenizer> tokenizer = loadTokenizer(tokenizerPath);
+    QString stage = parser.value(QStringLiteral("stage"));
+    if (stage.isEmpty() && !spec.stages.empty())
+        stage = spec.stages.back().name;
+    bool ok = false;
+    const int steps = parser.value(QStringLiteral("steps")).toInt(&ok);
+    if (!ok || steps < 1)
+        throw Error(QStringLiteral("--steps must be a positive integer"));
+    return benchmarkTrainSteps(spec, stage, *tokenizer, makeSuiteSequenceFn(tokenizer), steps, 4)
+        .toJson();
+}
+
 int runBench(const QStringList& args)
 {
     QCommandLineParser parser;
@@ -182,6 +208,18 @@ int runBench(const QStringList& args)
         {QStringLiteral("sweep"),
          QStringLiteral("with --model DIR|bundled: sweep time over the FullCache pass "
                         "per sample (C = 9 configurations), and the store's write rate")});
+    parser.addOption({QStringLiteral("train"),
+                      QStringLiteral("a training spec: forward + backward rate of --steps steps of "
+                                     "--stage, one padded batch against length groups"),
+                      QStringLiteral("SPEC")});
+    parser.addOption({QStringLiteral("stage"),
+                      QStringLiteral("with --train: the stage (default: the last)"),
+                      QStringLiteral("NAME")});
+    parser.addOption({QStringLiteral("steps"), QStringLiteral("with --train: steps (default 10)"),
+                      QStringLiteral("N"), QStringLiteral("10")});
+    parser.addOption({QStringLiteral("tokenizer"),
+                      QStringLiteral("with --train: tokenizer.json (default: the bundled model's)"),
+                      QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("print JSON")});
     parser.process(args);
     bool ok = false;
@@ -202,7 +240,9 @@ int runBench(const QStringList& args)
     result.insert(QStringLiteral("matmul_gflops"), peak);
     result.insert(QStringLiteral("matmul_gflops_per_cpu_s"), matmul.gflopsPerCpuSecond);
 
-    if (parser.isSet(QStringLiteral("sweep"))) {
+    if (parser.isSet(QStringLiteral("train"))) {
+        result.insert(QStringLiteral("train"), benchTrain(parser));
+    } else if (parser.isSet(QStringLiteral("sweep"))) {
         if (!parser.isSet(QStringLiteral("model")))
             throw Error(QStringLiteral("--sweep needs --model DIR|bundled"));
         result.insert(QStringLiteral("sweep"), benchSweep(parser.value(QStringLiteral("model")), repeats));

@@ -4,7 +4,7 @@
 #include "common/jsonio.h"
 #include "tokenizer/tokenizer.h"
 #include "train/adamw.h"
-#include "train/recallsequences.h"
+#include "train/stepsequences.h"
 #include "train/trainbatch.h"
 #include "train/trainablellama.h"
 
@@ -22,6 +22,9 @@ namespace {
 
 const char* kStateFile = "trainer_state.json";
 const char* kOptimizerFile = "optimizer.safetensors";
+// A step's sequences run in up to this many length groups (same gradient, less padding;
+// `kvlens-cli bench --train` measures the gain).
+constexpr int kLengthGroups = 4;
 
 double learningRate(const TrainStage& stage, int stepInStage)
 {
@@ -70,20 +73,7 @@ int Trainer::run(int maxSteps)
     const int bos = tokenizer->bosId().value_or(0);
     const std::vector<int> stops = tokenizer->stopIds();
     const int pad = stops.empty() ? 0 : stops.front();
-    // Recall keys and values are ordinary tokens: never BOS, a stop token or another
-    // special "<|...|>" token.
-    std::vector<int> ordinary, digits;
-    for (int id = 0; id < vocab; ++id) {
-        const QString text = tokenizer->idToToken(id);
-        if (text.size() == 1 && text.at(0) >= QLatin1Char('0') && text.at(0) <= QLatin1Char('9'))
-            digits.push_back(id);
-        const bool special =
-            id == bos || std::find(stops.begin(), stops.end(), id) != stops.end() ||
-            (text.startsWith(QLatin1String("<|")) && text.endsWith(QLatin1String("|>")));
-        if (!special)
-            ordinary.push_back(id);
-    }
-    const RecallSequences recall(ordinary, bos, m_spec.seed, digits);
+    const RecallSequences recall = recallSequencesFor(*tokenizer, m_spec.seed);
 
     const QString ckpt = checkpointDir();
     const bool resuming = QFile::exists(QDir(ckpt).filePath(QLatin1String(kStateFile)));
@@ -114,39 +104,6 @@ int Trainer::run(int maxSteps)
                    .value(QStringLiteral("step"))
                    .toInt();
     }
-
-    auto sequencesFor = [&](const TrainStage& stage, Rng& rng) {
-        std::vector<TrainSequence> batch;
-        int64_t tokens = 0;
-        double suiteTotal = 0;
-        for (const auto& [name, share] : stage.suites)
-            suiteTotal += share;
-        while (true) {
-            TrainSequence seq;
-            if (stage.suites.empty() || !m_tasks || rng.chance(stage.recallShare)) {
-                seq = stage.echoShare > 0.0 && rng.chance(stage.echoShare)
-                          ? recall.makeEcho(stage.recall, rng)
-                          : recall.make(stage.recall, rng);
-            } else {
-                double pick = double(rng.next() >> 11) * 0x1.0p-53 * suiteTotal;
-                QString suite = stage.suites.back().first;
-                for (const auto& [name, share] : stage.suites) {
-                    if (pick < share) {
-                        suite = name;
-                        break;
-                    }
-                    pick -= share;
-                }
-                seq = m_tasks({suite, stage.minContextTokens, stage.maxContextTokens, stage.followUps},
-                              rng);
-            }
-            tokens += int64_t(seq.ids.size());
-            batch.push_back(std::move(seq));
-            if (stage.batchSequences > 0 ? int(batch.size()) >= stage.batchSequences
-                                         : tokens >= stage.tokensPerBatch)
-                return batch;
-        }
-    };
 
     auto saveCheckpoint = [&] {
         const QString tmp = ckpt + QStringLiteral(".tmp");
@@ -190,20 +147,20 @@ int Trainer::run(int maxSteps)
         const auto [stageIndex, inStage] = m_spec.locate(step);
         const TrainStage& stage = m_spec.stages[size_t(stageIndex)];
         Rng rng(Rng::derive(m_spec.seed, uint64_t(step)));
-        const TrainBatch batch = assembleBatch(sequencesFor(stage, rng), pad);
+        const std::vector<TrainBatch> groups =
+            assembleLengthGroups(drawStepSequences(stage, recall, m_tasks, rng), pad, kLengthGroups);
         const double lr = learningRate(stage, inStage);
 
         optimizer.zeroGrad();
-        const auto [loss, hits] = supervisedLoss(model, batch);
-        loss.backward();
+        const StepLoss loss = backpropagateSupervisedLoss(model, groups);
         optimizer.clipGradNorm(m_spec.clipNorm);
         optimizer.step(lr, stage.frozen);
         ++step;
 
-        tokensSeen += batch.tokens;
-        lossSum += loss.item<double>();
-        hitSum += hits;
-        supervisedSum += batch.rows.numel();
+        tokensSeen += loss.tokens;
+        lossSum += loss.loss;
+        hitSum += loss.hits;
+        supervisedSum += loss.supervised;
         ++sinceReport;
         const bool lastOfCall = maxSteps > 0 && step - startStep >= maxSteps;
         const bool evalNow = m_evaluate && m_spec.evalEvery > 0 && m_spec.evalSamples > 0 &&

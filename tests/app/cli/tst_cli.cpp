@@ -290,6 +290,38 @@ class TestCli : public QObject
         QVERIFY2(bad.err.contains(QStringLiteral("--tokens")), qPrintable(bad.err));
     }
 
+    // bench --train: one stage's steps timed as one padded batch and as length groups;
+    // the groups never pad more, and both rates are measured.
+    void benchTrainSteps()
+    {
+        writeFile(path("bench-train.json"), R"({
+            "model": {"hidden": 32, "layers": 2, "heads": 2, "kv_heads": 1, "intermediate": 64,
+                      "max_position": 1024},
+            "stages": [{"name": "warm", "steps": 5, "batch_sequences": 2},
+                       {"name": "tasks", "steps": 5, "tokens_per_batch": 1500,
+                        "recall_share": 0.3, "suites": {"retrieval": 1, "multihop": 1},
+                        "context_tokens": [64, 300], "follow_ups": 4}]})");
+        const Result r = cli({"bench", "--train", path("bench-train.json"), "--stage", "tasks",
+                              "--steps", "2", "--tokenizer", path("tok.json"), "--json"});
+        CLI_OK(r);
+        const QJsonObject t = r.lastJson().value(QStringLiteral("train")).toObject();
+        QCOMPARE(t.value(QStringLiteral("stage")).toString(), QStringLiteral("tasks"));
+        QCOMPARE(t.value(QStringLiteral("steps")).toInt(), 2);
+        QVERIFY(t.value(QStringLiteral("tokens")).toDouble() >= 2 * 1500);
+        const double oneBatch = t.value(QStringLiteral("padding_share_one_batch")).toDouble(-1);
+        const double groups = t.value(QStringLiteral("padding_share_groups")).toDouble(-1);
+        QVERIFY2(groups >= 0.0 && groups <= oneBatch && oneBatch < 1.0,
+                 qPrintable(QStringLiteral("%1 %2").arg(groups).arg(oneBatch)));
+        QVERIFY(t.value(QStringLiteral("one_batch_tokens_per_s")).toDouble() > 0.0);
+        QVERIFY(t.value(QStringLiteral("groups_tokens_per_s")).toDouble() > 0.0);
+
+        const Result bad = cli({"bench", "--train", path("bench-train.json"), "--stage", "nosuch",
+                                "--tokenizer", path("tok.json")});
+        QCOMPARE(bad.code, 1);
+        QVERIFY2(bad.err.contains(QStringLiteral("nosuch")) && bad.err.contains(QStringLiteral("warm")),
+                 qPrintable(bad.err));
+    }
+
     void demoPrintsReport()
     {
         const Result r = cli({"demo", "--model", m_model, "--n", "1", "--tokens", "200:300",

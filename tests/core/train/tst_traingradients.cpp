@@ -39,13 +39,19 @@ class TestTrainGradients : public QObject
     void gradientsMatchReference_data()
     {
         QTest::addColumn<QString>("layout");
-        QTest::newRow("llama, tied embeddings") << QStringLiteral("llama");
-        QTest::newRow("qwen2, q/k/v biases") << QStringLiteral("qwen2");
+        // The trainer's path: the batch in length groups, each padded to its own
+        // longest, losses weighted by their targets; the same gradient as one batch.
+        QTest::addColumn<bool>("lengthGroups");
+        QTest::newRow("llama, tied embeddings") << QStringLiteral("llama") << false;
+        QTest::newRow("qwen2, q/k/v biases") << QStringLiteral("qwen2") << false;
+        QTest::newRow("llama, length groups") << QStringLiteral("llama") << true;
+        QTest::newRow("qwen2, length groups") << QStringLiteral("qwen2") << true;
     }
 
     void gradientsMatchReference()
     {
         QFETCH(QString, layout);
+        QFETCH(bool, lengthGroups);
         const QDir dir(m_dir.filePath(layout));
         const QJsonObject fixture = readJsonObject(dir.filePath(QStringLiteral("batch.json")));
         std::vector<TrainSequence> sequences;
@@ -61,15 +67,22 @@ class TestTrainGradients : public QObject
         QVERIFY(sequences.size() == 2 && sequences[0].ids.size() != sequences[1].ids.size());
 
         TrainableLlama model = TrainableLlama::load(dir.filePath(QStringLiteral("model")));
-        const TrainBatch batch =
-            assembleBatch(sequences, fixture.value(QStringLiteral("pad")).toInt());
-        const auto [loss, hits] = supervisedLoss(model, batch);
-        loss.backward();
+        const int pad = fixture.value(QStringLiteral("pad")).toInt();
+        double loss = 0.0;
+        if (lengthGroups) {
+            const std::vector<TrainBatch> groups = assembleLengthGroups(sequences, pad, 4);
+            QCOMPARE(int(groups.size()), 2); // one per length: no padding at all
+            for (const TrainBatch& g : groups)
+                QCOMPARE(g.ids.numel(), g.tokens);
+            loss = backpropagateSupervisedLoss(model, groups).loss;
+        } else {
+            const auto [batchLoss, hits] = supervisedLoss(model, assembleBatch(sequences, pad));
+            batchLoss.backward();
+            loss = batchLoss.item<double>();
+        }
         const double expectedLoss = fixture.value(QStringLiteral("loss")).toDouble();
-        QVERIFY2(std::abs(loss.item<double>() - expectedLoss) < 1e-4 * expectedLoss,
-                 qPrintable(QStringLiteral("loss %1, reference %2")
-                                .arg(loss.item<double>())
-                                .arg(expectedLoss)));
+        QVERIFY2(std::abs(loss - expectedLoss) < 1e-4 * expectedLoss,
+                 qPrintable(QStringLiteral("loss %1, reference %2").arg(loss).arg(expectedLoss)));
 
         const TrainableLlama reference =
             TrainableLlama::load(dir.filePath(QStringLiteral("grads")));
