@@ -181,7 +181,11 @@ QJsonObject benchTrain(const QCommandLineParser& parser)
     const int steps = parser.value(QStringLiteral("steps")).toInt(&ok);
     if (!ok || steps < 1)
         throw Error(QStringLiteral("--steps must be a positive integer"));
-    return benchmarkTrainSteps(spec, stage, *tokenizer, makeSuiteSequenceFn(tokenizer), steps, 4)
+    const int groups = parser.value(QStringLiteral("groups")).toInt(&ok);
+    if (!ok || groups < 1)
+        throw Error(QStringLiteral("--groups must be a positive integer"));
+    return benchmarkTrainSteps(spec, stage, *tokenizer, makeSuiteSequenceFn(tokenizer), steps,
+                               groups)
         .toJson();
 }
 
@@ -217,6 +221,10 @@ int runBench(const QStringList& args)
                       QStringLiteral("NAME")});
     parser.addOption({QStringLiteral("steps"), QStringLiteral("with --train: steps (default 10)"),
                       QStringLiteral("N"), QStringLiteral("10")});
+    parser.addOption({QStringLiteral("groups"),
+                      QStringLiteral("with --train: most length groups per step (default: the "
+                                     "trainer's 8)"),
+                      QStringLiteral("N"), QStringLiteral("8")});
     parser.addOption({QStringLiteral("tokenizer"),
                       QStringLiteral("with --train: tokenizer.json (default: the bundled model's)"),
                       QStringLiteral("FILE")});
