@@ -38,6 +38,15 @@ int initEngineThreads()
     return at::get_num_threads();
 }
 
+void flushDenormals()
+{
+    at::globalContext().setFlushDenormal(true);
+    // The mode is per thread: a parallel region over libgomp's pool (libtorch's
+    // intra-op threads, and OpenBLAS's in its OpenMP build) sets it on each of them.
+#pragma omp parallel
+    at::globalContext().setFlushDenormal(true);
+}
+
 QString blasLibraryPath()
 {
     void* symbol = dlsym(RTLD_DEFAULT, "sgemm_");

@@ -9,6 +9,13 @@ namespace kvl {
 // Safe to call more than once. Returns the thread count in use.
 int initEngineThreads();
 
+// Subnormal floats read and written as zero (DAZ/FTZ) on the calling thread and on
+// every intra-op thread (call after setting the thread count). Training drives AdamW's
+// second moments of rarely seen tokens towards subnormals, where x86 float arithmetic is
+// many times slower: the trainer ran 5,300 tokens/s without it, 7,270 with it, with the
+// same losses.
+void flushDenormals();
+
 // The cores this process may run on (sched_getaffinity, else hardware_concurrency).
 int availableCores();
 

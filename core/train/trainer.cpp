@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "common/jsonio.h"
+#include "model/engineinfo.h"
 #include "tokenizer/tokenizer.h"
 #include "train/adamw.h"
 #include "train/stepsequences.h"
@@ -94,6 +95,7 @@ int Trainer::run(int maxSteps)
     // Transformer is built.
     const int threads = m_spec.threads > 0 ? m_spec.threads : coreCount();
     at::set_num_threads(threads);
+    flushDenormals();
     std::map<QString, bool> decays;
     for (const auto& [name, t] : model.named())
         decays[name] = model.decays(name);
@@ -201,6 +203,7 @@ int Trainer::run(int maxSteps)
                 report(result);
             }
             at::set_num_threads(threads);
+            flushDenormals();
             evalMs += evalClock.elapsed();
         }
     }

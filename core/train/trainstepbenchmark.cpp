@@ -24,7 +24,9 @@ QJsonObject TrainStepBenchmark::toJson() const
              paddedGroups > 0 ? 1.0 - double(tokens) / double(paddedGroups) : 0.0},
             {QStringLiteral("one_batch_tokens_per_s"), rate(oneBatchSeconds)},
             {QStringLiteral("groups_tokens_per_s"), rate(groupsSeconds)},
-            {QStringLiteral("speedup"), groupsSeconds > 0 ? oneBatchSeconds / groupsSeconds : 0.0}};
+            {QStringLiteral("speedup"), groupsSeconds > 0 ? oneBatchSeconds / groupsSeconds : 0.0},
+            {QStringLiteral("draw_seconds_per_step"), steps > 0 ? drawSeconds / steps : 0.0},
+            {QStringLiteral("groups_seconds_per_step"), steps > 0 ? groupsSeconds / steps : 0.0}};
 }
 
 namespace {
@@ -79,7 +81,10 @@ TrainStepBenchmark benchmarkTrainSteps(const TrainSpec& spec, const QString& sta
     bench.maxGroups = maxGroups;
     for (int i = 0; i < steps; ++i) {
         Rng rng(Rng::derive(spec.seed, uint64_t(firstStep + i)));
+        QElapsedTimer drawClock;
+        drawClock.start();
         const std::vector<TrainSequence> sequences = drawStepSequences(*stage, recall, tasks, rng);
+        bench.drawSeconds += double(drawClock.nsecsElapsed()) * 1e-9;
         const std::vector<TrainBatch> one{assembleBatch(sequences, pad)};
         const std::vector<TrainBatch> groups = assembleLengthGroups(sequences, pad, maxGroups);
         bench.tokens += one.front().tokens;

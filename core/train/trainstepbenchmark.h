@@ -22,6 +22,7 @@ struct TrainStepBenchmark
     int64_t paddedGroups = 0;    // ... with length groups
     double oneBatchSeconds = 0;  // forward + backward, summed over the steps
     double groupsSeconds = 0;
+    double drawSeconds = 0;      // drawing the sequences (task generation, tokenization)
 
     QJsonObject toJson() const;
 };
