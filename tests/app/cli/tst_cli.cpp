@@ -72,6 +72,13 @@ void writeFile(const QString& path, const QByteArray& bytes)
     QVERIFY2((result).code == 0,                                                                   \
              qPrintable(QStringLiteral("exit %1: %2").arg((result).code).arg((result).err)))
 
+// Bad input: exit status 1 and an error that names `what` (the file, option or value).
+#define CLI_FAILS_NAMING(result, what)                                                             \
+    do {                                                                                           \
+        QCOMPARE((result).code, 1);                                                                \
+        QVERIFY2((result).err.contains(what), qPrintable((result).err));                           \
+    } while (false)
+
 } // namespace
 
 class TestCli : public QObject
@@ -286,8 +293,7 @@ class TestCli : public QObject
         QCOMPARE(lines.mid(2, 2), expectedRows);
 
         const Result bad = cli({"heads", "--model", m_model, "--tokens", "300:200"});
-        QCOMPARE(bad.code, 1);
-        QVERIFY2(bad.err.contains(QStringLiteral("--tokens")), qPrintable(bad.err));
+        CLI_FAILS_NAMING(bad, QStringLiteral("--tokens"));
     }
 
     // bench --train: one stage's steps timed as one padded batch and as length groups;
@@ -317,9 +323,8 @@ class TestCli : public QObject
 
         const Result bad = cli({"bench", "--train", path("bench-train.json"), "--stage", "nosuch",
                                 "--tokenizer", path("tok.json")});
-        QCOMPARE(bad.code, 1);
-        QVERIFY2(bad.err.contains(QStringLiteral("nosuch")) && bad.err.contains(QStringLiteral("warm")),
-                 qPrintable(bad.err));
+        CLI_FAILS_NAMING(bad, QStringLiteral("nosuch"));
+        QVERIFY2(bad.err.contains(QStringLiteral("warm")), qPrintable(bad.err)); // the stages
     }
 
     void demoPrintsReport()
@@ -404,11 +409,9 @@ class TestCli : public QObject
         const QString missing = path("nothing-here");
         const Result r = cli({"run", "--model", missing, "--suite", "retrieval", "--n", "1",
                               "--press", "knorm", "--ratios", "0.5", "--out", path("x.kvl")});
-        QCOMPARE(r.code, 1);
-        QVERIFY2(r.err.contains(missing), qPrintable(r.err));
+        CLI_FAILS_NAMING(r, missing);
         const Result e = cli({"eval", "--model", missing, "--suite", "retrieval", "--n", "1"});
-        QCOMPARE(e.code, 1);
-        QVERIFY2(e.err.contains(missing), qPrintable(e.err));
+        CLI_FAILS_NAMING(e, missing);
     }
 
     void corruptSafetensors()
@@ -436,8 +439,7 @@ class TestCli : public QObject
                   "\n");
         const Result r = cli({"run", "--model", m_model, "--dataset", path("bad.jsonl"), "--press",
                               "knorm", "--ratios", "0.5", "--out", path("z.kvl")});
-        QCOMPARE(r.code, 1);
-        QVERIFY2(r.err.contains(path("bad.jsonl")), qPrintable(r.err));
+        CLI_FAILS_NAMING(r, path("bad.jsonl"));
         QVERIFY2(r.err.contains(QStringLiteral("line 2")), qPrintable(r.err));
     }
 
@@ -446,8 +448,7 @@ class TestCli : public QObject
         QStringList args = quickRun(m_run);
         args[args.indexOf(QStringLiteral("0.5"))] = QStringLiteral("0.25");
         const Result r = cli(args);
-        QCOMPARE(r.code, 1);
-        QVERIFY2(r.err.contains(m_run), qPrintable(r.err));
+        CLI_FAILS_NAMING(r, m_run);
         QVERIFY2(r.err.contains(QStringLiteral("ratios")), qPrintable(r.err));
     }
 
@@ -486,8 +487,7 @@ class TestCli : public QObject
         QCOMPARE(QJsonDocument::fromJson(config.readAll()).object().value(QStringLiteral("num_hidden_layers")).toInt(), 3);
         const Result bad = cli({"train", "--spec", path("grow.json"), "--out", path("nogrow"),
                                 "--tokenizer", path("tok.json"), "--init-from", path("missing")});
-        QCOMPARE(bad.code, 1);
-        QVERIFY2(bad.err.contains(QStringLiteral("missing")), qPrintable(bad.err));
+        CLI_FAILS_NAMING(bad, QStringLiteral("missing"));
     }
 
     // A stage with task suites evaluates its checkpoints on held-out samples: one
