@@ -1,8 +1,10 @@
 // `kvlens-cli bench`: the machine's fp32 matmul rate and the engine's prefill rate,
 // optionally against PyTorch eager doing the same forward in /usr/bin/python3.
 #include "clicommand.h"
+#include "clioptions.h"
 #include "clioutput.h"
 
+#include "checkpoint/checkpointdir.h"
 #include "checkpoint/modellocator.h"
 #include "common/error.h"
 #include "common/jsonio.h"
@@ -170,22 +172,15 @@ QJsonObject benchTrain(const QCommandLineParser& parser)
     const TrainSpec spec = TrainSpec::fromJson(readJsonObject(specPath), specPath);
     QString tokenizerPath = parser.value(QStringLiteral("tokenizer"));
     if (tokenizerPath.isEmpty())
-        tokenizerPath = QDir(resolveModelDir(QStringLiteral("bundled"),
-                                             QStringLiteral(KVLENS_SOURCE_RESOURCES)))
-                            .filePath(QStringLiteral("tokenizer.json"));
+        tokenizerPath = CheckpointDir::open(resolveModelDir(QStringLiteral("bundled"),
+                                                            QStringLiteral(KVLENS_SOURCE_RESOURCES)))
+                            ->requireTokenizerPath();
     const std::shared_ptr<const Tokenizer> tokenizer = loadTokenizer(tokenizerPath);
     QString stage = parser.value(QStringLiteral("stage"));
     if (stage.isEmpty() && !spec.stages.empty())
         stage = spec.stages.back().name;
-    bool ok = false;
-    const int steps = parser.value(QStringLiteral("steps")).toInt(&ok);
-    if (!ok || steps < 1)
-        throw Error(QStringLiteral("--steps must be a positive integer"));
-    const int groups = parser.value(QStringLiteral("groups")).toInt(&ok);
-    if (!ok || groups < 1)
-        throw Error(QStringLiteral("--groups must be a positive integer"));
-    return benchmarkTrainSteps(spec, stage, *tokenizer, makeSuiteSequenceFn(tokenizer), steps,
-                               groups)
+    return benchmarkTrainSteps(spec, stage, *tokenizer, makeSuiteSequenceFn(tokenizer),
+                               intOption(parser, "steps", 1), intOption(parser, "groups", 1))
         .toJson();
 }
 
@@ -230,13 +225,8 @@ int runBench(const QStringList& args)
                       QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("print JSON")});
     parser.process(args);
-    bool ok = false;
-    const int64_t tokens = parser.value(QStringLiteral("tokens")).toLongLong(&ok);
-    if (!ok || tokens < 1)
-        throw Error(QStringLiteral("--tokens must be a positive integer"));
-    const int repeats = parser.value(QStringLiteral("repeats")).toInt(&ok);
-    if (!ok || repeats < 1)
-        throw Error(QStringLiteral("--repeats must be a positive integer"));
+    const int64_t tokens = intOption(parser, "tokens", 1);
+    const int repeats = intOption(parser, "repeats", 1);
 
     const int threads = initEngineThreads();
     QJsonObject result{{QStringLiteral("threads"), threads},

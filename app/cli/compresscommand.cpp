@@ -1,6 +1,7 @@
 // `kvlens-cli compress`: one sample, one press, one ratio: writes the kept mask (and
 // scores) as safetensors and prints the answer the model gives under it.
 #include "clicommand.h"
+#include "clioptions.h"
 #include "clioutput.h"
 
 #include "cache/keptselection.h"
@@ -77,9 +78,7 @@ int runCompress(const QStringList& args)
         throw Error(samplePath, QStringLiteral("--index %1 is out of range (%2 samples)")
                                     .arg(parser.value(QStringLiteral("index")))
                                     .arg(samples.size()));
-    const int maxNew = parser.value(QStringLiteral("max-new-tokens")).toInt(&ok);
-    if (!ok || maxNew < 1)
-        throw Error(QStringLiteral("--max-new-tokens must be a positive integer"));
+    const int maxNew = intOption(parser, "max-new-tokens", 1);
 
     const PressCatalog catalog;
     const auto press = catalog.press(parser.value(QStringLiteral("press")));

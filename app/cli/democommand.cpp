@@ -1,6 +1,7 @@
 // `kvlens-cli demo`: the newcomer's first minutes. A small sweep on the bundled model
 // (two suites, three presses, three ratios) into demo.kvl, then the run's report.
 #include "clicommand.h"
+#include "clioptions.h"
 #include "clioutput.h"
 #include "reportoutput.h"
 
@@ -55,13 +56,8 @@ int runDemo(const QStringList& args)
     opt("threads", "libtorch threads (0: all cores)", "N", QStringLiteral("1"));
     opt("format", "report format: text, csv or json", "FORMAT", QStringLiteral("text"));
     parser.process(args);
-    bool ok = false;
-    const int n = parser.value(QStringLiteral("n")).toInt(&ok);
-    if (!ok || n < 1)
-        throw Error(QStringLiteral("--n must be a positive integer"));
-    const int threads = parser.value(QStringLiteral("threads")).toInt(&ok);
-    if (!ok || threads < 0)
-        throw Error(QStringLiteral("--threads must be a non-negative integer"));
+    const int n = intOption(parser, "n", 1);
+    const int threads = intOption(parser, "threads", 0);
     const QString format = parser.value(QStringLiteral("format"));
     checkReportFormat(format);
 

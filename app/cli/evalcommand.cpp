@@ -1,6 +1,7 @@
 // `kvlens-cli eval`: a model's FullCache score on fresh samples of a suite (the table of
 // the bundled model's card), overall and per context-length bucket.
 #include "clicommand.h"
+#include "clioptions.h"
 #include "clioutput.h"
 
 #include "checkpoint/checkpointdir.h"
@@ -54,19 +55,10 @@ int runEval(const QStringList& args)
     for (const char* required : {"model", "suite", "n"})
         if (!parser.isSet(QLatin1String(required)))
             throw Error(QStringLiteral("missing --%1 (see --help)").arg(QLatin1String(required)));
-    bool ok = false;
-    const int n = parser.value(QStringLiteral("n")).toInt(&ok);
-    if (!ok || n < 1)
-        throw Error(QStringLiteral("--n must be a positive integer"));
-    const quint64 seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
-    if (!ok)
-        throw Error(QStringLiteral("--seed must be a non-negative integer"));
-    const int maxNew = parser.value(QStringLiteral("max-new-tokens")).toInt(&ok);
-    if (!ok || maxNew < 0)
-        throw Error(QStringLiteral("--max-new-tokens must be a non-negative integer"));
-    const int threads = parser.value(QStringLiteral("threads")).toInt(&ok);
-    if (!ok || threads < 0)
-        throw Error(QStringLiteral("--threads must be a non-negative integer"));
+    const int n = intOption(parser, "n", 1);
+    const quint64 seed = seedOption(parser);
+    const int maxNew = intOption(parser, "max-new-tokens", 0);
+    const int threads = intOption(parser, "threads", 0);
     std::vector<TaskOptions> lengths;
     for (const QString& range :
          parser.value(QStringLiteral("tokens")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
@@ -129,11 +121,8 @@ int runEval(const QStringList& args)
                               .arg(v.variant)
                               .arg(v.score, 0, 'f', 3)
                               .arg(v.n));
-        for (auto it = eval.summary.begin(); it != eval.summary.end(); ++it)
-            if (it.key() != QLatin1String("score") && it.key() != QLatin1String("n") &&
-                it.key() != QLatin1String("percent"))
-                printLine(
-                    QStringLiteral("  %1: %2").arg(it.key()).arg(it.value().toDouble(), 0, 'f', 3));
+        for (const auto& [name, value] : eval.scorerFields())
+            printLine(QStringLiteral("  %1: %2").arg(name).arg(value, 0, 'f', 3));
     }
     if (markdown)
         std::fputs(qPrintable(evaluationTableMarkdown(evaluations)), stdout);

@@ -1,5 +1,6 @@
 // `kvlens-cli generate`: FullCache greedy answer to a question after a context.
 #include "clicommand.h"
+#include "clioptions.h"
 #include "clioutput.h"
 
 #include "checkpoint/checkpointdir.h"
@@ -40,10 +41,7 @@ int runGenerate(const QStringList& args)
     for (const char* required : {"model", "context-file", "question-file"})
         if (!parser.isSet(QLatin1String(required)))
             throw Error(QStringLiteral("missing --%1 (see --help)").arg(QLatin1String(required)));
-    bool ok = false;
-    const int maxNew = parser.value(QStringLiteral("max-new-tokens")).toInt(&ok);
-    if (!ok || maxNew < 1)
-        throw Error(QStringLiteral("--max-new-tokens must be a positive integer"));
+    const int maxNew = intOption(parser, "max-new-tokens", 1);
 
     const auto model = Transformer::load(parser.value(QStringLiteral("model")));
     const auto tokenizer = loadTokenizer(

@@ -3,6 +3,7 @@
 #include <torch/torch.h>
 
 #include "clicommand.h"
+#include "clioptions.h"
 #include "clioutput.h"
 
 #include "checkpoint/checkpointdir.h"
@@ -54,16 +55,9 @@ int runHeads(const QStringList& args)
     parser.process(args);
     if (!parser.isSet(QStringLiteral("model")))
         throw Error(QStringLiteral("heads needs --model DIR|bundled"));
-    bool ok = false;
-    const int n = parser.value(QStringLiteral("n")).toInt(&ok);
-    if (!ok || n < 1)
-        throw Error(QStringLiteral("-n must be a positive integer"));
-    const auto seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
-    if (!ok)
-        throw Error(QStringLiteral("--seed must be a non-negative integer"));
-    const int threads = parser.value(QStringLiteral("threads")).toInt(&ok);
-    if (!ok || threads < 0)
-        throw Error(QStringLiteral("--threads must be a non-negative integer"));
+    const int n = intOption(parser, "n", 1);
+    const quint64 seed = seedOption(parser);
+    const int threads = intOption(parser, "threads", 0);
     TaskOptions options;
     std::tie(options.minTokens, options.maxTokens) =
         parseTokenRange(parser.value(QStringLiteral("tokens")), QStringLiteral("--tokens"));

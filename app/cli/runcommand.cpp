@@ -1,6 +1,7 @@
 // `kvlens-cli run`: a sweep (samples × FullCache + compressors × ratios) into a run file,
 // from a spec file or from flags; resumable, shardable, one JSON progress line per sample.
 #include "clicommand.h"
+#include "clioptions.h"
 #include "clioutput.h"
 
 #include "checkpoint/modellocator.h"
@@ -16,16 +17,6 @@
 namespace kvl::cli {
 namespace {
 
-int positiveInt(const QCommandLineParser& parser, const char* name, int min = 1)
-{
-    bool ok = false;
-    const int v = parser.value(QLatin1String(name)).toInt(&ok);
-    if (!ok || v < min)
-        throw Error(
-            QStringLiteral("--%1 must be an integer >= %2").arg(QLatin1String(name)).arg(min));
-    return v;
-}
-
 // The spec the flags describe; it goes through ExperimentSpec::fromJson so a quick
 // run and a spec file are validated (and recorded) the same way.
 QJsonObject quickSpec(const QCommandLineParser& parser)
@@ -36,14 +27,11 @@ QJsonObject quickSpec(const QCommandLineParser& parser)
     spec.insert(QStringLiteral("model"), parser.value(QStringLiteral("model")));
     QJsonArray samples;
     const QString tokens = parser.value(QStringLiteral("tokens"));
-    bool seedOk = false;
-    const double seed = double(parser.value(QStringLiteral("seed")).toULongLong(&seedOk));
-    if (!seedOk)
-        throw Error(QStringLiteral("--seed must be a non-negative integer"));
+    const double seed = double(seedOption(parser));
     if (parser.isSet(QStringLiteral("suite"))) {
         if (!parser.isSet(QStringLiteral("n")))
             throw Error(QStringLiteral("--suite needs --n N (samples per suite)"));
-        const int n = positiveInt(parser, "n");
+        const int n = intOption(parser, "n", 1);
         for (const QString& suite :
              parser.value(QStringLiteral("suite")).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
             QJsonObject s{{QStringLiteral("suite"), suite.trimmed()},
@@ -89,7 +77,7 @@ QJsonObject quickSpec(const QCommandLineParser& parser)
         spec.insert(QStringLiteral("interventions"), list);
     }
     if (parser.isSet(QStringLiteral("max-new-tokens")))
-        spec.insert(QStringLiteral("max_new_tokens"), positiveInt(parser, "max-new-tokens"));
+        spec.insert(QStringLiteral("max_new_tokens"), intOption(parser, "max-new-tokens", 1));
     return spec;
 }
 
@@ -147,13 +135,13 @@ int runRun(const QStringList& args)
                                         QDir::currentPath());
     }
     if (parser.isSet(QStringLiteral("threads")))
-        spec.threads = positiveInt(parser, "threads");
+        spec.threads = intOption(parser, "threads", 1);
 
     SweepOptions options;
     options.modelDir = resolveModelDir(spec.model, QStringLiteral(KVLENS_SOURCE_RESOURCES));
     options.shard = Shard::parse(parser.value(QStringLiteral("shard")));
     if (parser.isSet(QStringLiteral("max-samples")))
-        options.maxSamples = positiveInt(parser, "max-samples");
+        options.maxSamples = intOption(parser, "max-samples", 1);
     options.toolVersion = QStringLiteral(KVLENS_VERSION);
     static std::atomic<bool> stop{false};
     installStopSignals(stop);

@@ -1,5 +1,6 @@
 // `kvlens-cli tokenizer-train`: learn a byte-level BPE and write tokenizer.json.
 #include "clicommand.h"
+#include "clioptions.h"
 #include "clioutput.h"
 
 #include "common/error.h"
@@ -39,10 +40,8 @@ int runTokenizerTrain(const QStringList& args)
     if (corpus.isEmpty() || out.isEmpty())
         throw Error(QStringLiteral("--corpus FILE and --out FILE are required"));
     BpeTrainerOptions options;
+    options.vocabSize = intOption(p, "vocab-size", 1);
     bool ok = false;
-    options.vocabSize = p.value(QStringLiteral("vocab-size")).toInt(&ok);
-    if (!ok || options.vocabSize <= 0)
-        throw Error(QStringLiteral("--vocab-size must be a positive integer"));
     options.minFrequency = p.value(QStringLiteral("min-frequency")).toInt(&ok);
     if (!ok)
         throw Error(QStringLiteral("--min-frequency must be an integer"));

@@ -1,5 +1,6 @@
 // `kvlens-cli train`: trains the bundled model (issue 5) by a curriculum spec.
 #include "clicommand.h"
+#include "clioptions.h"
 #include "clioutput.h"
 #include "tokenizer/tokenizer.h"
 #include "train/suitesequences.h"
@@ -109,12 +110,8 @@ int runTrain(const QStringList& args)
         spec.threads = parser.value(QStringLiteral("threads")).toInt();
     if (parser.isSet(QStringLiteral("init-from")))
         spec.initFrom = parser.value(QStringLiteral("init-from"));
-    if (parser.isSet(QStringLiteral("seed"))) {
-        bool ok = false;
-        spec.seed = parser.value(QStringLiteral("seed")).toULongLong(&ok);
-        if (!ok)
-            throw Error(QStringLiteral("--seed must be a non-negative integer"));
-    }
+    if (parser.isSet(QStringLiteral("seed")))
+        spec.seed = seedOption(parser);
     const QString out = parser.value(QStringLiteral("out"));
     const QString resumeFrom = parser.value(QStringLiteral("resume-from"));
     if (!resumeFrom.isEmpty())

@@ -11,6 +11,18 @@ QString cell(double score, int n)
 {
     return QStringLiteral("%1 (%2)").arg(score, 0, 'f', 2).arg(n);
 }
+
+// "| a | b |"
+QString row(const QStringList& cells)
+{
+    return QStringLiteral("| %1 |").arg(cells.join(QStringLiteral(" | ")));
+}
+
+// The header row and its "|---|" rule.
+QStringList header(const QStringList& names)
+{
+    return {row(names), QStringLiteral("|%1").arg(QStringLiteral("---|").repeated(names.size()))};
+}
 } // namespace
 
 QString evaluationTableMarkdown(const std::vector<SuiteEvaluation>& evaluations)
@@ -19,23 +31,20 @@ QString evaluationTableMarkdown(const std::vector<SuiteEvaluation>& evaluations)
     for (const SuiteEvaluation& e : evaluations)
         for (const LengthBucketScore& b : e.buckets)
             columns.emplace(std::make_pair(b.minTokens, b.maxTokens), 0);
-    QStringList header{QStringLiteral("suite")};
+    QStringList names{QStringLiteral("suite")};
     int column = 0;
     for (auto& [range, index] : columns) {
         index = column++;
-        header << QStringLiteral("%1-%2").arg(range.first).arg(range.second);
+        names << QStringLiteral("%1-%2").arg(range.first).arg(range.second);
     }
-    header << QStringLiteral("all");
+    names << QStringLiteral("all");
 
-    QStringList lines;
-    lines << QStringLiteral("| %1 |").arg(header.join(QStringLiteral(" | ")));
-    lines << QStringLiteral("|%1").arg(QStringLiteral("---|").repeated(header.size()));
+    QStringList lines = header(names);
     for (const SuiteEvaluation& e : evaluations) {
         QStringList cells(qsizetype(columns.size()), QStringLiteral("—"));
         for (const LengthBucketScore& b : e.buckets)
             cells[columns.at({b.minTokens, b.maxTokens})] = cell(b.score, b.n);
-        lines << QStringLiteral("| %1 | %2 | %3 |")
-                     .arg(e.suite, cells.join(QStringLiteral(" | ")), cell(e.score, e.n));
+        lines << row(QStringList{e.suite} + cells + QStringList{cell(e.score, e.n)});
     }
     bool blank = false;
     for (const SuiteEvaluation& e : evaluations) {
@@ -43,10 +52,8 @@ QString evaluationTableMarkdown(const std::vector<SuiteEvaluation>& evaluations)
         if (e.variants.size() > 1)
             for (const VariantScore& v : e.variants)
                 fields << QStringLiteral("%1 %2").arg(v.variant, cell(v.score, v.n));
-        for (auto it = e.summary.begin(); it != e.summary.end(); ++it)
-            if (it.key() != QLatin1String("score") && it.key() != QLatin1String("n") &&
-                it.key() != QLatin1String("percent"))
-                fields << QStringLiteral("%1 %2").arg(it.key()).arg(it.value().toDouble(), 0, 'f', 2);
+        for (const auto& [name, value] : e.scorerFields())
+            fields << QStringLiteral("%1 %2").arg(name).arg(value, 0, 'f', 2);
         if (e.skipped > 0)
             fields << QStringLiteral("%1 samples too long for the model").arg(e.skipped);
         if (fields.isEmpty())
@@ -63,19 +70,17 @@ QString headLiftTableMarkdown(const std::vector<std::vector<double>>& evidenceSh
                               double uniformShare, int samples)
 {
     const size_t heads = evidenceShare.empty() ? 0 : evidenceShare.front().size();
-    QStringList header{QStringLiteral("layer")};
+    QStringList names{QStringLiteral("layer")};
     for (size_t h = 0; h < heads; ++h)
-        header << QStringLiteral("kv-head %1").arg(h);
-    QStringList lines;
-    lines << QStringLiteral("| %1 |").arg(header.join(QStringLiteral(" | ")));
-    lines << QStringLiteral("|%1").arg(QStringLiteral("---|").repeated(header.size()));
+        names << QStringLiteral("kv-head %1").arg(h);
+    QStringList lines = header(names);
     for (size_t l = 0; l < evidenceShare.size(); ++l) {
         QStringList cells{QString::number(l)};
         for (double share : evidenceShare[l])
             cells << QStringLiteral("%1 (%2)")
                          .arg(uniformShare > 0 ? share / uniformShare : 0.0, 0, 'f', 2)
                          .arg(share, 0, 'f', 2);
-        lines << QStringLiteral("| %1 |").arg(cells.join(QStringLiteral(" | ")));
+        lines << row(cells);
     }
     lines << QString()
           << QStringLiteral("Cells: lift over the uniform share (share of the question's context "

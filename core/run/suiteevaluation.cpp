@@ -41,6 +41,16 @@ QJsonObject SuiteEvaluation::toJson() const
             {QStringLiteral("variants"), v}};
 }
 
+std::vector<std::pair<QString, double>> SuiteEvaluation::scorerFields() const
+{
+    std::vector<std::pair<QString, double>> fields;
+    for (auto it = summary.begin(); it != summary.end(); ++it)
+        if (it.key() != QLatin1String("score") && it.key() != QLatin1String("n") &&
+            it.key() != QLatin1String("percent"))
+            fields.emplace_back(it.key(), it.value().toDouble());
+    return fields;
+}
+
 namespace {
 // Whether context, question and up to maxNewTokens answer tokens fit the model's positions.
 bool fitsModel(const Transformer& model, const PreparedSample& prepared, int maxNewTokens)

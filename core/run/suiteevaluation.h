@@ -6,6 +6,7 @@
 #include <QString>
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace kvl {
@@ -47,6 +48,9 @@ struct SuiteEvaluation
     // {"suite", "n", "score", "skipped", "summary", "buckets": [{"tokens": "MIN:MAX",
     //  "n", "score"}], "variants": [{"variant", "n", "score"}]}
     QJsonObject toJson() const;
+    // The summary's fields beyond the score itself (per-rule compliance, leak, ...), by
+    // name: what the text and markdown outputs list under a suite.
+    std::vector<std::pair<QString, double>> scorerFields() const;
 };
 
 // Generates n samples of `suite` for each entry of `lengths` (its token range and
