@@ -31,6 +31,16 @@ QString valueRequest(const QString& variable)
 {
     return QStringLiteral("What is the value of %1?").arg(variable);
 }
+
+// The answer writes the chain out, one link per step: "Hotel = Sierra = Whiskey = 2025"
+// for the asked Hotel. Each step is then one lookup of the variable just written (a
+// model of four layers cannot chase four links inside one forward pass), the scorer
+// reads the number after the last '=', and under a compressed cache the written chain
+// shows at which link it broke.
+QString chainAnswer(const QStringList& walk)
+{
+    return walk.join(QStringLiteral(" = "));
+}
 } // namespace
 
 QString MultihopGenerator::description() const
@@ -115,16 +125,18 @@ Sample MultihopGenerator::generateVariant(const Tokenizer& tokenizer, const QStr
     sample.context = builder.build(length.target, length.minTokens, length.maxTokens, sample.spans);
     sample.question =
         phrases::question(valueRequest(asked.variables.last()));
-    sample.answer = QString::number(asked.value);
+    QStringList walk(asked.variables.rbegin(), asked.variables.rend());
+    walk << QString::number(asked.value);
+    sample.answer = chainAnswer(walk);
     sample.meta.insert(QStringLiteral("chain"), QJsonArray::fromStringList(asked.variables));
-    sample.meta.insert(QStringLiteral("value"), sample.answer);
+    sample.meta.insert(QStringLiteral("value"), QString::number(asked.value));
     return sample;
 }
 
 std::vector<FollowUp> MultihopGenerator::followUps(const Sample& sample) const
 {
     // Each link span is labelled with the variable it assigns and reads "<var> = <rhs>.";
-    // every variable is asked, its value found by following the links (any hop count).
+    // every variable is asked, answered by the chain from it to its number (any hop count).
     QStringList variables;
     QHash<QString, QString> assigned;
     for (const Span& span : sample.spans) {
@@ -139,14 +151,14 @@ std::vector<FollowUp> MultihopGenerator::followUps(const Sample& sample) const
     }
     std::vector<FollowUp> result;
     for (const QString& variable : variables) {
-        QString value = assigned.value(variable);
-        for (int hop = 0; hop <= variables.size() && assigned.contains(value); ++hop)
-            value = assigned.value(value);
+        QStringList walk{variable, assigned.value(variable)};
+        for (int hop = 0; hop <= variables.size() && assigned.contains(walk.last()); ++hop)
+            walk << assigned.value(walk.last());
         bool number = false;
-        value.toInt(&number);
+        walk.last().toInt(&number);
         const QString question = phrases::question(valueRequest(variable));
         if (number && question != sample.question)
-            result.push_back({question, value});
+            result.push_back({question, chainAnswer(walk)});
     }
     return result;
 }

@@ -11,6 +11,11 @@ QString codeRecord(const QString& name, int code)
     return QStringLiteral("The access code of %1 is %2.").arg(name).arg(code);
 }
 
+QString namedCode(const QString& name, int code)
+{
+    return QStringLiteral("%1 is %2").arg(name).arg(code);
+}
+
 QString codeRequest(const QString& name)
 {
     return QStringLiteral("What is the access code of %1?").arg(name);

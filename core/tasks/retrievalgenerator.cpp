@@ -57,8 +57,9 @@ QString RetrievalGenerator::variantDescription(const QString& variant) const
         return QStringLiteral("the asked name has 2-4 codes (fewer in short contexts; other "
                               "names 1-3); answer all, in context order, joined by ', '");
     if (variant == QLatin1String("multiquery"))
-        return QStringLiteral("2-4 names asked (fewer in short contexts); answer their codes "
-                              "in the order asked, joined by ', '");
+        return QStringLiteral("2-4 names asked (fewer in short contexts); answer each name "
+                              "with its code in the order asked ('Anna Berg is 4821, Tom "
+                              "Eng is 431'; scored on the codes)");
     return {};
 }
 
@@ -113,12 +114,15 @@ Sample RetrievalGenerator::generateVariant(const Tokenizer& tokenizer, const QSt
         records[i].code = codes.at(qsizetype(i));
     rng.shuffle(records);
 
-    QStringList answerParts;
+    QStringList answerParts; // the codes, in answer order
+    QStringList namedParts;  // multiquery: "<name> is <code>" per asked name
     if (variant == QLatin1String("multiquery")) {
         for (const QString& name : asked)
             for (const Record& r : records)
-                if (r.asked && r.name == name)
+                if (r.asked && r.name == name) {
                     answerParts << QString::number(r.code);
+                    namedParts << phrases::namedCode(r.name, r.code);
+                }
     } else {
         for (const Record& r : records) // context order
             if (r.asked)
@@ -138,7 +142,7 @@ Sample RetrievalGenerator::generateVariant(const Tokenizer& tokenizer, const QSt
     else
         request = phrases::codeRequest(asked.first());
     sample.question = phrases::question(request);
-    sample.answer = answerParts.join(QStringLiteral(", "));
+    sample.answer = (namedParts.isEmpty() ? answerParts : namedParts).join(QStringLiteral(", "));
     sample.meta.insert(QStringLiteral("keys"), QJsonArray::fromStringList(asked));
     sample.meta.insert(QStringLiteral("values"), QJsonArray::fromStringList(answerParts));
     return sample;
@@ -183,7 +187,7 @@ std::vector<FollowUp> RetrievalGenerator::followUps(const Sample& sample) const
     auto addGroup = [&](const QStringList& group) {
         QStringList answers;
         for (const QString& name : group)
-            answers << codes.value(name);
+            answers << phrases::namedCode(name, codes.value(name).first().toInt());
         add(codesOfRequest(group), answers);
     };
     for (qsizetype i = 0; i + 1 < single.size(); i += 2)

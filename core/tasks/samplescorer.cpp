@@ -1,6 +1,8 @@
 #include "tasks/samplescorer.h"
 
 #include "common/error.h"
+#include "tasks/chainscore.h"
+#include "tasks/codescore.h"
 #include "tasks/exactmatch.h"
 #include "tasks/instructionscore.h"
 #include "tasks/text2jsonscore.h"
@@ -33,6 +35,20 @@ QJsonObject scoreSample(const QString& suite, const Sample& sample, const QStrin
         for (const RuleResult& r : s.rules)
             out.insert(r.check, r.passed ? 1 : 0);
         return out;
+    }
+    if (suite == QLatin1String("multihop")) {
+        const QString value = sample.meta.value(QStringLiteral("value")).toString();
+        return {{QStringLiteral("score"),
+                 chainValueMatch(prediction, value.isEmpty() ? sample.answer : value)}};
+    }
+    if (suite == QLatin1String("retrieval")) {
+        QStringList codes;
+        for (const QJsonValue& v : sample.meta.value(QStringLiteral("values")).toArray())
+            codes << v.toString();
+        if (allNumbers(codes))
+            return {{QStringLiteral("score"),
+                     codesMatch(prediction, codes,
+                                sample.variant == QLatin1String("multivalue"))}};
     }
     return {{QStringLiteral("score"), exactMatch(prediction, sample.answer)}};
 }

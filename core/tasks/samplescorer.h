@@ -9,8 +9,11 @@
 namespace kvl {
 
 // Scores one model output against a sample, by suite:
-//  retrieval, multihop, and any suite without its own rule: exact match
-//      -> {"score"}
+//  retrieval: with numeric meta.values, the codes the prediction states (codesMatch:
+//      in order, any order for the multivalue variant); else exact match -> {"score"}
+//  multihop: exact match of the final value, the text after the last '='
+//      (chainValueMatch; gold from meta.value, else the answer) -> {"score"}
+//  any suite without its own rule: exact match -> {"score"}
 //  text2json: the Text2JSON score; gold objects from meta.objects, else the answer
 //      parsed as JSON -> {"score"}
 //  instructions: compliance = mean over the sample's rules -> {"score", one field per

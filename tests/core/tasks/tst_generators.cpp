@@ -8,6 +8,7 @@
 #include "tasks/phrases.h"
 #include "tasks/rng.h"
 #include "tasks/samplejsonl.h"
+#include "tasks/samplescorer.h"
 #include "tasks/spantokens.h"
 #include "tasks/taskgenerator.h"
 #include "tasks/text2jsonscore.h"
@@ -336,12 +337,20 @@ class TestGenerators : public QObject
             if (variant != QLatin1String("single"))
                 QVERIFY(records >= 5);
 
-            // The gold answer, rebuilt from the text: multiquery in the asked order,
-            // multivalue in context order.
-            QStringList expected;
-            for (const QString& key : asked)
+            // The gold answer, rebuilt from the text: multiquery names each asked name
+            // with its code in the asked order, multivalue lists codes in context order.
+            QStringList expected, named;
+            for (const QString& key : asked) {
                 expected << valuesByName.value(key);
-            QCOMPARE(s.answer, expected.join(QStringLiteral(", ")));
+                named << key + QStringLiteral(" is ") + valuesByName.value(key).join(QString());
+            }
+            QCOMPARE(s.answer, (variant == QLatin1String("multiquery") ? named : expected)
+                                   .join(QStringLiteral(", ")));
+            QCOMPARE(s.meta.value(QStringLiteral("values")).toVariant().toStringList(), expected);
+            QCOMPARE(scoreSample(QStringLiteral("retrieval"), s, s.answer)
+                         .value(QStringLiteral("score"))
+                         .toDouble(),
+                     1.0);
 
             // Follow-ups: every other name of the context, asked as the suite asks, with
             // the codes the text gives it; then multiquery questions over single-code
@@ -368,7 +377,7 @@ class TestGenerators : public QObject
                     QStringList expectedCodes;
                     for (const QString& name : names) {
                         QCOMPARE(valuesByName.value(name).size(), 1);
-                        expectedCodes << valuesByName.value(name);
+                        expectedCodes << name + QStringLiteral(" is ") + valuesByName.value(name).first();
                     }
                     QCOMPARE(f.answer, expectedCodes.join(QStringLiteral(", ")));
                     ++groups;
@@ -432,7 +441,15 @@ class TestGenerators : public QObject
                 chain.prepend(statement.value(v));
                 v = source.value(v);
             }
-            QCOMPARE(s.answer, v);
+            // The answer writes the chain out: "Hotel = Sierra = ... = 2025".
+            QStringList walk{q.captured(1)};
+            while (!walk.last().at(0).isDigit())
+                walk << source.value(walk.last());
+            QCOMPARE(s.answer, walk.join(QStringLiteral(" = ")));
+            QCOMPARE(walk.last(), v);
+            QCOMPARE(s.meta.value(QStringLiteral("value")).toString(), v);
+            QCOMPARE(scoreSample(QStringLiteral("multihop"), s, v).value(QStringLiteral("score")).toDouble(),
+                     1.0);
             QCOMPARE(chain.size(), hops + 1);
             const std::vector<Span> evidence = spansOf(s, SpanKind::Evidence);
             QCOMPARE(int(evidence.size()), hops + 1);
@@ -450,10 +467,10 @@ class TestGenerators : public QObject
             for (const FollowUp& f : followUps) {
                 const auto m = asks.match(f.question);
                 QVERIFY2(m.hasMatch() && f.question != s.question, qPrintable(f.question));
-                QString value = m.captured(1);
-                while (!value.at(0).isDigit())
-                    value = source.value(value);
-                QCOMPARE(f.answer, value);
+                QStringList walk{m.captured(1)};
+                while (!walk.last().at(0).isDigit())
+                    walk << source.value(walk.last());
+                QCOMPARE(f.answer, walk.join(QStringLiteral(" = ")));
                 followed.insert(m.captured(1));
             }
             QCOMPARE(int(followed.size()), int(followUps.size()));

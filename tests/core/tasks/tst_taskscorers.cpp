@@ -1,5 +1,7 @@
 // Scorers against expectations computed by hand (the arithmetic is in the comments).
 #include "common/error.h"
+#include "tasks/chainscore.h"
+#include "tasks/codescore.h"
 #include "tasks/exactmatch.h"
 #include "tasks/instructionscore.h"
 #include "tasks/rougel.h"
@@ -82,6 +84,66 @@ class TestTaskScorers : public QObject
         QFETCH(QString, gold);
         QFETCH(double, score);
         QCOMPARE(kvl::exactMatch(prediction, gold), score);
+    }
+
+    void codesMatch_data()
+    {
+        QTest::addColumn<QString>("prediction");
+        QTest::addColumn<QStringList>("gold");
+        QTest::addColumn<bool>("anyOrder");
+        QTest::addColumn<double>("score");
+        const QStringList two{QStringLiteral("4821"), QStringLiteral("431")};
+        QTest::newRow("bare codes") << "4821, 431" << two << false << 1.0;
+        QTest::newRow("named codes") << "Anna Berg is 4821, Tom Eng is 431." << two << false
+                                     << 1.0;
+        QTest::newRow("swapped, ordered rule") << "431, 4821" << two << false << 0.0;
+        QTest::newRow("swapped, any order") << "431, 4821" << two << true << 1.0;
+        QTest::newRow("one missing") << "4821" << two << true << 0.0;
+        QTest::newRow("one extra") << "4821, 431, 77" << two << true << 0.0;
+        QTest::newRow("repeated, any order") << "4821, 4821" << two << true << 0.0;
+        QTest::newRow("a digit off") << "4821, 4310" << two << false << 0.0;
+        QTest::newRow("no number") << "I cannot say" << two << false << 0.0;
+        QTest::newRow("single in a sentence") << "The code is 4821." << QStringList{"4821"}
+                                              << false << 1.0;
+    }
+    void codesMatch()
+    {
+        QFETCH(QString, prediction);
+        QFETCH(QStringList, gold);
+        QFETCH(bool, anyOrder);
+        QFETCH(double, score);
+        QCOMPARE(kvl::codesMatch(prediction, gold, anyOrder), score);
+    }
+
+    void allNumbers()
+    {
+        QVERIFY(kvl::allNumbers({QStringLiteral("4821"), QStringLiteral(" 7 ")}));
+        QVERIFY(!kvl::allNumbers({QStringLiteral("4821"), QStringLiteral("blue")}));
+        QVERIFY(!kvl::allNumbers({}));
+    }
+
+    void chainValueMatch_data()
+    {
+        QTest::addColumn<QString>("prediction");
+        QTest::addColumn<QString>("gold");
+        QTest::addColumn<double>("score");
+        QTest::newRow("written chain") << "Hotel = Sierra = Whiskey = 2025"
+                                       << "Hotel = Sierra = Whiskey = 2025" << 1.0;
+        QTest::newRow("bare value") << "2025." << "Hotel = Sierra = Whiskey = 2025" << 1.0;
+        QTest::newRow("bare gold") << "Hotel = Tango = 2025" << "2025" << 1.0;
+        QTest::newRow("wrong value") << "Hotel = Sierra = Whiskey = 2026"
+                                     << "Hotel = Sierra = Whiskey = 2025" << 0.0;
+        QTest::newRow("stopped mid-chain") << "Hotel = Sierra = Whiskey"
+                                           << "Hotel = Sierra = Whiskey = 2025" << 0.0;
+        QTest::newRow("value then more") << "2025 = Sierra" << "2025" << 0.0;
+        QTest::newRow("empty") << "" << "2025" << 0.0;
+    }
+    void chainValueMatch()
+    {
+        QFETCH(QString, prediction);
+        QFETCH(QString, gold);
+        QFETCH(double, score);
+        QCOMPARE(kvl::chainValueMatch(prediction, gold), score);
     }
 
     void wordTokens()
@@ -356,6 +418,34 @@ class TestTaskScorers : public QObject
                  (QJsonObject{{QStringLiteral("score"), 1.0}}));
         QCOMPARE(scoreSample(QStringLiteral("my-own-suite"), s, QStringLiteral("4812")),
                  (QJsonObject{{QStringLiteral("score"), 0.0}}));
+        // Retrieval with numeric meta.values reads the codes; multivalue in any order.
+        s.meta = {{QStringLiteral("values"), QJsonArray{QStringLiteral("4821"), QStringLiteral("431")}}};
+        s.answer = QStringLiteral("Anna Berg is 4821, Tom Eng is 431");
+        const auto retrieval = [&](const char* prediction) {
+            return scoreSample(QStringLiteral("retrieval"), s, QString::fromLatin1(prediction))
+                .value(QStringLiteral("score"))
+                .toDouble();
+        };
+        QCOMPARE(retrieval("4821, 431"), 1.0);
+        QCOMPARE(retrieval("431, 4821"), 0.0);
+        s.variant = QStringLiteral("multivalue");
+        QCOMPARE(retrieval("431, 4821"), 1.0);
+        // Values that are not numbers: exact match of the answer.
+        s.meta = {{QStringLiteral("values"), QJsonArray{QStringLiteral("blue")}}};
+        s.answer = QStringLiteral("blue");
+        QCOMPARE(retrieval("blue 4"), 0.0);
+        QCOMPARE(retrieval("Blue."), 1.0);
+        // Multihop: the final value, from meta.value or else the answer.
+        s.meta = {{QStringLiteral("value"), QStringLiteral("2025")}};
+        s.answer = QStringLiteral("Hotel = Sierra = 2025");
+        QCOMPARE(scoreSample(QStringLiteral("multihop"), s, QStringLiteral("2025")),
+                 (QJsonObject{{QStringLiteral("score"), 1.0}}));
+        s.meta = {};
+        QCOMPARE(scoreSample(QStringLiteral("multihop"), s, QStringLiteral("Hotel = 2025")),
+                 (QJsonObject{{QStringLiteral("score"), 1.0}}));
+        QCOMPARE(scoreSample(QStringLiteral("multihop"), s, QStringLiteral("Sierra")),
+                 (QJsonObject{{QStringLiteral("score"), 0.0}}));
+        s.variant.clear();
 
         // text2json without meta.objects reads the gold from the answer: 0.75 (see table).
         s.answer = QString::fromLatin1(kGold);

@@ -290,11 +290,16 @@ class TestTrainer : public QObject
                     QVERIFY2(m.hasMatch(), qPrintable(text.right(80)));
                     QVERIFY2(!questions.contains(m.captured(1)), "a question asked twice");
                     questions.insert(m.captured(1));
-                    // One name, or several ("A B, C D and E F"): their codes in the asked order.
-                    QStringList expected;
+                    // One name: its codes; several ("A B, C D and E F"): each name with its
+                    // code, in the asked order ("A B is 12, C D is 345, ...").
+                    QStringList names;
                     for (const QString& part : m.captured(1).split(QStringLiteral(", ")))
-                        for (const QString& name : part.split(QStringLiteral(" and ")))
-                            expected << codes.value(name);
+                        names << part.split(QStringLiteral(" and "));
+                    QStringList expected;
+                    for (const QString& name : names)
+                        expected << (names.size() == 1 ? codes.value(name).join(QStringLiteral(", "))
+                                                       : name + QStringLiteral(" is ") +
+                                                             codes.value(name).join(QString()));
                     QCOMPARE(gold, expected.join(QStringLiteral(", ")));
                     ++questionsSeen;
                 }
