@@ -1,11 +1,11 @@
 // kvlens: the desktop app (views over run files; runs happen in kvlens-cli).
 #include "demodata.h"
+#include "guioptions.h"
 #include "mainwindow.h"
 #include "storerunloader.h"
 #include "views/plotview.h"
 
 #include <QApplication>
-#include <QCommandLineParser>
 #include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
@@ -38,59 +38,23 @@ int main(int argc, char** argv)
     QApplication::setApplicationVersion(QStringLiteral(KVLENS_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/kvlens.svg")));
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Visual analysis of KV-cache compression (runs happen in kvlens-cli)."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("run"), QStringLiteral("Run file to open."),
-                                 QStringLiteral("[run.kvl]"));
-    QCommandLineOption localeOption(QStringLiteral("locale"),
-                                    QStringLiteral("User-interface language, e.g. ja."),
-                                    QStringLiteral("name"));
-    // Not "--session": QGuiApplication takes -session/--session (X11 session management)
-    // out of argv before the parser sees it.
-    QCommandLineOption sessionOption(QStringLiteral("session-file"),
-                                     QStringLiteral("Session file to restore and save."),
-                                     QStringLiteral("file"));
-    QCommandLineOption noSessionOption(QStringLiteral("no-session"),
-                                       QStringLiteral("Do not restore or save the session."));
-    // Development aid: renders the window over synthetic data labelled DEMO and exits.
-    QCommandLineOption demoOption(QStringLiteral("demo-screenshot"),
-                                  QStringLiteral("Save a screenshot over synthetic data."),
-                                  QStringLiteral("file.png"));
-    demoOption.setFlags(QCommandLineOption::HiddenFromHelp);
-    QCommandLineOption tabOption(QStringLiteral("tab"), QStringLiteral("Tab to show."),
-                                 QStringLiteral("index"));
-    tabOption.setFlags(QCommandLineOption::HiddenFromHelp);
-    QCommandLineOption themeOption(QStringLiteral("theme"), QStringLiteral("light or dark."),
-                                   QStringLiteral("name"));
-    parser.addOptions(
-        {localeOption, sessionOption, noSessionOption, demoOption, tabOption, themeOption});
-    parser.process(app);
+    const kvl::GuiOptions options = kvl::parseGuiOptions(QApplication::arguments());
+    installTranslations(app, options.locale);
 
-    const QLocale locale =
-        parser.isSet(localeOption) ? QLocale(parser.value(localeOption)) : QLocale::system();
-    installTranslations(app, locale);
-
-    const bool demo = parser.isSet(demoOption);
-    QString sessionPath;
-    if (!demo && !parser.isSet(noSessionOption))
-        sessionPath = parser.isSet(sessionOption) ? parser.value(sessionOption)
-                                                  : kvl::SessionState::defaultPath();
-    kvl::MainWindow window(sessionPath);
+    const bool demo = !options.demoScreenshot.isEmpty();
+    kvl::MainWindow window(options.sessionPath);
     window.setRunLoader(&kvl::loadRunViewData);
-    if (parser.isSet(themeOption))
-        window.setTheme(parser.value(themeOption));
-    if (!parser.positionalArguments().isEmpty())
-        window.openRun(parser.positionalArguments().constFirst());
+    if (!options.theme.isEmpty())
+        window.setTheme(options.theme);
+    if (!options.run.isEmpty())
+        window.openRun(options.run);
 
     if (demo) {
         window.resize(1400, 860);
         window.showRun(kvl::makeDemoData());
-        window.tabs()->setCurrentIndex(parser.value(tabOption).toInt());
+        window.tabs()->setCurrentIndex(options.tab);
         window.show();
-        const QString file = parser.value(demoOption);
+        const QString file = options.demoScreenshot;
         QTimer::singleShot(1500, &window, [&window, file] {
             const bool ok = window.grab().save(file);
             QApplication::exit(ok ? 0 : 1);

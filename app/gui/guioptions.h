@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QLocale>
+#include <QString>
+#include <QStringList>
+
+namespace kvl {
+
+// What the kvlens command line asks for. Kept apart from main() so that a test can
+// check the options survive QApplication, which takes some (-session, -style, ...) out
+// of argv for itself before any parser runs.
+struct GuiOptions
+{
+    QLocale locale;
+    QString sessionPath;   // session file to restore and save; empty: none
+    QString run;           // run file to open at start; empty: none
+    QString theme;         // "light", "dark", or empty for the default
+    QString demoScreenshot; // development aid: render synthetic data, save, exit
+    int tab = 0;           // with demoScreenshot: the tab to show
+};
+
+// Parses `arguments` (program name first). --help and --version print and exit, a
+// bad option prints the error and exits 1, as QCommandLineParser::process does.
+// Without --session-file the session is SessionState::defaultPath(); --no-session and
+// the demo screenshot use none.
+GuiOptions parseGuiOptions(const QStringList& arguments);
+
+} // namespace kvl
