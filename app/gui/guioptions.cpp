@@ -48,8 +48,8 @@ GuiOptions parseGuiOptions(const QStringList& arguments)
     if (!parser.positionalArguments().isEmpty())
         options.run = parser.positionalArguments().constFirst();
     if (options.demoScreenshot.isEmpty() && !parser.isSet(noSessionOption))
-        options.sessionPath = parser.isSet(sessionOption) ? parser.value(sessionOption)
-                                                          : SessionState::defaultPath();
+        options.sessionPath =
+            parser.isSet(sessionOption) ? parser.value(sessionOption) : SessionState::defaultPath();
     return options;
 }
 

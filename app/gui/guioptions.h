@@ -12,11 +12,11 @@ namespace kvl {
 struct GuiOptions
 {
     QLocale locale;
-    QString sessionPath;   // session file to restore and save; empty: none
-    QString run;           // run file to open at start; empty: none
-    QString theme;         // "light", "dark", or empty for the default
+    QString sessionPath;    // session file to restore and save; empty: none
+    QString run;            // run file to open at start; empty: none
+    QString theme;          // "light", "dark", or empty for the default
     QString demoScreenshot; // development aid: render synthetic data, save, exit
-    int tab = 0;           // with demoScreenshot: the tab to show
+    int tab = 0;            // with demoScreenshot: the tab to show
 };
 
 // Parses `arguments` (program name first). --help and --version print and exit, a

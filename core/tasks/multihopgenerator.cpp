@@ -123,8 +123,7 @@ Sample MultihopGenerator::generateVariant(const Tokenizer& tokenizer, const QStr
     const Chain& asked = chains.front();
     Sample sample;
     sample.context = builder.build(length.target, length.minTokens, length.maxTokens, sample.spans);
-    sample.question =
-        phrases::question(valueRequest(asked.variables.last()));
+    sample.question = phrases::question(valueRequest(asked.variables.last()));
     QStringList walk(asked.variables.rbegin(), asked.variables.rend());
     walk << QString::number(asked.value);
     sample.answer = chainAnswer(walk);

@@ -47,8 +47,7 @@ QJsonObject scoreSample(const QString& suite, const Sample& sample, const QStrin
             codes << v.toString();
         if (allNumbers(codes))
             return {{QStringLiteral("score"),
-                     codesMatch(prediction, codes,
-                                sample.variant == QLatin1String("multivalue"))}};
+                     codesMatch(prediction, codes, sample.variant == QLatin1String("multivalue"))}};
     }
     return {{QStringLiteral("score"), exactMatch(prediction, sample.answer)}};
 }

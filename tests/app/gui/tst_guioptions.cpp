@@ -35,11 +35,10 @@ class TestGuiOptions : public QObject
     {
         QVERIFY(parseGuiOptions({QStringLiteral("kvlens"), QStringLiteral("--no-session")})
                     .sessionPath.isEmpty());
-        const GuiOptions demo =
-            parseGuiOptions({QStringLiteral("kvlens"), QStringLiteral("--demo-screenshot"),
-                             QStringLiteral("shot.png"), QStringLiteral("--tab"),
-                             QStringLiteral("3"), QStringLiteral("--session-file"),
-                             QStringLiteral("s.json")});
+        const GuiOptions demo = parseGuiOptions(
+            {QStringLiteral("kvlens"), QStringLiteral("--demo-screenshot"),
+             QStringLiteral("shot.png"), QStringLiteral("--tab"), QStringLiteral("3"),
+             QStringLiteral("--session-file"), QStringLiteral("s.json")});
         QVERIFY(demo.sessionPath.isEmpty()); // a screenshot never touches a session
         QCOMPARE(demo.demoScreenshot, QStringLiteral("shot.png"));
         QCOMPARE(demo.tab, 3);
@@ -47,10 +46,9 @@ class TestGuiOptions : public QObject
 
     void themeAndLocale()
     {
-        const GuiOptions options =
-            parseGuiOptions({QStringLiteral("kvlens"), QStringLiteral("--theme"),
-                             QStringLiteral("dark"), QStringLiteral("--locale"),
-                             QStringLiteral("ja")});
+        const GuiOptions options = parseGuiOptions(
+            {QStringLiteral("kvlens"), QStringLiteral("--theme"), QStringLiteral("dark"),
+             QStringLiteral("--locale"), QStringLiteral("ja")});
         QCOMPARE(options.theme, QStringLiteral("dark"));
         QCOMPARE(options.locale.language(), QLocale::Japanese);
     }
@@ -60,10 +58,13 @@ class TestGuiOptions : public QObject
 int main(int argc, char** argv)
 {
     Q_UNUSED(argc);
-    std::vector<char*> args{argv[0], const_cast<char*>("--session-file"),
+    std::vector<char*> args{argv[0],
+                            const_cast<char*>("--session-file"),
                             const_cast<char*>("chosen-session.json"),
-                            const_cast<char*>("-session"), const_cast<char*>("taken-by-qt"),
-                            const_cast<char*>("run.kvl"), nullptr};
+                            const_cast<char*>("-session"),
+                            const_cast<char*>("taken-by-qt"),
+                            const_cast<char*>("run.kvl"),
+                            nullptr};
     int count = int(args.size()) - 1;
     QApplication app(count, args.data());
     TestGuiOptions test;

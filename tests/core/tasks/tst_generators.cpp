@@ -242,8 +242,8 @@ class TestGenerators : public QObject
             for (const QString& v : g->variants())
                 for (const Sample& s : generate(g->suite(), corpusBpe(), 64, 128, v, 5, 60)) {
                     const int n = int(corpusBpe().encode(s.context, false).size());
-                    QVERIFY2(n >= 64 && n <= 128, qPrintable(s.id + QLatin1Char(' ') +
-                                                             QString::number(n)));
+                    QVERIFY2(n >= 64 && n <= 128,
+                             qPrintable(s.id + QLatin1Char(' ') + QString::number(n)));
                 }
     }
 
@@ -377,7 +377,8 @@ class TestGenerators : public QObject
                     QStringList expectedCodes;
                     for (const QString& name : names) {
                         QCOMPARE(valuesByName.value(name).size(), 1);
-                        expectedCodes << name + QStringLiteral(" is ") + valuesByName.value(name).first();
+                        expectedCodes
+                            << name + QStringLiteral(" is ") + valuesByName.value(name).first();
                     }
                     QCOMPARE(f.answer, expectedCodes.join(QStringLiteral(", ")));
                     ++groups;
@@ -448,7 +449,9 @@ class TestGenerators : public QObject
             QCOMPARE(s.answer, walk.join(QStringLiteral(" = ")));
             QCOMPARE(walk.last(), v);
             QCOMPARE(s.meta.value(QStringLiteral("value")).toString(), v);
-            QCOMPARE(scoreSample(QStringLiteral("multihop"), s, v).value(QStringLiteral("score")).toDouble(),
+            QCOMPARE(scoreSample(QStringLiteral("multihop"), s, v)
+                         .value(QStringLiteral("score"))
+                         .toDouble(),
                      1.0);
             QCOMPARE(chain.size(), hops + 1);
             const std::vector<Span> evidence = spansOf(s, SpanKind::Evidence);

@@ -94,8 +94,7 @@ class TestTaskScorers : public QObject
         QTest::addColumn<double>("score");
         const QStringList two{QStringLiteral("4821"), QStringLiteral("431")};
         QTest::newRow("bare codes") << "4821, 431" << two << false << 1.0;
-        QTest::newRow("named codes") << "Anna Berg is 4821, Tom Eng is 431." << two << false
-                                     << 1.0;
+        QTest::newRow("named codes") << "Anna Berg is 4821, Tom Eng is 431." << two << false << 1.0;
         QTest::newRow("swapped, ordered rule") << "431, 4821" << two << false << 0.0;
         QTest::newRow("swapped, any order") << "431, 4821" << two << true << 1.0;
         QTest::newRow("one missing") << "4821" << two << true << 0.0;
@@ -103,8 +102,8 @@ class TestTaskScorers : public QObject
         QTest::newRow("repeated, any order") << "4821, 4821" << two << true << 0.0;
         QTest::newRow("a digit off") << "4821, 4310" << two << false << 0.0;
         QTest::newRow("no number") << "I cannot say" << two << false << 0.0;
-        QTest::newRow("single in a sentence") << "The code is 4821." << QStringList{"4821"}
-                                              << false << 1.0;
+        QTest::newRow("single in a sentence")
+            << "The code is 4821." << QStringList{"4821"} << false << 1.0;
     }
     void codesMatch()
     {
@@ -129,14 +128,18 @@ class TestTaskScorers : public QObject
         QTest::addColumn<double>("score");
         QTest::newRow("written chain") << "Hotel = Sierra = Whiskey = 2025"
                                        << "Hotel = Sierra = Whiskey = 2025" << 1.0;
-        QTest::newRow("bare value") << "2025." << "Hotel = Sierra = Whiskey = 2025" << 1.0;
-        QTest::newRow("bare gold") << "Hotel = Tango = 2025" << "2025" << 1.0;
+        QTest::newRow("bare value") << "2025."
+                                    << "Hotel = Sierra = Whiskey = 2025" << 1.0;
+        QTest::newRow("bare gold") << "Hotel = Tango = 2025"
+                                   << "2025" << 1.0;
         QTest::newRow("wrong value") << "Hotel = Sierra = Whiskey = 2026"
                                      << "Hotel = Sierra = Whiskey = 2025" << 0.0;
         QTest::newRow("stopped mid-chain") << "Hotel = Sierra = Whiskey"
                                            << "Hotel = Sierra = Whiskey = 2025" << 0.0;
-        QTest::newRow("value then more") << "2025 = Sierra" << "2025" << 0.0;
-        QTest::newRow("empty") << "" << "2025" << 0.0;
+        QTest::newRow("value then more") << "2025 = Sierra"
+                                         << "2025" << 0.0;
+        QTest::newRow("empty") << ""
+                               << "2025" << 0.0;
     }
     void chainValueMatch()
     {
@@ -419,7 +422,8 @@ class TestTaskScorers : public QObject
         QCOMPARE(scoreSample(QStringLiteral("my-own-suite"), s, QStringLiteral("4812")),
                  (QJsonObject{{QStringLiteral("score"), 0.0}}));
         // Retrieval with numeric meta.values reads the codes; multivalue in any order.
-        s.meta = {{QStringLiteral("values"), QJsonArray{QStringLiteral("4821"), QStringLiteral("431")}}};
+        s.meta = {
+            {QStringLiteral("values"), QJsonArray{QStringLiteral("4821"), QStringLiteral("431")}}};
         s.answer = QStringLiteral("Anna Berg is 4821, Tom Eng is 431");
         const auto retrieval = [&](const char* prediction) {
             return scoreSample(QStringLiteral("retrieval"), s, QString::fromLatin1(prediction))
