@@ -19,7 +19,9 @@ RatioPlotView::RatioAxes RatioPlotView::resetToRatioAxes(const QString& valueLab
     axes.x->setLabel(tr("Compression ratio (share of context KV entries removed)"));
     axes.y->setLabel(valueLabel);
     axes.x->setRange(0.0, 1.0);
-    axes.y->setRange(0.0, 1.05);
+    // A little room below 0: a compressor that fails every sample draws its curve above
+    // the axis line instead of hidden under it.
+    axes.y->setRange(-0.03, 1.05);
     return axes;
 }
 
