@@ -1,10 +1,14 @@
 #include "store/runreport.h"
 
+#include "diagnose/chainbreak.h"
 #include "store/runreader.h"
 
+#include <QHash>
 #include <QJsonValue>
 #include <algorithm>
+#include <map>
 #include <optional>
+#include <tuple>
 
 namespace kvl {
 
@@ -17,6 +21,38 @@ QJsonValue opt(const std::optional<double>& v)
 ReportTable table(const char* name, const char* title, QStringList columns)
 {
     return {QLatin1String(name), QLatin1String(title), std::move(columns), {}};
+}
+
+// Multihop C->W rows whose answer writes the chain out: at which step they left the
+// gold chain (chainBreakStep), per compressor x ratio x the gold's link count. A row
+// with a bare answer, or a gold that is no chain, has no step and is left out.
+ReportTable chainBreakTable(RunReader& reader)
+{
+    ReportTable t = table("chains", "Multihop C->W rows: step where the answer left the gold chain",
+                          {"compressor", "ratio", "links", "step", "count", "share"});
+    QHash<QString, QString> gold;
+    for (const SampleInfo& s : reader.samples())
+        gold.insert(s.key, s.gold);
+    ResultFilter filter;
+    filter.suite = QStringLiteral("multihop");
+    filter.transition = Transition::CorrectToWrong;
+    using Cell = std::tuple<QString, double, int>; // compressor, ratio, links
+    std::map<Cell, std::map<int, int>> counts;     // cell -> step -> rows
+    for (const StoredResult& r : reader.results(filter)) {
+        const QString g = gold.value(r.sampleKey);
+        const int step = chainBreakStep(r.record.answer, g);
+        if (step >= 0)
+            ++counts[{r.compressor, r.ratio, chainLinks(g)}][step];
+    }
+    for (const auto& [cell, steps] : counts) {
+        int total = 0;
+        for (const auto& [step, n] : steps)
+            total += n;
+        for (const auto& [step, n] : steps)
+            t.rows.push_back({std::get<0>(cell), std::get<1>(cell), std::get<2>(cell), step, n,
+                              double(n) / total});
+    }
+    return t;
 }
 
 QString cellText(const QJsonValue& v)
@@ -100,6 +136,8 @@ std::vector<ReportTable> buildRunReport(RunReader& reader)
         iv.rows.push_back(
             {i.compressor, i.ratio, i.kind, opt(i.beta), i.n, i.repaired, i.repairRate});
     tables.push_back(iv);
+
+    tables.push_back(chainBreakTable(reader));
     return tables;
 }
 

@@ -14,7 +14,8 @@ class RunReader;
 // of SCIENCE.md, built once and rendered as JSON, CSV or aligned text.
 struct ReportTable
 {
-    QString name; // accuracy, transitions, signatures, overlap, spans, leakage, ger, interventions
+    QString name; // accuracy, transitions, signatures, overlap, spans, leakage, ger, interventions,
+                  // chains
     QString title;
     QStringList columns;
     std::vector<QJsonArray> rows; // one value per column; null for a missing value

@@ -354,7 +354,7 @@ class TestRunStore : public QObject
         RunReader reader(file);
         const QJsonObject json = runReportJson(reader);
         for (const char* key : {"accuracy", "transitions", "signatures", "overlap", "spans",
-                                "leakage", "ger", "interventions"})
+                                "leakage", "ger", "interventions", "chains"})
             QVERIFY2(json.value(QLatin1String(key)).isArray(), key);
         QCOMPARE(json.value(QLatin1String("accuracy")).toArray().size(), 8);
         const QJsonObject ov = json.value(QLatin1String("overlap")).toArray().at(0).toObject();
@@ -362,6 +362,50 @@ class TestRunStore : public QObject
         QVERIFY(runReportCsv(reader).contains(QLatin1String("# overlap\nratio,a,b,a_only")));
         QVERIFY(
             runReportText(reader).contains(QLatin1String("high_mapped_coverage_likelihood_drift")));
+    }
+
+    void reportLocatesChainBreaks()
+    {
+        // Multihop samples with a three-link gold chain; each C->W row answers a chain
+        // that breaks somewhere (hand configurations: s0 breaks under TOVA@0.5 and
+        // SnapKV@0.75, s1 under the three compressed ones, s3 under SnapKV@0.5).
+        const QString gold = QStringLiteral("Hotel = Sierra = Charlie = 2025");
+        const auto makeSample = [&](int s) {
+            SampleRecord rec = handSample(s);
+            rec.sample.suite = QStringLiteral("multihop");
+            rec.sample.gold = gold;
+            rec.results = handResults(s, gold);
+            const QStringList broken{QStringLiteral("Hotel = Tango = 3816"),      // step 1
+                                     QStringLiteral("Hotel = Sierra = Kilo = 7"), // step 2
+                                     QStringLiteral("3816")};                     // bare
+            for (std::size_t c = 1; c < rec.results.size(); ++c)
+                if (!rec.results[c].correct)
+                    rec.results[c].answer = broken.at(qsizetype((s + c) % 3));
+            return rec;
+        };
+        const QString file = path("chains.kvl");
+        writeRunOf(file, runInfo(), {0, 1, 3}, makeSample, QStringLiteral("finished"));
+        RunReader reader(file);
+        const QJsonArray rows = runReportJson(reader).value(QLatin1String("chains")).toArray();
+        // C->W rows (FullCache correct: s0, s1, s3):
+        //   s0 TOVA@0.5 (0+2)%3=2 bare, s0 SnapKV@0.75 (0+3)%3=0 step 1,
+        //   s1 SnapKV@0.5 (1+1)%3=2 bare, s1 TOVA@0.5 (1+2)%3=0 step 1,
+        //   s1 SnapKV@0.75 (1+3)%3=1 step 2, s3 SnapKV@0.5 (3+1)%3=1 step 2.
+        QStringList got;
+        for (const QJsonValue& v : rows) {
+            const QJsonObject o = v.toObject();
+            got << QStringLiteral("%1@%2 links %3 step %4: %5 (%6)")
+                       .arg(o.value(QLatin1String("compressor")).toString())
+                       .arg(o.value(QLatin1String("ratio")).toDouble())
+                       .arg(o.value(QLatin1String("links")).toInt())
+                       .arg(o.value(QLatin1String("step")).toInt())
+                       .arg(o.value(QLatin1String("count")).toInt())
+                       .arg(o.value(QLatin1String("share")).toDouble());
+        }
+        QCOMPARE(got, (QStringList{QStringLiteral("SnapKV@0.5 links 3 step 2: 1 (1)"),
+                                   QStringLiteral("SnapKV@0.75 links 3 step 1: 1 (0.5)"),
+                                   QStringLiteral("SnapKV@0.75 links 3 step 2: 1 (0.5)"),
+                                   QStringLiteral("TOVA@0.5 links 3 step 1: 1 (1)")}));
     }
 };
 
