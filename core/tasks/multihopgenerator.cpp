@@ -46,7 +46,8 @@ QString chainAnswer(const QStringList& walk)
 QString MultihopGenerator::description() const
 {
     return QStringLiteral("variable tracking: follow a chain of assignments (Bravo = Alpha.) "
-                          "to the number it started from");
+                          "to the number it started from; the answer writes the chain out "
+                          "(Charlie = Bravo = Alpha = 4821), scored on the final number");
 }
 
 QStringList MultihopGenerator::variants() const

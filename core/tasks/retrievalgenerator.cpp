@@ -54,8 +54,9 @@ QString RetrievalGenerator::variantDescription(const QString& variant) const
         return QStringLiteral("one asked record among many records with other and near-miss "
                               "names");
     if (variant == QLatin1String("multivalue"))
-        return QStringLiteral("the asked name has 2-4 codes (fewer in short contexts; other "
-                              "names 1-3); answer all, in context order, joined by ', '");
+        return QStringLiteral(
+            "the asked name has 2-4 codes (fewer in short contexts; other "
+            "names 1-3); answer all, joined by ', ' (context order; scored in any order)");
     if (variant == QLatin1String("multiquery"))
         return QStringLiteral("2-4 names asked (fewer in short contexts); answer each name "
                               "with its code in the order asked ('Anna Berg is 4821, Tom "
