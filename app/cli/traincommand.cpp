@@ -70,7 +70,8 @@ int runTrain(const QStringList& args)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Train the bundled model by a curriculum spec (JSON). Rerunning the same command "
-        "resumes from the last checkpoint in --out; Ctrl-C checkpoints and stops."));
+        "resumes from the last checkpoint in --out (DIR/checkpoint); the end of each stage "
+        "is also kept in DIR/stages/<name>. Ctrl-C checkpoints and stops."));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("spec"), QStringLiteral("Curriculum spec (JSON)."),
                       QStringLiteral("FILE")});

@@ -6,13 +6,14 @@
 #include "tokenizer/tokenizer.h"
 #include "train/adamw.h"
 #include "train/stepsequences.h"
-#include "train/trainbatch.h"
 #include "train/trainablellama.h"
+#include "train/trainbatch.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QRegularExpression>
 #include <cmath>
 #include <thread>
 #include <torch/torch.h>
@@ -80,12 +81,11 @@ int Trainer::run(int maxSteps)
     const QString ckpt = checkpointDir();
     const bool resuming = QFile::exists(QDir(ckpt).filePath(QLatin1String(kStateFile)));
     const ModelConfig config = m_spec.model.config(vocab, bos, stops);
-    TrainableLlama model = resuming                    ? TrainableLlama::load(ckpt)
-                           : !m_spec.initFrom.isEmpty() ? TrainableLlama::grownFrom(
-                                                              m_spec.initFrom, config, m_spec.seed)
-                                                        : TrainableLlama(config, m_spec.seed,
-                                                                         m_spec.previousTokenHead,
-                                                                         m_spec.init);
+    TrainableLlama model =
+        resuming ? TrainableLlama::load(ckpt)
+        : !m_spec.initFrom.isEmpty()
+            ? TrainableLlama::grownFrom(m_spec.initFrom, config, m_spec.seed)
+            : TrainableLlama(config, m_spec.seed, m_spec.previousTokenHead, m_spec.init);
     for (size_t i = 0; i < m_spec.stages.size(); ++i)
         for (const QString& name : m_spec.stages[i].frozen)
             if (!model.named().count(name))
@@ -108,8 +108,10 @@ int Trainer::run(int maxSteps)
                    .toInt();
     }
 
-    auto saveCheckpoint = [&] {
-        const QString tmp = ckpt + QStringLiteral(".tmp");
+    // Writes the checkpoint beside `dir` and then swaps it in, so that an interruption
+    // leaves the previous one whole.
+    auto saveCheckpointTo = [&](const QString& dir) {
+        const QString tmp = dir + QStringLiteral(".tmp");
         QDir(tmp).removeRecursively();
         model.save(tmp, m_tokenizerPath);
         optimizer.save(QDir(tmp).filePath(QLatin1String(kOptimizerFile)));
@@ -118,12 +120,12 @@ int Trainer::run(int maxSteps)
                                         {QStringLiteral("spec"), m_spec.toJson()},
                                         {QStringLiteral("saved"),
                                          QDateTime::currentDateTimeUtc().toString(Qt::ISODate)}}));
-        const QString old = ckpt + QStringLiteral(".old");
+        const QString old = dir + QStringLiteral(".old");
         QDir(old).removeRecursively();
-        if (QDir(ckpt).exists() && !QDir().rename(ckpt, old))
-            throw Error(ckpt, QStringLiteral("cannot replace the previous checkpoint"));
-        if (!QDir().rename(tmp, ckpt))
-            throw Error(ckpt, QStringLiteral("cannot move the new checkpoint into place"));
+        if (QDir(dir).exists() && !QDir().rename(dir, old))
+            throw Error(dir, QStringLiteral("cannot replace the previous checkpoint"));
+        if (!QDir().rename(tmp, dir))
+            throw Error(dir, QStringLiteral("cannot move the new checkpoint into place"));
         QDir(old).removeRecursively();
     };
 
@@ -150,8 +152,8 @@ int Trainer::run(int maxSteps)
         const auto [stageIndex, inStage] = m_spec.locate(step);
         const TrainStage& stage = m_spec.stages[size_t(stageIndex)];
         Rng rng(Rng::derive(m_spec.seed, uint64_t(step)));
-        const std::vector<TrainBatch> groups =
-            assembleLengthGroups(drawStepSequences(stage, recall, m_tasks, rng), pad, kLengthGroups);
+        const std::vector<TrainBatch> groups = assembleLengthGroups(
+            drawStepSequences(stage, recall, m_tasks, rng), pad, kLengthGroups);
         const double lr = learningRate(stage, inStage);
 
         optimizer.zeroGrad();
@@ -169,8 +171,11 @@ int Trainer::run(int maxSteps)
         const bool evalNow = m_evaluate && m_spec.evalEvery > 0 && m_spec.evalSamples > 0 &&
                              !stage.suites.empty() &&
                              (step % m_spec.evalEvery == 0 || step == total);
-        const bool checkpointNow = step % m_spec.checkpointEvery == 0 || step == total ||
-                                   m_stop || lastOfCall || evalNow;
+        // The end of a stage is kept apart (DIR/stages/<name>): a model can be shipped,
+        // or a new stage tried, from exactly there after the run has gone on.
+        const bool stageEnd = inStage + 1 == stage.steps;
+        const bool checkpointNow = step % m_spec.checkpointEvery == 0 || step == total || m_stop ||
+                                   lastOfCall || evalNow || stageEnd;
         if (step % 10 == 0 || checkpointNow) {
             const double seconds = double(clock.elapsed() - evalMs) / 1000.0;
             const double perStep = seconds / double(step - startStep);
@@ -190,7 +195,17 @@ int Trainer::run(int maxSteps)
             sinceReport = 0;
         }
         if (checkpointNow)
-            saveCheckpoint();
+            saveCheckpointTo(ckpt);
+        if (stageEnd) {
+            const QString stages = out.filePath(QStringLiteral("stages"));
+            if (!QDir().mkpath(stages))
+                throw Error(stages,
+                            QStringLiteral("cannot create the folder of stage checkpoints"));
+            QString folder = stage.name;
+            folder.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")),
+                           QStringLiteral("_"));
+            saveCheckpointTo(QDir(stages).filePath(folder));
+        }
         if (evalNow) {
             QElapsedTimer evalClock;
             evalClock.start();

@@ -4,6 +4,7 @@
 #include <torch/torch.h>
 
 #include "common/error.h"
+#include "common/jsonio.h"
 #include "model/transformer.h"
 #include "tokenizer/bpetrainer.h"
 #include "tokenizer/tokenizer.h"
@@ -352,6 +353,33 @@ class TestTrainer : public QObject
         QCOMPARE(Trainer(tinySpec(12), interrupted, tokenizer, {}).run(), 12);
         QVERIFY(!weightsOf(straight).isEmpty());
         QVERIFY(weightsOf(interrupted) == weightsOf(straight));
+    }
+
+    // The end of every stage is kept in DIR/stages/<name>: the checkpoint a run stopped
+    // right there would have written, and it is not overwritten as the run goes on.
+    void stageEndsAreKept()
+    {
+        QTemporaryDir dir;
+        const QString tokenizer = makeTokenizer(dir);
+        TrainSpec spec = tinySpec(7);
+        spec.stages.push_back(spec.stages.front());
+        spec.stages.back().name = QStringLiteral("more recall");
+        spec.stages.back().steps = 5;
+        const QString run = dir.filePath(QStringLiteral("run"));
+        QCOMPARE(Trainer(spec, run, tokenizer, {}).run(), 12);
+        const auto stepOf = [](const QString& checkpoint) {
+            return readJsonObject(checkpoint + QStringLiteral("/trainer_state.json"))
+                .value(QStringLiteral("step"))
+                .toInt();
+        };
+        QCOMPARE(stepOf(run + QStringLiteral("/stages/recall")), 7);
+        QCOMPARE(stepOf(run + QStringLiteral("/stages/more_recall")), 12);
+        const QString stopped = dir.filePath(QStringLiteral("stopped"));
+        QCOMPARE(Trainer(spec, stopped, tokenizer, {}).run(7), 7);
+        QFile kept(run + QStringLiteral("/stages/recall/model.safetensors"));
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QCOMPARE(kept.readAll(), weightsOf(stopped));
+        QVERIFY(weightsOf(run) != weightsOf(stopped));
     }
 
     // init_from with more layers: the grown model computes what the checkpoint did, then
