@@ -1,7 +1,7 @@
 #include "store/runreport.h"
 
-#include "diagnose/chainbreak.h"
 #include "store/runreader.h"
+#include "tasks/chainanswer.h"
 
 #include <QHash>
 #include <QJsonValue>

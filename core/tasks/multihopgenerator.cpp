@@ -1,5 +1,6 @@
 #include "tasks/multihopgenerator.h"
 
+#include "tasks/chainanswer.h"
 #include "tasks/contextbuilder.h"
 #include "tasks/lexicon.h"
 #include "tasks/phrases.h"
@@ -32,15 +33,6 @@ QString valueRequest(const QString& variable)
     return QStringLiteral("What is the value of %1?").arg(variable);
 }
 
-// The answer writes the chain out, one link per step: "Hotel = Sierra = Whiskey = 2025"
-// for the asked Hotel. Each step is then one lookup of the variable just written (a
-// model of four layers cannot chase four links inside one forward pass), the scorer
-// reads the number after the last '=', and under a compressed cache the written chain
-// shows at which link it broke.
-QString chainAnswer(const QStringList& walk)
-{
-    return walk.join(QStringLiteral(" = "));
-}
 } // namespace
 
 QString MultihopGenerator::description() const

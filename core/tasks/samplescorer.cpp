@@ -1,7 +1,7 @@
 #include "tasks/samplescorer.h"
 
 #include "common/error.h"
-#include "tasks/chainscore.h"
+#include "tasks/chainanswer.h"
 #include "tasks/codescore.h"
 #include "tasks/exactmatch.h"
 #include "tasks/instructionscore.h"

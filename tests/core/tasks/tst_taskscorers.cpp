@@ -1,6 +1,6 @@
 // Scorers against expectations computed by hand (the arithmetic is in the comments).
 #include "common/error.h"
-#include "tasks/chainscore.h"
+#include "tasks/chainanswer.h"
 #include "tasks/codescore.h"
 #include "tasks/exactmatch.h"
 #include "tasks/instructionscore.h"

@@ -1,12 +1,17 @@
-#include "diagnose/chainbreak.h"
+#include "tasks/chainanswer.h"
 
-#include <QStringList>
+#include "tasks/exactmatch.h"
 
 namespace kvl {
-namespace {
-QStringList chainSteps(const QString& text)
+
+QString chainAnswer(const QStringList& walk)
 {
-    QStringList steps = text.split(QLatin1Char('='));
+    return walk.join(QStringLiteral(" = "));
+}
+
+QStringList chainSteps(const QString& answer)
+{
+    QStringList steps = answer.split(QLatin1Char('='));
     for (QString& s : steps) {
         s = s.simplified();
         while (s.endsWith(QLatin1Char('.')) || s.endsWith(QLatin1Char(',')))
@@ -14,7 +19,16 @@ QStringList chainSteps(const QString& text)
     }
     return steps;
 }
-} // namespace
+
+QString finalValue(const QString& answer)
+{
+    return chainSteps(answer).constLast();
+}
+
+double chainValueMatch(const QString& prediction, const QString& goldValue)
+{
+    return exactMatch(finalValue(prediction), finalValue(goldValue));
+}
 
 int chainLinks(const QString& gold)
 {

@@ -1,5 +1,6 @@
-// Where a written-out multihop answer leaves the gold chain.
-#include "diagnose/chainbreak.h"
+// The multihop answer format: written and read back, and where an answer leaves the
+// gold chain.
+#include "tasks/chainanswer.h"
 
 #include <QtTest>
 
@@ -30,6 +31,17 @@ class TestChainBreak : public QObject
         QFETCH(int, step);
         QCOMPARE(kvl::chainBreakStep(answer, QStringLiteral("Hotel = Sierra = Charlie = 2025")),
                  step);
+    }
+
+    void writtenAndReadBack()
+    {
+        const QStringList walk{QStringLiteral("Hotel"), QStringLiteral("Sierra"),
+                               QStringLiteral("2025")};
+        QCOMPARE(kvl::chainAnswer(walk), QStringLiteral("Hotel = Sierra = 2025"));
+        QCOMPARE(kvl::chainSteps(kvl::chainAnswer(walk)), walk);
+        QCOMPARE(kvl::chainSteps(QStringLiteral(" Hotel=Sierra =  2025. ")), walk);
+        QCOMPARE(kvl::finalValue(QStringLiteral("Hotel = Sierra = 2025")), QStringLiteral("2025"));
+        QCOMPARE(kvl::finalValue(QStringLiteral("2025")), QStringLiteral("2025"));
     }
 
     void goldThatIsNoChain()
