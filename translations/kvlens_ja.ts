@@ -579,6 +579,28 @@ Runs with interventions boost the attention on the evidence of low-EAR rows, and
         <source>Interventions</source>
         <translation>介入</translation>
     </message>
+    <message>
+        <source>Where multihop C→W rows leave the gold chain</source>
+        <translation>マルチホップの C→W 行が正解の連鎖から外れる位置</translation>
+    </message>
+    <message>
+        <source>No chain breaks in this run.
+Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows FullCache answers and a compressor fails, this view shows at which step the written chain went wrong.</source>
+        <translation>この実行には連鎖の断絶がありません。
+マルチホップの回答は連鎖を書き出します（Hotel = Sierra = Kilo = 7）。FullCache が正答し圧縮器が誤答した行について、書き出された連鎖がどの段で誤ったかを示します。</translation>
+    </message>
+    <message>
+        <source>Chain breaks</source>
+        <translation>連鎖の断絶</translation>
+    </message>
+    <message>
+        <source>Selected %1 multihop C→W rows of %2 at ratio %3: %4</source>
+        <translation>%2（比率 %3）のマルチホップ C→W 行 %1 件を選択: %4</translation>
+    </message>
+    <message>
+        <source>%1 · chain broken at: %2 (C→W)</source>
+        <translation>%1 · 連鎖の断絶: %2 (C→W)</translation>
+    </message>
 </context>
 <context>
     <name>kvl::NewRunDialog</name>
@@ -803,8 +825,8 @@ The overlap matrix compares which rows fail under each pair of compressors: same
         <translation>%1（読み込み中…）</translation>
     </message>
     <message>
-        <source>Click a taxonomy bar or a failure-overlap cell to list its rows.</source>
-        <translation>分類の棒グラフまたは失敗の重なりのセルをクリックすると、その行を一覧表示します。</translation>
+        <source>Click a taxonomy or chain-break bar, or a failure-overlap cell, to list its rows.</source>
+        <translation>分類または連鎖の断絶の棒グラフ、あるいは失敗の重なりのセルをクリックすると、その行を一覧表示します。</translation>
     </message>
 </context>
 <context>
@@ -926,6 +948,18 @@ The overlap matrix compares which rows fail under each pair of compressors: same
     <message>
         <source>Ambiguous</source>
         <translation>判定不能</translation>
+    </message>
+    <message>
+        <source>Another variable first</source>
+        <translation>最初から別の変数</translation>
+    </message>
+    <message>
+        <source>Right chain, wrong number</source>
+        <translation>連鎖は正しく数値が誤り</translation>
+    </message>
+    <message>
+        <source>Link %1</source>
+        <translation>リンク %1</translation>
     </message>
 </context>
 <context>

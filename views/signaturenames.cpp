@@ -27,6 +27,9 @@ const SignatureName signatureNames[] = {
     {"conflicting_diagnostic_signals",
      QT_TRANSLATE_NOOP("kvl::SignatureNames", "Conflicting signals")},
     {"ambiguous", QT_TRANSLATE_NOOP("kvl::SignatureNames", "Ambiguous")},
+    // Chain-break categories of multihop answers.
+    {"chain_start", QT_TRANSLATE_NOOP("kvl::SignatureNames", "Another variable first")},
+    {"chain_value", QT_TRANSLATE_NOOP("kvl::SignatureNames", "Right chain, wrong number")},
 };
 
 } // namespace
@@ -36,6 +39,10 @@ QString signatureDisplayName(const QString& signature)
     for (const SignatureName& s : signatureNames)
         if (signature == QLatin1String(s.id))
             return QCoreApplication::translate("kvl::SignatureNames", s.name);
+    static const QLatin1String linkPrefix("chain_link_");
+    if (signature.startsWith(linkPrefix))
+        return QCoreApplication::translate("kvl::SignatureNames", "Link %1")
+            .arg(signature.mid(linkPrefix.size()));
     return signature;
 }
 

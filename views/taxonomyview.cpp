@@ -19,10 +19,17 @@ int barTotal(const TaxonomyBar& bar)
 } // namespace
 
 TaxonomyView::TaxonomyView(QWidget* parent)
-    : PlotView(tr("Failure signatures of C→W rows"),
-               tr("No run open.\nThe taxonomy shows, for each compressor and ratio, why rows "
-                  "that FullCache answers correctly fail under compression."),
-               parent)
+    : TaxonomyView(tr("Failure signatures of C→W rows"),
+                   tr("No run open.\nThe taxonomy shows, for each compressor and ratio, why "
+                      "rows that FullCache answers correctly fail under compression."),
+                   QStringLiteral("signature"), parent)
+{
+}
+
+TaxonomyView::TaxonomyView(const QString& title, const QString& emptyHint,
+                           const QString& categoryColumn, QWidget* parent)
+    : PlotView(title, emptyHint, parent)
+    , m_categoryColumn(categoryColumn)
 {
     connect(
         plot(), &QCustomPlot::plottableClick, this,
@@ -134,7 +141,7 @@ void TaxonomyView::rebuild()
 QString TaxonomyView::csv() const
 {
     CsvTable table({QStringLiteral("compressor"), QStringLiteral("ratio"),
-                    QStringLiteral("signature"), QStringLiteral("count"), QStringLiteral("share")});
+                    m_categoryColumn, QStringLiteral("count"), QStringLiteral("share")});
     for (const TaxonomyBar& bar : m_data.bars) {
         const int total = barTotal(bar);
         for (int s = 0; s < m_data.signatures.size(); ++s) {

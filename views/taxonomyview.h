@@ -8,12 +8,17 @@ class QCPAbstractPlottable;
 namespace kvl {
 
 // Stacked bars of failure signatures (C→W rows), one bar per compressor × ratio.
-// Clicking a segment selects the rows of that cell with that signature.
+// Clicking a segment selects the rows of that cell with that signature. The same bars
+// serve any split of the C→W rows into categories (the chain-break view): the
+// constructor with a title names the figure, its empty hint and the CSV's category
+// column.
 class TaxonomyView : public PlotView
 {
     Q_OBJECT
   public:
     explicit TaxonomyView(QWidget* parent = nullptr);
+    TaxonomyView(const QString& title, const QString& emptyHint, const QString& categoryColumn,
+                 QWidget* parent = nullptr);
 
     void setData(const TaxonomyCounts& data);
     const TaxonomyCounts& data() const { return m_data; }
@@ -23,7 +28,7 @@ class TaxonomyView : public PlotView
     bool normalized() const { return m_normalized; }
     void setNormalized(bool normalized);
 
-    // compressor,ratio,signature,count,share
+    // compressor,ratio,<category column>,count,share
     QString csv() const override;
 
     // Plot coordinates of the centre of one stacked segment (for tests and tooltips).
@@ -40,6 +45,7 @@ class TaxonomyView : public PlotView
     void onPlottableClick(QCPAbstractPlottable* plottable, int dataIndex);
 
     TaxonomyCounts m_data;
+    QString m_categoryColumn = QStringLiteral("signature");
     bool m_normalized = false;
 };
 

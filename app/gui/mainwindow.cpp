@@ -15,6 +15,7 @@
 #include "views/heatmapview.h"
 #include "views/overlapmatrixview.h"
 #include "views/ratiocurvesview.h"
+#include "views/signaturenames.h"
 #include "views/taxonomyview.h"
 
 #include <QAction>
@@ -131,6 +132,13 @@ void MainWindow::createViews()
     m_tabs->setDocumentMode(true);
     m_accuracy = new AccuracyRatioView;
     m_taxonomy = new TaxonomyView;
+    m_chainBreaks = new TaxonomyView(
+        tr("Where multihop C→W rows leave the gold chain"),
+        tr("No chain breaks in this run.\nMultihop answers write the chain out (Hotel = "
+           "Sierra = Kilo = 7); for the rows FullCache answers and a compressor fails, this "
+           "view shows at which step the written chain went wrong."),
+        QStringLiteral("break"));
+    m_chainBreaks->setObjectName(QStringLiteral("ChainBreaks"));
     m_overlap = new OverlapMatrixView;
     m_heatmap = new HeatmapView;
     m_referenceHeatmap = new HeatmapView;
@@ -178,6 +186,7 @@ void MainWindow::createViews()
 
     m_tabs->addTab(m_accuracy, tr("Accuracy"));
     m_tabs->addTab(m_taxonomy, tr("Taxonomy"));
+    m_tabs->addTab(m_chainBreaks, tr("Chain breaks"));
     m_tabs->addTab(overlapPage, tr("Failure overlap"));
     m_tabs->addTab(attentionPage, tr("Attention"));
     m_tabs->addTab(m_eviction, tr("Eviction map"));
@@ -187,7 +196,7 @@ void MainWindow::createViews()
     m_tabs->addTab(m_interventions, tr("Interventions"));
     m_tabs->addTab(m_compare, tr("Compare"));
     m_tabs->addTab(m_inspector, tr("Sample"));
-    m_views = {m_accuracy, m_taxonomy, m_overlap, m_heatmap, m_eviction, m_ger};
+    m_views = {m_accuracy, m_taxonomy, m_chainBreaks, m_overlap, m_heatmap, m_eviction, m_ger};
     for (PlotView* v : m_views)
         m_pageViews.insert(v, v);
     for (PlotView* v : {static_cast<PlotView*>(m_spanKeep), static_cast<PlotView*>(m_leakage),
@@ -200,6 +209,8 @@ void MainWindow::createViews()
     setCentralWidget(m_stack);
 
     connect(m_taxonomy, &TaxonomyView::selectionChanged, this, &MainWindow::onTaxonomySelection);
+    connect(m_chainBreaks, &TaxonomyView::selectionChanged, this,
+            &MainWindow::onChainBreakSelection);
     connect(m_overlap, &OverlapMatrixView::pairSelected, this, &MainWindow::onOverlapSelection);
     connect(m_accuracy, &AccuracyRatioView::configurationSelected, this,
             [this](const QString& compressor, double ratio) {
@@ -271,8 +282,10 @@ void MainWindow::createMenus()
     m_logScale = view->addAction(tr("Heatmap &logarithmic scale"), this,
                                  [this](bool on) { m_heatmap->setLogScale(on); });
     m_logScale->setCheckable(true);
-    m_shares = view->addAction(tr("Taxonomy as &shares"), this,
-                               [this](bool on) { m_taxonomy->setNormalized(on); });
+    m_shares = view->addAction(tr("Taxonomy as &shares"), this, [this](bool on) {
+        m_taxonomy->setNormalized(on);
+        m_chainBreaks->setNormalized(on);
+    });
     m_shares->setCheckable(true);
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
@@ -306,6 +319,7 @@ void MainWindow::showRun(const RunViewData& data)
     m_eviction->setProvenance(withBase(data.evictionProvenance));
     m_accuracy->setData(data.accuracy);
     m_taxonomy->setData(data.taxonomy);
+    m_chainBreaks->setData(data.chainBreaks);
     m_overlap->setData(data.overlap);
     // setData with an empty value would draw nothing yet leave the view "with data".
     auto show = [](auto* view, const auto& value) {
@@ -500,6 +514,18 @@ void MainWindow::onTaxonomySelection(const TaxonomySelection& s)
     showTaxonomyRows(s);
 }
 
+void MainWindow::onChainBreakSelection(const TaxonomySelection& s)
+{
+    m_selection.selectedCompressor = s.compressor;
+    m_selection.selectedRatio = s.ratio;
+    statusBar()->showMessage(tr("Selected %1 multihop C→W rows of %2 at ratio %3: %4")
+                                 .arg(s.count)
+                                 .arg(s.compressor)
+                                 .arg(s.ratio)
+                                 .arg(signatureDisplayName(s.signature)));
+    showChainBreakRows(s);
+}
+
 void MainWindow::onOverlapSelection(const OverlapSelection& s)
 {
     m_selection.overlapA = s.a;
@@ -554,6 +580,7 @@ void MainWindow::applySessionState(const SessionState& s)
     m_heatmap->setLogScale(s.heatmapLogScale);
     m_logScale->setChecked(s.heatmapLogScale);
     m_taxonomy->setNormalized(s.taxonomyShares);
+    m_chainBreaks->setNormalized(s.taxonomyShares);
     m_shares->setChecked(s.taxonomyShares);
     m_tabs->setCurrentIndex(std::clamp(s.currentTab, 0, int(m_tabs->count()) - 1));
     // Runs are listed; the current one is opened when this build can read run files.

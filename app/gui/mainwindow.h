@@ -79,6 +79,7 @@ class MainWindow : public QMainWindow
 
     // Drill-down: the rows behind a taxonomy segment or an overlap cell, and one row's sample.
     void showTaxonomyRows(const TaxonomySelection& selection);
+    void showChainBreakRows(const TaxonomySelection& selection);
     void showOverlapRows(const OverlapSelection& selection);
     void inspectRow(const ResultRow& row);
 
@@ -136,6 +137,7 @@ class MainWindow : public QMainWindow
     void showNewRunDialog();
     void showAbout();
     void onTaxonomySelection(const TaxonomySelection& selection);
+    void onChainBreakSelection(const TaxonomySelection& selection);
     void onOverlapSelection(const OverlapSelection& selection);
     void updateTitle();
     void addRunToList(const QString& path);
@@ -164,6 +166,7 @@ class MainWindow : public QMainWindow
     QHash<QWidget*, PlotView*> m_pageViews; // tab page → the view it exports
     AccuracyRatioView* m_accuracy = nullptr;
     TaxonomyView* m_taxonomy = nullptr;
+    TaxonomyView* m_chainBreaks = nullptr;
     OverlapMatrixView* m_overlap = nullptr;
     HeatmapView* m_heatmap = nullptr;
     HeatmapView* m_referenceHeatmap = nullptr;

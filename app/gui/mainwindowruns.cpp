@@ -303,6 +303,18 @@ void MainWindow::showTaxonomyRows(const TaxonomySelection& s)
                  [path, s] { return taxonomyRows(path, s.compressor, s.ratio, s.signature); });
 }
 
+void MainWindow::showChainBreakRows(const TaxonomySelection& s)
+{
+    if (m_currentRun.isEmpty() || !m_loader)
+        return;
+    const QString path = m_currentRun;
+    const QString title = tr("%1 · chain broken at: %2 (C→W)")
+                              .arg(ConfigChoice{s.compressor, s.ratio}.label(),
+                                   signatureDisplayName(s.signature));
+    runRowsQuery(title,
+                 [path, s] { return chainBreakRows(path, s.compressor, s.ratio, s.signature); });
+}
+
 void MainWindow::showOverlapRows(const OverlapSelection& s)
 {
     if (m_currentRun.isEmpty() || !m_loader || m_overlapRatio < 0)

@@ -1,5 +1,6 @@
 #include "rowqueries.h"
 
+#include "store/chainbreaks.h"
 #include "store/runreader.h"
 
 #include <QCoreApplication>
@@ -35,6 +36,17 @@ QVector<ResultRow> taxonomyRows(const QString& path, const QString& compressor, 
         if (r.record.signature && (!wanted || *r.record.signature == *wanted) &&
             (wanted || signatureName(*r.record.signature) == signature))
             rows.push_back({std::move(r), {}});
+    return rows;
+}
+
+QVector<ResultRow> chainBreakRows(const QString& path, const QString& compressor, double ratio,
+                                  const QString& category)
+{
+    RunReader reader(path);
+    QVector<ResultRow> rows;
+    for (ChainBreak& b : chainBreaks(reader, compressor, ratio))
+        if (chainBreakCategory(b.step, b.links) == category)
+            rows.push_back({std::move(b.result), {}});
     return rows;
 }
 

@@ -11,6 +11,11 @@ namespace kvl {
 QVector<ResultRow> taxonomyRows(const QString& path, const QString& compressor, double ratio,
                                 const QString& signature);
 
+// The multihop C→W rows of one configuration whose written chain broke in one
+// chain-break category (a segment of the chain-break view).
+QVector<ResultRow> chainBreakRows(const QString& path, const QString& compressor, double ratio,
+                                  const QString& category);
+
 // The C→W rows of compressors a and b at one ratio, grouped "<a> only", "<b> only"
 // and "both" (an overlap cell): a-only rows first, as "the rows SnapKV alone fails".
 QVector<ResultRow> overlapRows(const QString& path, double ratio, const QString& a,

@@ -56,7 +56,8 @@ void RowsPanel::clear()
 {
     m_model->clear();
     m_view->setColumnHidden(ResultRowsModel::GroupColumn, true);
-    m_title->setText(tr("Click a taxonomy bar or a failure-overlap cell to list its rows."));
+    m_title->setText(
+        tr("Click a taxonomy or chain-break bar, or a failure-overlap cell, to list its rows."));
 }
 
 QString RowsPanel::title() const

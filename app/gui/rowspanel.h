@@ -10,7 +10,7 @@ class QTableView;
 
 namespace kvl {
 
-// The rows behind the last clicked taxonomy bar or overlap cell; selecting one
+// The rows behind the last clicked taxonomy or chain-break bar or overlap cell; selecting one
 // asks for its sample to be inspected.
 class RowsPanel : public QWidget
 {

@@ -53,6 +53,9 @@ struct RunViewData
     qint64 resultCount = 0;
     AccuracyData accuracy;
     TaxonomyCounts taxonomy;
+    // Multihop C→W rows by the step where the written chain left the gold one
+    // (store/chainbreaks categories), drawn like the taxonomy.
+    TaxonomyCounts chainBreaks;
     OverlapMatrix overlap; // at focus.ratio when present, else the first ratio
     // Failure overlap at every ratio of the run (the overlap view's ratio chooser).
     QVector<double> overlapRatios;

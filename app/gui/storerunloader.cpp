@@ -2,6 +2,7 @@
 
 #include "keepaccumulator.h"
 #include "maskviews.h"
+#include "store/chainbreaks.h"
 #include "store/runreader.h"
 
 #include <QCoreApplication>
@@ -77,6 +78,39 @@ TaxonomyCounts taxonomyOf(RunReader& reader, const QVector<ConfigChoice>& config
         for (const SignatureCount& s : cells)
             if (s.compressor == c.compressor && sameRatio(s.ratio, c.ratio))
                 bar.counts[t.signatures.indexOf(s.signature)] = int(s.count);
+        t.bars << bar;
+    }
+    return t;
+}
+
+// Multihop C→W rows by chain-break category: the start, each link in order, the number.
+TaxonomyCounts chainBreaksOf(RunReader& reader, const QVector<ConfigChoice>& configs)
+{
+    const std::vector<ChainBreak> breaks = chainBreaks(reader);
+    TaxonomyCounts t;
+    if (breaks.empty())
+        return t;
+    std::set<int> links; // link steps present (1 .. links-1)
+    bool start = false, value = false;
+    for (const ChainBreak& b : breaks) {
+        start |= b.step <= 0;
+        value |= b.step >= b.links;
+        if (b.step > 0 && b.step < b.links)
+            links.insert(b.step);
+    }
+    if (start)
+        t.signatures << chainBreakCategory(0, 1);
+    for (int k : links)
+        t.signatures << chainBreakCategory(k, k + 1);
+    if (value)
+        t.signatures << chainBreakCategory(1, 1);
+    for (const ConfigChoice& c : configs) {
+        if (c.compressor == kFullCacheCompressor)
+            continue;
+        TaxonomyBar bar{c.compressor, c.ratio, QVector<int>(t.signatures.size(), 0)};
+        for (const ChainBreak& b : breaks)
+            if (b.result.compressor == c.compressor && sameRatio(b.result.ratio, c.ratio))
+                ++bar.counts[t.signatures.indexOf(chainBreakCategory(b.step, b.links))];
         t.bars << bar;
     }
     return t;
@@ -379,6 +413,7 @@ RunViewData loadRunViewData(const RunRequest& request)
 
     data.accuracy = accuracyOf(reader);
     data.taxonomy = taxonomyOf(reader, data.configs);
+    data.chainBreaks = chainBreaksOf(reader, data.configs);
     overlapsOf(reader, data);
 
     data.focus = defaultFocus(reader, data.configs);

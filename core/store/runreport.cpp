@@ -1,9 +1,8 @@
 #include "store/runreport.h"
 
 #include "store/runreader.h"
-#include "tasks/chainanswer.h"
+#include "store/chainbreaks.h"
 
-#include <QHash>
 #include <QJsonValue>
 #include <algorithm>
 #include <map>
@@ -23,27 +22,15 @@ ReportTable table(const char* name, const char* title, QStringList columns)
     return {QLatin1String(name), QLatin1String(title), std::move(columns), {}};
 }
 
-// Multihop C->W rows whose answer writes the chain out: at which step they left the
-// gold chain (chainBreakStep), per compressor x ratio x the gold's link count. A row
-// with a bare answer, or a gold that is no chain, has no step and is left out.
+// The chain breaks (store/chainbreaks) per compressor x ratio x the gold's link count.
 ReportTable chainBreakTable(RunReader& reader)
 {
     ReportTable t = table("chains", "Multihop C->W rows: step where the answer left the gold chain",
                           {"compressor", "ratio", "links", "step", "count", "share"});
-    QHash<QString, QString> gold;
-    for (const SampleInfo& s : reader.samples())
-        gold.insert(s.key, s.gold);
-    ResultFilter filter;
-    filter.suite = QStringLiteral("multihop");
-    filter.transition = Transition::CorrectToWrong;
     using Cell = std::tuple<QString, double, int>; // compressor, ratio, links
     std::map<Cell, std::map<int, int>> counts;     // cell -> step -> rows
-    for (const StoredResult& r : reader.results(filter)) {
-        const QString g = gold.value(r.sampleKey);
-        const int step = chainBreakStep(r.record.answer, g);
-        if (step >= 0)
-            ++counts[{r.compressor, r.ratio, chainLinks(g)}][step];
-    }
+    for (const ChainBreak& b : chainBreaks(reader))
+        ++counts[{b.result.compressor, b.result.ratio, b.links}][b.step];
     for (const auto& [cell, steps] : counts) {
         int total = 0;
         for (const auto& [step, n] : steps)

@@ -27,6 +27,7 @@
 #include "storefixtures.h"
 
 #include <QJsonArray>
+#include <map>
 #include <QJsonObject>
 
 namespace kvl::guitest {
@@ -128,6 +129,35 @@ inline void writeRun(const QString& path, const std::vector<int>& samples,
     RunInfo info;
     info.modelName = QStringLiteral("tiny");
     test::writeRunOf(path, info, samples, sample, status);
+}
+
+// Multihop samples s0, s1, s3 with the three-link gold chain "Hotel = Sierra = Charlie =
+// 2025". C->W rows (handResults): SnapKV@0.5 {s1, s3}, TOVA@0.5 {s0, s1}, SnapKV@0.75
+// {s0, s1}; each answers a chain broken as the table below says (a bare answer has no
+// step). Chain breaks: SnapKV@0.5 start 1, link 2 1; SnapKV@0.75 link 1 1; TOVA@0.5
+// link 1 1, number 1.
+inline void writeChainRun(const QString& path)
+{
+    const QString gold = QStringLiteral("Hotel = Sierra = Charlie = 2025");
+    // (sample, configuration index in handConfigs) -> the broken answer
+    const std::map<std::pair<int, int>, QString> broken{
+        {{1, 1}, QStringLiteral("Kilo = 7")},                     // another start
+        {{3, 1}, QStringLiteral("Hotel = Sierra = Kilo = 7")},    // link 2
+        {{0, 2}, QStringLiteral("Hotel = Tango = 3816")},         // link 1
+        {{1, 2}, QStringLiteral("Hotel = Sierra = Charlie = 7")}, // the number
+        {{0, 3}, QStringLiteral("3816")},                         // bare: no step
+        {{1, 3}, QStringLiteral("Hotel = Tango = 3816")}};        // link 1
+    const auto makeSample = [&](int s) {
+        SampleRecord rec = test::handSample(s);
+        rec.sample.suite = QStringLiteral("multihop");
+        rec.sample.gold = gold;
+        rec.results = test::handResults(s, gold);
+        for (const auto& [where, answer] : broken)
+            if (where.first == s)
+                rec.results[std::size_t(where.second)].answer = answer;
+        return rec;
+    };
+    test::writeRunOf(path, test::runInfo(), {0, 1, 3}, makeSample, QStringLiteral("finished"));
 }
 
 } // namespace kvl::guitest

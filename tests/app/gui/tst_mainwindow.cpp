@@ -19,6 +19,9 @@ RunViewData sampleRun()
     d.model = QStringLiteral("tiny-model");
     d.accuracy = sample::accuracy();
     d.taxonomy = sample::taxonomy();
+    d.chainBreaks.signatures = {QStringLiteral("chain_start"), QStringLiteral("chain_link_1"),
+                                QStringLiteral("chain_value")};
+    d.chainBreaks.bars = {{QStringLiteral("S"), 0.5, {1, 2, 0}}};
     d.overlap = sample::overlap();
     d.heatmap = sample::heatmap();
     d.heatmapProvenance.compressor = QStringLiteral("SnapKV");
@@ -37,7 +40,7 @@ class TstMainWindow : public QObject
     void emptyWithoutRun()
     {
         MainWindow window;
-        QCOMPARE(window.views().size(), 6);
+        QCOMPARE(window.views().size(), 7);
         for (PlotView* v : window.views()) {
             QVERIFY(!v->hasData());
             QVERIFY(!v->emptyHint().isEmpty());
@@ -53,7 +56,7 @@ class TstMainWindow : public QObject
             QVERIFY2(v->hasData(), qPrintable(v->title()));
         QVERIFY(window.windowTitle().contains(QLatin1String("tiny")));
         // Provenance: run and model on every view; the heatmap adds its configuration.
-        const Provenance p = window.views().at(3)->provenance();
+        const Provenance p = window.views().at(4)->provenance();
         QCOMPARE(p.run, QStringLiteral("tiny"));
         QCOMPARE(p.model, QStringLiteral("tiny-model"));
         QCOMPARE(p.compressor, QStringLiteral("SnapKV"));

@@ -5,6 +5,7 @@
 #include "guirunfixture.h"
 #include "mainwindow.h"
 #include "offscreentestmain.h"
+#include "resultrowsmodel.h"
 #include "rowspanel.h"
 #include "runprocess.h"
 #include "runwatcher.h"
@@ -56,8 +57,10 @@ class TstRunBrowsing : public QObject
         QVERIFY(!window.startPageShown());
         QCOMPARE(window.runData().sampleCount, 4);
         QCOMPARE(window.runData().accuracy.fullCacheAccuracy, 0.75);
+        // Every view but the chain breaks, which only multihop runs have.
         for (PlotView* v : window.views())
-            QVERIFY2(v->hasData(), qPrintable(v->title()));
+            QVERIFY2(v->hasData() == (v->objectName() != QLatin1String("ChainBreaks")),
+                     qPrintable(v->title()));
         QVERIFY(window.referenceHeatmap()->hasData());
         QCOMPARE(window.runWatcher()->path(), path);
         window.closeRun();
@@ -133,6 +136,27 @@ class TstRunBrowsing : public QObject
         // FullCache attention of s1 is stored; SnapKV@0.75's is not.
         QVERIFY(window.sampleInspector()->referenceHeatmap()->hasData());
         QVERIFY(!window.sampleInspector()->heatmap()->hasData());
+    }
+
+    void chainBreakToRows()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("chains.kvl"));
+        guitest::writeChainRun(path);
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.openRun(path);
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(window.runData().chainBreaks.bars.size(), 3);
+
+        QSignalSpy rows(&window, &MainWindow::rowsAvailable);
+        window.showChainBreakRows(
+            {QStringLiteral("SnapKV"), 0.5, QStringLiteral("chain_link_2"), 1});
+        QVERIFY(rows.wait(5000));
+        QCOMPARE(rows.takeFirst().at(0).toInt(), 1);
+        QCOMPARE(window.rowsPanel()->model()->rowCount(), 1);
+        QCOMPARE(window.rowsPanel()->model()->index(0, ResultRowsModel::SampleColumn).data(),
+                 QVariant(QStringLiteral("s3")));
     }
 
     void overlapCellToRows()

@@ -224,6 +224,33 @@ class TstStoreRunLoader : public QObject
         QCOMPARE(ov[3].result.sampleKey, QStringLiteral("s1"));
     }
 
+    void chainBreaks()
+    {
+        // The hand run has no multihop rows: the chain-break view stays empty.
+        QVERIFY(loadRunViewData({m_path}).chainBreaks.isEmpty());
+
+        const QString file = m_dir.filePath(QStringLiteral("chains.kvl"));
+        guitest::writeChainRun(file);
+        const TaxonomyCounts t = loadRunViewData({file}).chainBreaks;
+        QCOMPARE(t.signatures, (QStringList{"chain_start", "chain_link_1", "chain_link_2",
+                                            "chain_value"}));
+        QCOMPARE(t.bars.size(), 3); // SnapKV 0.5, SnapKV 0.75, TOVA 0.5
+        QCOMPARE(t.bars[0].compressor, QStringLiteral("SnapKV"));
+        QCOMPARE(t.bars[0].counts, (QVector<int>{1, 0, 1, 0}));
+        QCOMPARE(t.bars[1].ratio, 0.75);
+        QCOMPARE(t.bars[1].counts, (QVector<int>{0, 1, 0, 0}));
+        QCOMPARE(t.bars[2].compressor, QStringLiteral("TOVA"));
+        QCOMPARE(t.bars[2].counts, (QVector<int>{0, 1, 0, 1}));
+
+        const QVector<ResultRow> value = chainBreakRows(file, "TOVA", 0.5, "chain_value");
+        QCOMPARE(value.size(), 1);
+        QCOMPARE(value[0].result.sampleKey, QStringLiteral("s1"));
+        const QVector<ResultRow> link = chainBreakRows(file, "SnapKV", 0.75, "chain_link_1");
+        QCOMPARE(link.size(), 1);
+        QCOMPARE(link[0].result.sampleKey, QStringLiteral("s1"));
+        QVERIFY(chainBreakRows(file, "SnapKV", 0.75, "chain_start").isEmpty());
+    }
+
     void rowsModel()
     {
         ResultRowsModel model;

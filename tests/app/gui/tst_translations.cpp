@@ -18,6 +18,8 @@ class TstTranslations : public QObject
         // Drawn by the shared base of the ratio views: its context is the base's.
         QTest::newRow("shared axis") << "kvl::RatioPlotView"
                                      << "Compression ratio (share of context KV entries removed)";
+        QTest::newRow("chain-break category") << "kvl::SignatureNames"
+                                              << "Right chain, wrong number";
         QTest::newRow("dialog") << "kvl::NewRunDialog"
                                 << "New run";
     }

@@ -1,0 +1,40 @@
+#include "store/chainbreaks.h"
+
+#include "store/runreader.h"
+#include "tasks/chainanswer.h"
+
+#include <QHash>
+
+namespace kvl {
+
+std::vector<ChainBreak> chainBreaks(RunReader& reader, const std::optional<QString>& compressor,
+                                    const std::optional<double>& ratio)
+{
+    QHash<QString, QString> gold;
+    for (const SampleInfo& s : reader.samples())
+        gold.insert(s.key, s.gold);
+    ResultFilter filter;
+    filter.suite = QStringLiteral("multihop");
+    filter.transition = Transition::CorrectToWrong;
+    filter.compressor = compressor;
+    filter.ratio = ratio;
+    std::vector<ChainBreak> breaks;
+    for (StoredResult& r : reader.results(filter)) {
+        const QString g = gold.value(r.sampleKey);
+        const int step = chainBreakStep(r.record.answer, g);
+        if (step >= 0)
+            breaks.push_back({std::move(r), chainLinks(g), step});
+    }
+    return breaks;
+}
+
+QString chainBreakCategory(int step, int links)
+{
+    if (step <= 0)
+        return QStringLiteral("chain_start");
+    if (step >= links)
+        return QStringLiteral("chain_value");
+    return QStringLiteral("chain_link_%1").arg(step);
+}
+
+} // namespace kvl
