@@ -1,5 +1,6 @@
 // `kvlens-cli eval`: a model's FullCache score on fresh samples of a suite (the table of
-// the bundled model's card), overall and per context-length bucket.
+// the bundled model's card), overall and per context-length bucket; --predictions keeps
+// every answer for a look at how the model fails.
 #include "clicommand.h"
 #include "clioptions.h"
 #include "clioutput.h"
@@ -8,20 +9,53 @@
 #include "checkpoint/modellocator.h"
 #include "common/error.h"
 #include "model/transformer.h"
+#include "run/answerrun.h"
 #include "run/cardtables.h"
 #include "run/experimentspec.h"
 #include "run/suiteevaluation.h"
+#include "tasks/sample.h"
 #include "tokenizer/tokenizer.h"
 
 #include <ATen/Parallel.h>
 
 #include <QCommandLineParser>
+#include <QFile>
+#include <QJsonDocument>
 #include <cstdio>
+#include <memory>
 #include <tuple>
 #include <unistd.h>
 
 namespace kvl::cli {
 namespace {
+
+// eval --predictions: one line per scored sample, written as it is scored, so an
+// interrupted evaluation keeps the lines it finished.
+class PredictionsFile
+{
+  public:
+    explicit PredictionsFile(const QString& path)
+        : m_file(path)
+    {
+        if (!m_file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            throw Error(path, QStringLiteral("cannot write the predictions file: %1")
+                                  .arg(m_file.errorString()));
+    }
+
+    void write(const Sample& sample, const AnswerRun& run)
+    {
+        QJsonObject line = sampleToJson(sample);
+        line.insert(QStringLiteral("prediction"), run.answer);
+        line.insert(QStringLiteral("score"), run.score);
+        const QByteArray bytes = QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n';
+        if (m_file.write(bytes) != bytes.size() || !m_file.flush())
+            throw Error(m_file.fileName(), QStringLiteral("cannot write the predictions file: %1")
+                                               .arg(m_file.errorString()));
+    }
+
+  private:
+    QFile m_file;
+};
 
 int runEval(const QStringList& args)
 {
@@ -45,6 +79,10 @@ int runEval(const QStringList& args)
     opt("variant", "suite variant (default: each sample draws one)", "NAME");
     opt("max-new-tokens", "decode limit (default: gold length + 16)", "N", QStringLiteral("0"));
     opt("threads", "libtorch threads (default: all cores)", "N", QStringLiteral("0"));
+    opt("predictions",
+        "also write each scored sample with its greedy \"prediction\" and \"score\" to FILE "
+        "(JSONL that `kvlens-cli score` reads back)",
+        "FILE");
     parser.addOption({QStringLiteral("json"), QStringLiteral("print one JSON object per suite")});
     parser.addOption({QStringLiteral("markdown"),
                       QStringLiteral("print a model card's table: a row per suite, a column per "
@@ -82,6 +120,10 @@ int runEval(const QStringList& args)
     if (threads > 0)
         at::set_num_threads(threads);
 
+    std::unique_ptr<PredictionsFile> predictions;
+    if (parser.isSet(QStringLiteral("predictions")))
+        predictions = std::make_unique<PredictionsFile>(parser.value(QStringLiteral("predictions")));
+
     const bool json = parser.isSet(QStringLiteral("json"));
     const bool markdown = parser.isSet(QStringLiteral("markdown"));
     std::vector<SuiteEvaluation> evaluations;
@@ -92,7 +134,11 @@ int runEval(const QStringList& args)
             [&](int done, int total) {
                 if (bar)
                     std::fprintf(stderr, "\r\033[K%s %d/%d", qPrintable(suite), done, total);
-            });
+            },
+            predictions ? SampleAnswerSink([&](const Sample& sample, const AnswerRun& run) {
+                predictions->write(sample, run);
+            })
+                        : SampleAnswerSink());
         if (bar)
             std::fprintf(stderr, "\r\033[K");
         if (json) {

@@ -68,7 +68,8 @@ bool fitsModel(const Transformer& model, const PreparedSample& prepared, int max
 SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokenizer,
                               const QString& suite, int n, const std::vector<TaskOptions>& lengths,
                               std::uint64_t seed, int maxNewTokens,
-                              const std::function<void(int, int)>& progress)
+                              const std::function<void(int, int)>& progress,
+                              const SampleAnswerSink& answered)
 {
     const auto generator = makeTaskGenerator(suite);
     AnswerSettings settings;
@@ -94,6 +95,8 @@ SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokeniz
                     model.prefill(prepared.ids.context, PrefillOptions{1, {}});
                 const AnswerRun run = decodeSample(model, tokenizer, prepared, cache, {}, settings);
                 summary.add(run.scoreJson);
+                if (answered)
+                    answered(sample, run);
                 scoreSum += run.score;
                 ++eval.n;
                 const auto [lo, hi] =

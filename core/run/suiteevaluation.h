@@ -13,6 +13,11 @@ namespace kvl {
 
 class Tokenizer;
 class Transformer;
+struct AnswerRun;
+struct Sample;
+
+// Called with each scored sample and its greedy answer (eval --predictions).
+using SampleAnswerSink = std::function<void(const Sample& sample, const AnswerRun& run)>;
 
 // FullCache scores of one length bucket: context tokens in [minTokens, maxTokens].
 struct LengthBucketScore
@@ -56,11 +61,13 @@ struct SuiteEvaluation
 // Generates n samples of `suite` for each entry of `lengths` (its token range and
 // variant; sample i of an entry depends on (suite, seed, i, its options) only) and scores
 // the greedy FullCache answers, pooled into one evaluation; maxNewTokens 0 = gold length
-// + 16. `progress(done, total)` after each sample.
+// + 16. `progress(done, total)` after each sample; `answered` with each scored sample
+// (not those too long for the model).
 SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokenizer,
                               const QString& suite, int n, const std::vector<TaskOptions>& lengths,
                               std::uint64_t seed, int maxNewTokens = 0,
-                              const std::function<void(int, int)>& progress = {});
+                              const std::function<void(int, int)>& progress = {},
+                              const SampleAnswerSink& answered = {});
 inline SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokenizer,
                                      const QString& suite, int n, const TaskOptions& options,
                                      std::uint64_t seed, int maxNewTokens = 0,

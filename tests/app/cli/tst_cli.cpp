@@ -226,6 +226,36 @@ class TestCli : public QObject
         QCOMPARE(variantN, 2);
         QCOMPARE(cli({"eval", "--model", m_model, "--suite", "nosuch", "--n", "1"}).code, 1);
 
+        // --predictions: the same samples, each with its answer and score; `score` reads
+        // the file back to the same scores.
+        const QString preds = path("eval-predictions.jsonl");
+        const Result kept = cli({"eval", "--model", m_model, "--suite", "retrieval", "--n", "2",
+                                 "--tokens", "200:300", "--threads", "1", "--json",
+                                 "--predictions", preds});
+        CLI_OK(kept);
+        QCOMPARE(kept.lastJson().value(QStringLiteral("score")).toDouble(), score);
+        const Result rescored = cli({"score", preds});
+        CLI_OK(rescored);
+        const QList<QJsonObject> scores = rescored.jsonLines();
+        QCOMPARE(scores.size(), 3); // two samples, then the summary
+        QFile file(preds);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> predLines = file.readAll().trimmed().split('\n');
+        QCOMPARE(predLines.size(), 2);
+        for (int i = 0; i < 2; ++i) {
+            const QJsonObject line = QJsonDocument::fromJson(predLines[i]).object();
+            QVERIFY(line.value(QStringLiteral("prediction")).isString());
+            QCOMPARE(line.value(QStringLiteral("suite")).toString(), QStringLiteral("retrieval"));
+            QCOMPARE(scores[i].value(QStringLiteral("score")).toDouble(),
+                     line.value(QStringLiteral("score")).toDouble(-1));
+        }
+        QCOMPARE(scores[2].value(QStringLiteral("score")).toDouble(), score);
+        const Result unwritable =
+            cli({"eval", "--model", m_model, "--suite", "retrieval", "--n", "1", "--predictions",
+                 path("no/such/dir/p.jsonl")});
+        QCOMPARE(unwritable.code, 1);
+        QVERIFY2(unwritable.err.contains(QLatin1String("p.jsonl")), qPrintable(unwritable.err));
+
         // Several ranges: N samples each, pooled, one bucket per range here.
         const Result two = cli({"eval", "--model", m_model, "--suite", "retrieval", "--n", "2",
                                 "--tokens", "200:256,300:400", "--threads", "1", "--json"});
