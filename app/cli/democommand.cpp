@@ -1,5 +1,5 @@
 // `kvlens-cli demo`: the newcomer's first minutes. A small sweep on the bundled model
-// (two suites, three presses, three ratios) into demo.kvl, then the run's report.
+// (three suites, three presses, three ratios) into demo.kvl, then the run's report.
 #include "clicommand.h"
 #include "clioptions.h"
 #include "clioutput.h"
@@ -21,16 +21,18 @@ namespace kvl::cli {
 namespace {
 
 // The demo's defaults: retrieval shows evidence eviction, instructions shows span
-// eviction and leakage; three presses that fail differently; three ratios up to the
-// point where they do. Retrieval asks single needles: the bundled model answers most of
-// them under FullCache (MODEL_CARD.md), so what the presses break stands out, where its
-// weak listing variants would fail before any compression.
+// eviction and leakage, multihop shows at which link a compressed run breaks a chain;
+// three presses that fail differently; three ratios up to the point where they do.
+// Retrieval asks single needles: the bundled model answers most of them under
+// FullCache (MODEL_CARD.md), so what the presses break stands out, where its weak
+// listing variants would fail before any compression.
 struct DemoSuite
 {
     const char* suite;
     const char* variant;
 };
-constexpr DemoSuite kDemoSuites[] = {{"retrieval", "single"}, {"instructions", ""}};
+constexpr DemoSuite kDemoSuites[] = {
+    {"retrieval", "single"}, {"instructions", ""}, {"multihop", ""}};
 constexpr const char* kDemoPresses[] = {"streamingllm", "snapkv", "tova"};
 constexpr double kDemoRatios[] = {0.25, 0.5, 0.75};
 
@@ -38,9 +40,8 @@ int runDemo(const QStringList& args)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "A demo sweep on the bundled model (single-needle retrieval and instructions; "
-        "StreamingLLM, SnapKV "
-        "and TOVA at 25/50/75% compression) into a run file, then its report. Open the run "
+        "A demo sweep on the bundled model (single-needle retrieval, instructions and "
+        "multihop; StreamingLLM, SnapKV and TOVA at 25/50/75% compression) into a run file, then its report. Open the run "
         "file in the KVLens app to explore it. Rerunning resumes."));
     parser.addHelpOption();
     const auto opt = [&](const char* name, const char* help, const char* value,

@@ -365,6 +365,7 @@ class TestCli : public QObject
         const QJsonObject report = r.lastJson();
         QVERIFY(report.contains(QStringLiteral("accuracy")));
         QVERIFY(report.contains(QStringLiteral("interventions")));
+        QVERIFY(report.contains(QStringLiteral("chains")));
         // Retrieval asks single needles (the bundled model's strong variant): one
         // evidence record and its two near-miss distractors.
         kvl::RunReader run(path("demo.kvl"));
@@ -380,6 +381,11 @@ class TestCli : public QObject
             QCOMPARE(kinds, (QStringList{"distractor", "distractor", "evidence"}));
         }
         QCOMPARE(retrieval, 1);
+        QStringList suites;
+        for (const kvl::SampleInfo& sample : run.samples())
+            suites << sample.suite;
+        suites.sort();
+        QCOMPARE(suites, (QStringList{"instructions", "multihop", "retrieval"}));
         const Result missing = cli({"demo", "--model", path("no-model"), "--out", path("d2.kvl")});
         QVERIFY(missing.code != 0);
         QVERIFY2(missing.err.contains(path("no-model")), qPrintable(missing.err));
