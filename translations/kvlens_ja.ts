@@ -322,8 +322,8 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
         <translation>ヒートマップを対数目盛で表示(&amp;L)</translation>
     </message>
     <message>
-        <source>Taxonomy as &amp;shares</source>
-        <translation>分類を割合で表示(&amp;S)</translation>
+        <source>Taxonomy and chain breaks as &amp;shares</source>
+        <translation>分類と連鎖の断絶を割合で表示(&amp;S)</translation>
     </message>
     <message>
         <source>&amp;Help</source>

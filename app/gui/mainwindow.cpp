@@ -282,7 +282,7 @@ void MainWindow::createMenus()
     m_logScale = view->addAction(tr("Heatmap &logarithmic scale"), this,
                                  [this](bool on) { m_heatmap->setLogScale(on); });
     m_logScale->setCheckable(true);
-    m_shares = view->addAction(tr("Taxonomy as &shares"), this, [this](bool on) {
+    m_shares = view->addAction(tr("Taxonomy and chain breaks as &shares"), this, [this](bool on) {
         m_taxonomy->setNormalized(on);
         m_chainBreaks->setNormalized(on);
     });
