@@ -806,6 +806,10 @@ The overlap matrix compares which rows fail under each pair of compressors: same
         <source>EAR</source>
         <translation>EAR</translation>
     </message>
+    <message>
+        <source>Gold</source>
+        <translation>正解</translation>
+    </message>
 </context>
 <context>
     <name>kvl::RowQueries</name>

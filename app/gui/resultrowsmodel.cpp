@@ -67,6 +67,8 @@ QVariant ResultRowsModel::data(const QModelIndex& index, int role) const
                                 : signatureDisplayName(signatureName(*rec.signature));
     case AnswerColumn:
         return rec.answer;
+    case GoldColumn:
+        return row.gold;
     case EcovColumn:
         return metric(rec.metrics.ecovSlot, role == Qt::ToolTipRole ? Qt::DisplayRole : role);
     case ErrColumn:
@@ -100,6 +102,8 @@ QVariant ResultRowsModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Signature");
     case AnswerColumn:
         return tr("Answer");
+    case GoldColumn:
+        return tr("Gold");
     case EcovColumn:
         return tr("ECov");
     case ErrColumn:

@@ -13,6 +13,7 @@ struct ResultRow
 {
     StoredResult result;
     QString group;
+    QString gold; // the sample's gold answer, beside the row's own
 };
 
 // The rows behind a clicked taxonomy bar or overlap cell, one line per result.
@@ -29,6 +30,7 @@ class ResultRowsModel : public QAbstractTableModel
         TransitionColumn,
         SignatureColumn,
         AnswerColumn,
+        GoldColumn,
         EcovColumn,
         ErrColumn,
         DeltaNllColumn,

@@ -4,6 +4,7 @@
 #include "store/runreader.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QSet>
 
 namespace kvl {
@@ -17,6 +18,21 @@ std::vector<StoredResult> failures(RunReader& reader, const QString& compressor,
     f.ratio = ratio;
     f.transition = Transition::CorrectToWrong;
     return reader.results(f);
+}
+
+// Each row's gold answer, looked up once per sample (drill-down lists are short).
+QVector<ResultRow> withGold(RunReader& reader, QVector<ResultRow> rows)
+{
+    QHash<QString, QString> gold;
+    for (ResultRow& row : rows) {
+        const QString& key = row.result.sampleKey;
+        if (!gold.contains(key)) {
+            const std::optional<SampleInfo> sample = reader.sample(key);
+            gold.insert(key, sample ? sample->gold : QString());
+        }
+        row.gold = gold.value(key);
+    }
+    return rows;
 }
 
 QString only(const QString& name)
@@ -36,7 +52,7 @@ QVector<ResultRow> taxonomyRows(const QString& path, const QString& compressor, 
         if (r.record.signature && (!wanted || *r.record.signature == *wanted) &&
             (wanted || signatureName(*r.record.signature) == signature))
             rows.push_back({std::move(r), {}});
-    return rows;
+    return withGold(reader, std::move(rows));
 }
 
 QVector<ResultRow> chainBreakRows(const QString& path, const QString& compressor, double ratio,
@@ -47,7 +63,7 @@ QVector<ResultRow> chainBreakRows(const QString& path, const QString& compressor
     for (ChainBreak& b : chainBreaks(reader, compressor, ratio))
         if (chainBreakCategory(b.step, b.links) == category)
             rows.push_back({std::move(b.result), {}});
-    return rows;
+    return withGold(reader, std::move(rows));
 }
 
 QVector<ResultRow> overlapRows(const QString& path, double ratio, const QString& a,
@@ -76,7 +92,7 @@ QVector<ResultRow> overlapRows(const QString& path, double ratio, const QString&
             else
                 bOnly.push_back({r, only(b)});
         }
-    return aOnly + bOnly + both;
+    return withGold(reader, aOnly + bOnly + both);
 }
 
 } // namespace kvl

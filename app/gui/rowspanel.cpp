@@ -9,6 +9,10 @@
 
 namespace kvl {
 
+namespace {
+constexpr int kMaxTextColumnWidth = 260; // pixels
+} // namespace
+
 RowsPanel::RowsPanel(QWidget* parent)
     : QWidget(parent), m_title(new QLabel), m_model(new ResultRowsModel(this)),
       m_proxy(new QSortFilterProxyModel(this)), m_view(new QTableView)
@@ -44,6 +48,10 @@ void RowsPanel::setRows(const QString& title, QVector<ResultRow> rows)
     m_model->setRows(std::move(rows));
     m_view->setColumnHidden(ResultRowsModel::GroupColumn, !grouped);
     m_view->resizeColumnsToContents();
+    // A long (often runaway) answer would push the gold and the metrics out of view;
+    // the full text is in the tooltip.
+    for (int column : {int(ResultRowsModel::AnswerColumn), int(ResultRowsModel::GoldColumn)})
+        m_view->setColumnWidth(column, std::min(m_view->columnWidth(column), kMaxTextColumnWidth));
     m_title->setText(title);
 }
 

@@ -245,6 +245,7 @@ class TstStoreRunLoader : public QObject
         const QVector<ResultRow> value = chainBreakRows(file, "TOVA", 0.5, "chain_value");
         QCOMPARE(value.size(), 1);
         QCOMPARE(value[0].result.sampleKey, QStringLiteral("s1"));
+        QCOMPARE(value[0].gold, QStringLiteral("Hotel = Sierra = Charlie = 2025"));
         const QVector<ResultRow> link = chainBreakRows(file, "SnapKV", 0.75, "chain_link_1");
         QCOMPARE(link.size(), 1);
         QCOMPARE(link[0].result.sampleKey, QStringLiteral("s1"));
@@ -269,6 +270,11 @@ class TstStoreRunLoader : public QObject
                  QVariant(0.7));
         QCOMPARE(model.index(1, ResultRowsModel::GroupColumn).data().toString(),
                  QStringLiteral("TOVA only"));
+        // The gold beside the answer: s3's, then s0's.
+        QCOMPARE(model.index(0, ResultRowsModel::GoldColumn).data().toString(),
+                 QStringLiteral("gold3"));
+        QCOMPARE(model.index(1, ResultRowsModel::GoldColumn).data().toString(),
+                 QStringLiteral("gold0"));
         model.setRows(taxonomyRows(m_path, "SnapKV", 0.75, "low_mapped_coverage"));
         QCOMPARE(model.rowCount(), 2);
         model.clear();
