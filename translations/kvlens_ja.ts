@@ -601,6 +601,14 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
         <source>%1 · chain broken at: %2 (C→W)</source>
         <translation>%1 · 連鎖の断絶: %2 (C→W)</translation>
     </message>
+    <message>
+        <source>Suite:</source>
+        <translation>スイート:</translation>
+    </message>
+    <message>
+        <source>All suites</source>
+        <translation>すべてのスイート</translation>
+    </message>
 </context>
 <context>
     <name>kvl::NewRunDialog</name>

@@ -131,6 +131,7 @@ void MainWindow::createViews()
     m_tabs = new QTabWidget;
     m_tabs->setDocumentMode(true);
     m_accuracy = new AccuracyRatioView;
+    m_accuracyTitle = m_accuracy->title();
     m_taxonomy = new TaxonomyView;
     m_chainBreaks = new TaxonomyView(
         tr("Where multihop C→W rows leave the gold chain"),
@@ -162,6 +163,24 @@ void MainWindow::createViews()
     m_compare = new ComparePanel;
     m_inspector = new SampleInspector;
 
+    // Accuracy over every suite, or one: a chooser above it when the run has several.
+    auto* accuracyPage = new QWidget;
+    auto* accuracyLayout = new QVBoxLayout(accuracyPage);
+    accuracyLayout->setContentsMargins(0, 4, 0, 0);
+    m_accuracySuiteRow = new QWidget;
+    auto* suiteRow = new QHBoxLayout(m_accuracySuiteRow);
+    suiteRow->setContentsMargins(0, 0, 0, 0);
+    m_accuracySuiteCombo = new QComboBox;
+    m_accuracySuiteCombo->setObjectName(QStringLiteral("AccuracySuite"));
+    suiteRow->addWidget(new QLabel(tr("Suite:")));
+    suiteRow->addWidget(m_accuracySuiteCombo);
+    suiteRow->addStretch();
+    m_accuracySuiteRow->hide();
+    accuracyLayout->addWidget(m_accuracySuiteRow);
+    accuracyLayout->addWidget(m_accuracy, 1);
+    connect(m_accuracySuiteCombo, &QComboBox::currentIndexChanged, this,
+            [this](int i) { setAccuracySuite(m_accuracySuiteCombo->itemData(i).toString()); });
+
     // The overlap matrix is per ratio: a chooser above it.
     auto* overlapPage = new QWidget;
     auto* overlapLayout = new QVBoxLayout(overlapPage);
@@ -184,7 +203,7 @@ void MainWindow::createViews()
     attentionPage->addWidget(m_referenceHeatmap);
     attentionPage->addWidget(m_heatmap);
 
-    m_tabs->addTab(m_accuracy, tr("Accuracy"));
+    m_tabs->addTab(accuracyPage, tr("Accuracy"));
     m_tabs->addTab(m_taxonomy, tr("Taxonomy"));
     m_tabs->addTab(m_chainBreaks, tr("Chain breaks"));
     m_tabs->addTab(overlapPage, tr("Failure overlap"));
@@ -202,6 +221,7 @@ void MainWindow::createViews()
     for (PlotView* v : {static_cast<PlotView*>(m_spanKeep), static_cast<PlotView*>(m_leakage),
                         static_cast<PlotView*>(m_interventions)})
         m_pageViews.insert(v, v);
+    m_pageViews.insert(accuracyPage, m_accuracy);
     m_pageViews.insert(overlapPage, m_overlap);
     m_pageViews.insert(attentionPage, m_heatmap);
     m_stack = new QStackedWidget;
@@ -317,7 +337,7 @@ void MainWindow::showRun(const RunViewData& data)
     m_heatmap->setProvenance(withBase(data.heatmapProvenance));
     m_referenceHeatmap->setProvenance(withBase(data.referenceProvenance));
     m_eviction->setProvenance(withBase(data.evictionProvenance));
-    m_accuracy->setData(data.accuracy);
+    setAccuracySuite(m_selection.accuracySuite);
     m_taxonomy->setData(data.taxonomy);
     m_chainBreaks->setData(data.chainBreaks);
     m_overlap->setData(data.overlap);

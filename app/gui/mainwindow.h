@@ -76,6 +76,9 @@ class MainWindow : public QMainWindow
     void setFocusConfiguration(const QString& compressor, double ratio);
     void setFocusSample(const QString& sampleKey); // empty = mean over samples
     void setOverlapRatio(double ratio);
+    // The accuracy view over one suite of the run; empty (or a suite the run lacks):
+    // every suite.
+    void setAccuracySuite(const QString& suite);
 
     // Drill-down: the rows behind a taxonomy segment or an overlap cell, and one row's sample.
     void showTaxonomyRows(const TaxonomySelection& selection);
@@ -181,6 +184,9 @@ class MainWindow : public QMainWindow
     QToolBar* m_selectionBar = nullptr;
     QDockWidget* m_rowsDock = nullptr;
     QComboBox* m_overlapRatioCombo = nullptr;
+    QComboBox* m_accuracySuiteCombo = nullptr;
+    QWidget* m_accuracySuiteRow = nullptr; // shown when the run has several suites
+    QString m_accuracyTitle;               // the view's own; " · <suite>" added for one suite
     QComboBox* m_configCombo = nullptr;
     QComboBox* m_sampleCombo = nullptr;
     QListWidget* m_runList = nullptr;

@@ -14,6 +14,7 @@
 #include "sampleinspector.h"
 #include "startpage.h"
 #include "store/runreader.h"
+#include "views/accuracyratioview.h"
 #include "views/overlapmatrixview.h"
 #include "views/signaturenames.h"
 #include "views/taxonomydata.h"
@@ -215,6 +216,16 @@ void MainWindow::updateChoosers()
             m_overlapRatioCombo->addItem(QString::number(r));
         m_overlapRatioCombo->setCurrentIndex(int(m_data.overlapRatios.indexOf(m_overlapRatio)));
     }
+    {
+        const QSignalBlocker block(m_accuracySuiteCombo);
+        m_accuracySuiteCombo->clear();
+        m_accuracySuiteCombo->addItem(tr("All suites"), QString());
+        for (const QString& suite : m_data.suites)
+            m_accuracySuiteCombo->addItem(suite, suite);
+        m_accuracySuiteCombo->setCurrentIndex(
+            std::max(0, m_accuracySuiteCombo->findData(m_selection.accuracySuite)));
+        m_accuracySuiteRow->setVisible(m_data.suites.size() > 1);
+    }
 }
 
 void MainWindow::updateCompareChoices()
@@ -273,6 +284,22 @@ void MainWindow::setOverlapRatio(double ratio)
             const QSignalBlocker block(m_overlapRatioCombo);
             m_overlapRatioCombo->setCurrentIndex(i);
         }
+}
+
+void MainWindow::setAccuracySuite(const QString& suite)
+{
+    // Remembered as asked, so the next run with that suite opens on it too.
+    m_selection.accuracySuite = suite;
+    const qsizetype i = suite.isEmpty() ? -1 : m_data.suites.indexOf(suite);
+    m_accuracy->setTitle(i >= 0 ? QStringLiteral("%1 · %2").arg(m_accuracyTitle, suite)
+                                : m_accuracyTitle);
+    m_accuracy->setData(i >= 0 ? m_data.suiteAccuracy[i] : m_data.accuracy);
+    Provenance p = m_accuracy->provenance();
+    p.note = i >= 0 ? QStringLiteral("suite: %1").arg(suite) : QString();
+    m_accuracy->setProvenance(p);
+    const QSignalBlocker block(m_accuracySuiteCombo);
+    m_accuracySuiteCombo->setCurrentIndex(
+        std::max(0, m_accuracySuiteCombo->findData(i >= 0 ? suite : QString())));
 }
 
 void MainWindow::runRowsQuery(const QString& title, std::function<QVector<ResultRow>()> query)

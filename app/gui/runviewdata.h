@@ -51,7 +51,11 @@ struct RunViewData
     QString status; // running | finished | failed (empty: unknown)
     qint64 sampleCount = 0;
     qint64 resultCount = 0;
-    AccuracyData accuracy;
+    AccuracyData accuracy; // over every suite of the run
+    // The run's suites (sorted) and the accuracy of each alone, for the suite chooser:
+    // a pooled curve hides a suite that breaks at a lower ratio than the others.
+    QStringList suites;
+    QVector<AccuracyData> suiteAccuracy;
     TaxonomyCounts taxonomy;
     // Multihop C→W rows by the step where the written chain left the gold one
     // (store/chainbreaks categories), drawn like the taxonomy.

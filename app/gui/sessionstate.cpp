@@ -29,6 +29,7 @@ QJsonObject SessionState::toJson() const
     selection[QLatin1String("signature")] = selectedSignature;
     selection[QLatin1String("overlap_a")] = overlapA;
     selection[QLatin1String("overlap_b")] = overlapB;
+    selection[QLatin1String("accuracy_suite")] = accuracySuite;
     o[QLatin1String("selection")] = selection;
     QJsonObject window;
     window[QLatin1String("geometry")] = QString::fromLatin1(windowGeometry.toBase64());
@@ -56,6 +57,7 @@ SessionState SessionState::fromJson(const QJsonObject& o)
     s.selectedSignature = sel.value(QLatin1String("signature")).toString();
     s.overlapA = sel.value(QLatin1String("overlap_a")).toString();
     s.overlapB = sel.value(QLatin1String("overlap_b")).toString();
+    s.accuracySuite = sel.value(QLatin1String("accuracy_suite")).toString();
     const QJsonObject window = o.value(QLatin1String("window")).toObject();
     s.windowGeometry =
         QByteArray::fromBase64(window.value(QLatin1String("geometry")).toString().toLatin1());

@@ -27,6 +27,7 @@ struct SessionState
     QString selectedSignature;
     QString overlapA;
     QString overlapB;
+    QString accuracySuite; // empty: every suite
     QByteArray windowGeometry;
     QByteArray windowState;
 

@@ -28,11 +28,14 @@ bool sameRatio(double a, double b)
     return std::abs(a - b) < 1e-9;
 }
 
-AccuracyData accuracyOf(RunReader& reader)
+// Cells come per suite: the curve is over the samples of `suite`, or of every suite
+// when it is empty.
+AccuracyData accuracyOf(const std::vector<AccuracyCell>& cells, const QString& suite = {})
 {
-    // Cells come per suite; the curve is over all samples of the configuration.
     std::map<std::pair<QString, double>, std::pair<qint64, qint64>> sums;
-    for (const AccuracyCell& c : reader.accuracy()) {
+    for (const AccuracyCell& c : cells) {
+        if (!suite.isEmpty() && c.suite != suite)
+            continue;
         auto& s = sums[{c.compressor, c.ratio}];
         s.first += c.n;
         s.second += c.correct;
@@ -411,7 +414,15 @@ RunViewData loadRunViewData(const RunRequest& request)
     for (const SampleInfo& s : reader.samples())
         data.sampleKeys << s.key;
 
-    data.accuracy = accuracyOf(reader);
+    const std::vector<AccuracyCell> cells = reader.accuracy();
+    data.accuracy = accuracyOf(cells);
+    std::set<QString> suites;
+    for (const AccuracyCell& c : cells)
+        suites.insert(c.suite);
+    for (const QString& suite : suites) {
+        data.suites << suite;
+        data.suiteAccuracy << accuracyOf(cells, suite);
+    }
     data.taxonomy = taxonomyOf(reader, data.configs);
     data.chainBreaks = chainBreaksOf(reader, data.configs);
     overlapsOf(reader, data);

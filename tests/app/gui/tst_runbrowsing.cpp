@@ -12,10 +12,12 @@
 #include "sampleinspector.h"
 #include "startpage.h"
 #include "storerunloader.h"
+#include "views/accuracyratioview.h"
 #include "views/heatmapview.h"
 #include "views/overlapmatrixview.h"
 #include "views/taxonomydata.h"
 
+#include <QComboBox>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -136,6 +138,35 @@ class TstRunBrowsing : public QObject
         // FullCache attention of s1 is stored; SnapKV@0.75's is not.
         QVERIFY(window.sampleInspector()->referenceHeatmap()->hasData());
         QVERIFY(!window.sampleInspector()->heatmap()->hasData());
+    }
+
+    void accuracyPerSuite()
+    {
+        // Two suites (storefixtures: s0, s1 niah; s2, s3 qa): the chooser shows, and
+        // picking qa draws qa's curves (FullCache 1 of 2) with the suite in provenance.
+        const QString path = m_dir.filePath(QStringLiteral("suites.kvl"));
+        test::writeHandRun(path, {0, 1, 2, 3});
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        window.show();
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.openRun(path);
+        QVERIFY(loaded.wait(5000));
+        auto* accuracy = qobject_cast<AccuracyRatioView*>(window.views().at(0));
+        QVERIFY(accuracy);
+        QCOMPARE(accuracy->data().fullCacheAccuracy, 0.75);
+        auto* combo = window.findChild<QComboBox*>(QStringLiteral("AccuracySuite"));
+        QVERIFY(combo && combo->isVisible());
+        QCOMPARE(combo->count(), 3); // all, niah, qa
+        combo->setCurrentIndex(2);
+        QCOMPARE(accuracy->data().fullCacheAccuracy, 0.5);
+        QVERIFY(accuracy->provenance().note.contains(QLatin1String("qa")));
+        QVERIFY(accuracy->title().endsWith(QStringLiteral(" · qa")));
+        QCOMPARE(window.sessionState().accuracySuite, QStringLiteral("qa"));
+        window.setAccuracySuite({});
+        QCOMPARE(accuracy->data().fullCacheAccuracy, 0.75);
+        QCOMPARE(combo->currentIndex(), 0);
+        QVERIFY(accuracy->provenance().note.isEmpty());
     }
 
     void chainBreakToRows()

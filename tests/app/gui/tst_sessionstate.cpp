@@ -25,6 +25,7 @@ SessionState everythingSet()
     s.selectedSignature = QStringLiteral("low_mapped_coverage");
     s.overlapA = QStringLiteral("SnapKV");
     s.overlapB = QStringLiteral("TOVA");
+    s.accuracySuite = QStringLiteral("multihop");
     s.windowGeometry = QByteArray("\x01\x02\x00\xff", 4);
     s.windowState = QByteArray("state");
     return s;

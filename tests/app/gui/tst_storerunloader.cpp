@@ -69,6 +69,28 @@ class TstStoreRunLoader : public QObject
         QCOMPARE(d.configs.first().compressor, QStringLiteral("FullCache"));
     }
 
+    void accuracyPerSuite()
+    {
+        // The store's hand run: s0, s1 are niah, s2, s3 qa. Correct (FullCache, SnapKV@0.5,
+        // TOVA@0.5, SnapKV@0.75): s0 C C W W, s1 C W W W, s2 W C W W, s3 C W C C.
+        const QString file = m_dir.filePath(QStringLiteral("suites.kvl"));
+        test::writeHandRun(file, {0, 1, 2, 3});
+        const RunViewData d = loadRunViewData({file});
+        QCOMPARE(d.suites, (QStringList{"niah", "qa"}));
+        QCOMPARE(d.suiteAccuracy.size(), 2);
+        const AccuracyData& niah = d.suiteAccuracy[0];
+        QCOMPARE(niah.fullCacheAccuracy, 1.0);
+        QCOMPARE(niah.curves[0].compressor, QStringLiteral("SnapKV"));
+        compareVectors(niah.curves[0].accuracy, {0.5, 0.0});
+        compareVectors(niah.curves[1].accuracy, {0.0});
+        const AccuracyData& qa = d.suiteAccuracy[1];
+        QCOMPARE(qa.fullCacheAccuracy, 0.5);
+        compareVectors(qa.curves[0].accuracy, {0.5, 0.5});
+        compareVectors(qa.curves[1].accuracy, {0.5});
+        // Pooled over both: FullCache 3/4, as before.
+        QCOMPARE(d.accuracy.fullCacheAccuracy, 0.75);
+    }
+
     void accuracy()
     {
         const RunViewData d = loadRunViewData({m_path});
