@@ -335,9 +335,9 @@ void MainWindow::showChainBreakRows(const TaxonomySelection& s)
     if (m_currentRun.isEmpty() || !m_loader)
         return;
     const QString path = m_currentRun;
-    const QString title = tr("%1 · chain broken at: %2 (C→W)")
-                              .arg(ConfigChoice{s.compressor, s.ratio}.label(),
-                                   signatureDisplayName(s.signature));
+    const QString title =
+        tr("%1 · chain broken at: %2 (C→W)")
+            .arg(ConfigChoice{s.compressor, s.ratio}.label(), signatureDisplayName(s.signature));
     runRowsQuery(title,
                  [path, s] { return chainBreakRows(path, s.compressor, s.ratio, s.signature); });
 }
