@@ -93,7 +93,7 @@ def text2json(rows):
         parsed += 1
         names = [o.get("name") for o in pred]
         count_right += len(pred) == len(gold)
-        distinct += sorted(names) == sorted(gold)
+        distinct += len(names) == len(gold) and set(names) == set(gold)
         for o in pred:
             g = gold.get(o.get("name"))
             for field in d["meta"]["fields"] if g else []:
