@@ -102,11 +102,11 @@ TaxonomyCounts chainBreaksOf(RunReader& reader, const QVector<ConfigChoice>& con
             links.insert(b.step);
     }
     if (start)
-        t.signatures << chainBreakCategory(0, 1);
+        t.signatures << chainBreakCategory(0, 1); // chain_start
     for (int k : links)
-        t.signatures << chainBreakCategory(k, k + 1);
+        t.signatures << chainBreakCategory(k, k + 1); // chain_link_<k>
     if (value)
-        t.signatures << chainBreakCategory(1, 1);
+        t.signatures << chainBreakCategory(1, 1); // chain_value: the step is the last
     for (const ConfigChoice& c : configs) {
         if (c.compressor == kFullCacheCompressor)
             continue;
