@@ -82,7 +82,7 @@ def multivalue(rows):
 
 
 def text2json(rows):
-    count_right = distinct = parsed = 0
+    count_right = distinct = parsed = repeats = 0
     right, total = Counter(), Counter()
     for d in rows:
         gold = {o["name"]: o for o in d["meta"]["objects"]}
@@ -94,6 +94,7 @@ def text2json(rows):
         names = [o.get("name") for o in pred]
         count_right += len(pred) == len(gold)
         distinct += len(names) == len(gold) and set(names) == set(gold)
+        repeats += len(names) != len(set(names))
         for o in pred:
             g = gold.get(o.get("name"))
             for field in d["meta"]["fields"] if g else []:
@@ -101,7 +102,7 @@ def text2json(rows):
                 right[field] += o.get(field) == g.get(field)
     n = len(rows)
     print(f"  text2json: valid JSON {parsed}/{n}, as many objects as people {count_right}/{n}, "
-          f"every person named once {distinct}/{n}")
+          f"every person named once {distinct}/{n}, someone named twice or more {repeats}/{n}")
     print("    field right where the name matches: " + ", ".join(
         f"{f} {right[f] / total[f]:.2f} ({total[f]})" for f in sorted(total)))
 
