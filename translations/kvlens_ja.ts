@@ -82,8 +82,8 @@ The eviction map shows, per layer and context position, the share of kv-heads th
 退避マップは、層とコンテキスト位置ごとに各トークンを保持する KV ヘッドの割合を、指示スパンとともに表示します。</translation>
     </message>
     <message>
-        <source>Context position (mean over bins of ~%1 positions)</source>
-        <translation>コンテキスト位置（約 %1 位置ごとの平均）</translation>
+        <source>Context position (mean over bins of %1 positions)</source>
+        <translation>コンテキスト位置（%1 位置ごとの平均）</translation>
     </message>
     <message>
         <source>Context position</source>
@@ -155,8 +155,8 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
 ヒートマップは、質問のアテンションがコンテキストのどこに向かうかを層またはヘッドごとに示し、根拠スパンと退避されたエントリを強調します。</translation>
     </message>
     <message>
-        <source>Context position (max over %1 bins of ~%2 positions)</source>
-        <translation>コンテキスト位置（%1 区間、各約 %2 位置の最大値）</translation>
+        <source>Context position (max over %1 bins of %2 positions)</source>
+        <translation>コンテキスト位置（%1 区間、各 %2 位置の最大値）</translation>
     </message>
     <message>
         <source>Context position</source>

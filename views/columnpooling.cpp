@@ -61,4 +61,17 @@ int binOfColumn(const QVector<int>& edges, int col)
     return std::clamp(bin, 0, std::max(0, int(edges.size()) - 2));
 }
 
+QString binWidthText(const PooledGrid& grid)
+{
+    int narrowest = 0;
+    int widest = 0;
+    for (int b = 0; b < grid.bins; ++b) {
+        const int width = grid.edges[b + 1] - grid.edges[b];
+        narrowest = b == 0 ? width : std::min(narrowest, width);
+        widest = std::max(widest, width);
+    }
+    return narrowest == widest ? QString::number(widest)
+                               : QStringLiteral("%1-%2").arg(narrowest).arg(widest);
+}
+
 } // namespace kvl

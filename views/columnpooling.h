@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QString>
 #include <QVector>
 
 namespace kvl {
@@ -34,5 +35,10 @@ PooledGrid poolColumns(const QVector<double>& values, int rows, int cols, int ma
 
 // The bin that holds column `col` (edges as returned in PooledGrid).
 int binOfColumn(const QVector<int>& edges, int col);
+
+// How many columns a bin holds, for an axis label: "4" when every bin holds four, "1-2"
+// when the floor-divided edges give bins of one and two (a mean over "~1.0" columns
+// would hide that some bins merge two positions).
+QString binWidthText(const PooledGrid& grid);
 
 } // namespace kvl

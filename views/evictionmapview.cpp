@@ -49,9 +49,10 @@ void EvictionMapView::drawPooled()
     const double band = m_data.spans.isEmpty() ? 0.0 : std::max(1.0, layers * 0.09);
     y->setRange(-0.5 - band * 1.25, layers - 0.5);
     const PooledGrid& grid = pooled();
-    x->setLabel(grid.bins < positions ? tr("Context position (mean over bins of ~%1 positions)")
-                                            .arg(double(positions) / grid.bins, 0, 'f', 1)
-                                      : tr("Context position"));
+    x->setLabel(
+        grid.bins < positions
+            ? tr("Context position (mean over bins of %1 positions)").arg(binWidthText(grid))
+            : tr("Context position"));
     y->setLabel(tr("Layer"));
     setRowTicks(y, layers);
 

@@ -84,9 +84,9 @@ void HeatmapView::drawPooled()
     y->setRange(-0.5, rows - 0.5 + band * 1.4);
     const PooledGrid& grid = pooled();
     const bool pooledDown = grid.bins < cols;
-    x->setLabel(pooledDown ? tr("Context position (max over %1 bins of ~%2 positions)")
+    x->setLabel(pooledDown ? tr("Context position (max over %1 bins of %2 positions)")
                                  .arg(grid.bins)
-                                 .arg(double(cols) / grid.bins, 0, 'f', 1)
+                                 .arg(binWidthText(grid))
                            : tr("Context position"));
     if (withMask)
         x->setLabel(x->label() + tr(" · greyed cells: evicted entries"));

@@ -72,6 +72,20 @@ class TstColumnPooling : public QObject
         QVERIFY(grid.flaggedFraction.isEmpty());
     }
 
+    void binWidthTextNamesNarrowestAndWidest()
+    {
+        // 5 columns: 2 bins are [0,2) and [2,5), 5 bins one column each.
+        QCOMPARE(binWidthText(poolColumns(matrix, 2, 5, 2, PoolMode::Max)), QStringLiteral("2-3"));
+        QCOMPARE(binWidthText(poolColumns(matrix, 2, 5, 5, PoolMode::Max)), QStringLiteral("1"));
+        // 513 positions in 512 bins: one bin merges two, as the eviction map draws them.
+        const QVector<double> wide(513, 0.5);
+        QCOMPARE(binWidthText(poolColumns(wide, 1, 513, 512, PoolMode::Mean)),
+                 QStringLiteral("1-2"));
+        const QVector<double> even(2048, 0.5);
+        QCOMPARE(binWidthText(poolColumns(even, 1, 2048, 512, PoolMode::Mean)),
+                 QStringLiteral("4"));
+    }
+
     void flaggedFraction()
     {
         // row 0 flags: F T T F F → [0,2): 1/2, [2,5): 1/3
