@@ -5,14 +5,14 @@
 #include "tasks/codescore.h"
 #include "tasks/exactmatch.h"
 #include "tasks/instructionscore.h"
-#include "tasks/text2jsonscore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 
 namespace kvl {
 
-QJsonObject scoreSample(const QString& suite, const Sample& sample, const QString& prediction)
+QJsonObject scoreSample(const QString& suite, const Sample& sample, const QString& prediction,
+                        Text2jsonRule text2jsonRule)
 {
     if (suite == QLatin1String("text2json")) {
         QJsonArray gold;
@@ -25,7 +25,7 @@ QJsonObject scoreSample(const QString& suite, const Sample& sample, const QStrin
                                            "array of objects (or give meta.objects)"));
             gold = doc.array();
         }
-        return {{QStringLiteral("score"), text2jsonScore(prediction, gold)}};
+        return {{QStringLiteral("score"), text2jsonScore(prediction, gold, text2jsonRule)}};
     }
     if (suite == QLatin1String("instructions")) {
         const InstructionScore s = scoreInstructions(sample.meta, prediction);

@@ -1,0 +1,306 @@
+#include "tasks/jsonloads.h"
+
+namespace kvl {
+namespace {
+
+// Python 3.11 refuses int() of a decimal string longer than this (sys.get_int_max_str_digits).
+constexpr int kMaxIntDigits = 4300;
+
+bool isDigit(QChar c)
+{
+    return c >= QLatin1Char('0') && c <= QLatin1Char('9');
+}
+
+int hexValue(QChar c)
+{
+    const char16_t u = c.unicode();
+    if (u >= '0' && u <= '9')
+        return u - '0';
+    if (u >= 'a' && u <= 'f')
+        return u - 'a' + 10;
+    if (u >= 'A' && u <= 'F')
+        return u - 'A' + 10;
+    return -1;
+}
+
+// A recursive-descent reader over UTF-16 units. Every structural character of JSON is
+// ASCII, so reading units instead of code points changes nothing: a surrogate pair
+// inside a string is copied as its two units, which is the same text.
+class Reader
+{
+  public:
+    explicit Reader(const QString& text) : m_text(text) {}
+
+    std::optional<JsonLoadsValue> document()
+    {
+        skipWhitespace();
+        std::optional<JsonLoadsValue> value = parseValue(0);
+        if (!value)
+            return std::nullopt;
+        skipWhitespace();
+        if (m_pos != m_text.size())
+            return std::nullopt; // "Extra data"
+        return value;
+    }
+
+  private:
+    const QString& m_text;
+    qsizetype m_pos = 0;
+
+    bool atEnd() const { return m_pos >= m_text.size(); }
+    QChar peek() const { return atEnd() ? QChar() : m_text.at(m_pos); }
+
+    void skipWhitespace()
+    {
+        while (!atEnd()) {
+            const char16_t c = m_text.at(m_pos).unicode();
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
+                return;
+            ++m_pos;
+        }
+    }
+
+    bool consume(QLatin1StringView word)
+    {
+        if (QStringView(m_text).mid(m_pos, word.size()) != word)
+            return false;
+        m_pos += word.size();
+        return true;
+    }
+
+    std::optional<JsonLoadsValue> parseValue(int depth)
+    {
+        if (depth >= kJsonLoadsMaxDepth || atEnd())
+            return std::nullopt;
+        JsonLoadsValue v;
+        const char16_t c = peek().unicode();
+        if (c == '"') {
+            std::optional<QString> s = parseString();
+            if (!s)
+                return std::nullopt;
+            v.type = JsonLoadsValue::Type::String;
+            v.text = std::move(*s);
+            return v;
+        }
+        if (c == '{')
+            return parseObject(depth);
+        if (c == '[')
+            return parseArray(depth);
+        if (consume(QLatin1StringView("null")))
+            return v;
+        if (consume(QLatin1StringView("true")) || consume(QLatin1StringView("false"))) {
+            v.type = JsonLoadsValue::Type::Bool;
+            v.boolean = c == 't';
+            return v;
+        }
+        if (consume(QLatin1StringView("NaN")) || consume(QLatin1StringView("Infinity")) ||
+            consume(QLatin1StringView("-Infinity"))) {
+            v.type = JsonLoadsValue::Type::Float;
+            return v;
+        }
+        return parseNumber();
+    }
+
+    std::optional<JsonLoadsValue> parseNumber()
+    {
+        const qsizetype start = m_pos;
+        bool negative = false;
+        if (peek() == QLatin1Char('-')) {
+            negative = true;
+            ++m_pos;
+        }
+        const qsizetype digitsStart = m_pos;
+        if (peek() == QLatin1Char('0'))
+            ++m_pos;
+        else if (isDigit(peek()) && peek() != QLatin1Char('0'))
+            while (isDigit(peek()))
+                ++m_pos;
+        else
+            return std::nullopt;
+        const qsizetype digitsEnd = m_pos;
+        bool isFloat = false;
+        // A fraction needs a digit after the point and an exponent a digit after its
+        // sign; otherwise the scanner stops before them (and the caller fails on the
+        // leftover character).
+        if (peek() == QLatin1Char('.') && m_pos + 1 < m_text.size() &&
+            isDigit(m_text.at(m_pos + 1))) {
+            m_pos += 1;
+            while (isDigit(peek()))
+                ++m_pos;
+            isFloat = true;
+        }
+        if (peek() == QLatin1Char('e') || peek() == QLatin1Char('E')) {
+            qsizetype p = m_pos + 1;
+            if (p < m_text.size() &&
+                (m_text.at(p) == QLatin1Char('+') || m_text.at(p) == QLatin1Char('-')))
+                ++p;
+            if (p < m_text.size() && isDigit(m_text.at(p))) {
+                m_pos = p;
+                while (isDigit(peek()))
+                    ++m_pos;
+                isFloat = true;
+            }
+        }
+        JsonLoadsValue v;
+        if (isFloat) {
+            v.type = JsonLoadsValue::Type::Float;
+            v.text = m_text.mid(start, m_pos - start);
+            return v;
+        }
+        if (digitsEnd - digitsStart > kMaxIntDigits)
+            return std::nullopt;
+        v.type = JsonLoadsValue::Type::Int;
+        v.text = m_text.mid(digitsStart, digitsEnd - digitsStart);
+        // str(int("-0")) is "0": the sign survives only on a non-zero integer.
+        if (negative && v.text != QLatin1String("0"))
+            v.text.prepend(QLatin1Char('-'));
+        return v;
+    }
+
+    std::optional<QString> parseString()
+    {
+        ++m_pos; // opening quote
+        QString out;
+        while (true) {
+            if (atEnd())
+                return std::nullopt; // unterminated
+            const QChar c = m_text.at(m_pos++);
+            if (c == QLatin1Char('"'))
+                return out;
+            if (c.unicode() <= 0x1f)
+                return std::nullopt; // "Invalid control character" (strict mode)
+            if (c != QLatin1Char('\\')) {
+                out.append(c);
+                continue;
+            }
+            if (atEnd())
+                return std::nullopt;
+            const char16_t e = m_text.at(m_pos++).unicode();
+            switch (e) {
+            case '"':
+                out.append(QLatin1Char('"'));
+                break;
+            case '\\':
+                out.append(QLatin1Char('\\'));
+                break;
+            case '/':
+                out.append(QLatin1Char('/'));
+                break;
+            case 'b':
+                out.append(QLatin1Char('\b'));
+                break;
+            case 'f':
+                out.append(QLatin1Char('\f'));
+                break;
+            case 'n':
+                out.append(QLatin1Char('\n'));
+                break;
+            case 'r':
+                out.append(QLatin1Char('\r'));
+                break;
+            case 't':
+                out.append(QLatin1Char('\t'));
+                break;
+            case 'u': {
+                if (m_pos + 4 > m_text.size())
+                    return std::nullopt;
+                int unit = 0;
+                for (int i = 0; i < 4; ++i) {
+                    const int h = hexValue(m_text.at(m_pos + i));
+                    if (h < 0)
+                        return std::nullopt;
+                    unit = unit * 16 + h;
+                }
+                m_pos += 4;
+                // A pair of escaped surrogates is one character to Python and the same
+                // two units here; a lone surrogate stays one unit in both.
+                out.append(QChar(char16_t(unit)));
+                break;
+            }
+            default:
+                return std::nullopt; // "Invalid \escape"
+            }
+        }
+    }
+
+    std::optional<JsonLoadsValue> parseArray(int depth)
+    {
+        ++m_pos; // '['
+        JsonLoadsValue v;
+        v.type = JsonLoadsValue::Type::Array;
+        skipWhitespace();
+        if (peek() == QLatin1Char(']')) {
+            ++m_pos;
+            return v;
+        }
+        while (true) {
+            std::optional<JsonLoadsValue> item = parseValue(depth + 1);
+            if (!item)
+                return std::nullopt;
+            v.items.push_back(std::move(*item));
+            skipWhitespace();
+            if (peek() == QLatin1Char(']')) {
+                ++m_pos;
+                return v;
+            }
+            if (peek() != QLatin1Char(','))
+                return std::nullopt;
+            ++m_pos;
+            skipWhitespace();
+        }
+    }
+
+    std::optional<JsonLoadsValue> parseObject(int depth)
+    {
+        ++m_pos; // '{'
+        JsonLoadsValue v;
+        v.type = JsonLoadsValue::Type::Object;
+        skipWhitespace();
+        if (peek() == QLatin1Char('}')) {
+            ++m_pos;
+            return v;
+        }
+        while (true) {
+            if (peek() != QLatin1Char('"'))
+                return std::nullopt; // "Expecting property name enclosed in double quotes"
+            std::optional<QString> key = parseString();
+            if (!key)
+                return std::nullopt;
+            skipWhitespace();
+            if (peek() != QLatin1Char(':'))
+                return std::nullopt;
+            ++m_pos;
+            skipWhitespace();
+            std::optional<JsonLoadsValue> value = parseValue(depth + 1);
+            if (!value)
+                return std::nullopt;
+            v.members.emplace_back(std::move(*key), std::move(*value));
+            skipWhitespace();
+            if (peek() == QLatin1Char('}')) {
+                ++m_pos;
+                return v;
+            }
+            if (peek() != QLatin1Char(','))
+                return std::nullopt;
+            ++m_pos;
+            skipWhitespace();
+        }
+    }
+};
+
+} // namespace
+
+const JsonLoadsValue* JsonLoadsValue::member(const QString& key) const
+{
+    for (auto it = members.rbegin(); it != members.rend(); ++it)
+        if (it->first == key)
+            return &it->second;
+    return nullptr;
+}
+
+std::optional<JsonLoadsValue> jsonLoads(const QString& text)
+{
+    return Reader(text).document();
+}
+
+} // namespace kvl

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <QString>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace kvl {
+
+// A JSON value as Python's json.loads (default arguments) builds it. The Text2JSON
+// evaluator of the published study parses predictions with json.loads, so its score
+// depends on what that parser accepts and on the Python types it yields: integers
+// and floats are distinct types (an integer compares by its decimal text), and an
+// object with a repeated key keeps the last value.
+struct JsonLoadsValue
+{
+    enum class Type
+    {
+        Null,
+        Bool,
+        Int,   // a number without fraction or exponent; text = Python's str(int)
+        Float, // a number with fraction or exponent, NaN, Infinity, -Infinity
+        String,
+        Array,
+        Object,
+    };
+    Type type = Type::Null;
+    QString text; // String: the decoded string; Int: its canonical decimal text
+    bool boolean = false;
+    std::vector<JsonLoadsValue> items;                       // Array
+    std::vector<std::pair<QString, JsonLoadsValue>> members; // Object, in input order
+
+    // The value of `key` in an object: the last member with that key (json.loads keeps
+    // the last of repeated keys); nullptr when absent or not an object.
+    const JsonLoadsValue* member(const QString& key) const;
+};
+
+// Parses `text` as json.loads(text) does, or nullopt where json.loads raises:
+//  - whitespace is space, tab, LF and CR only; nothing but whitespace around the value;
+//  - strings reject raw control characters U+0000-U+001F (strict mode) and escapes
+//    other than \" \\ \/ \b \f \n \r \t \uXXXX;
+//  - NaN, Infinity and -Infinity are accepted (as floats);
+//  - numbers follow -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)? with ASCII digits; an
+//    integer of more than 4300 digits is refused (Python 3.11's int conversion limit);
+//  - nesting deeper than kJsonLoadsMaxDepth fails (Python's recursion limit, about 1000
+//    frames, stops it near there; the exact depth depends on the interpreter's stack).
+inline constexpr int kJsonLoadsMaxDepth = 990;
+std::optional<JsonLoadsValue> jsonLoads(const QString& text);
+
+} // namespace kvl
