@@ -93,11 +93,13 @@ def main():
     for name, source, tokens in templates():
         compiled = env.from_string(source)
         for conversation in spec["conversations"]:
-            for options in spec["options"]:
-                row = {"template": name, "conversation": conversation["name"], "options": options}
+            for index, options in enumerate(spec["options"]):
+                row = {"template": name, "conversation": conversation["name"], "options": index}
+                variables = dict(tokens, messages=conversation["messages"], tools=None,
+                                 documents=None)
+                variables.update(options)
                 try:
-                    row["output"] = compiled.render(messages=conversation["messages"], tools=None,
-                                                    documents=None, **tokens, **options)
+                    row["output"] = compiled.render(**variables)
                 except jinja2.exceptions.TemplateError as e:
                     # raise_exception's message; other template errors (undefined values,
                     # type errors) only need to be errors on both sides.
