@@ -1,0 +1,135 @@
+// `kvlens-cli chat-render` as a user runs it: the prompt printed is the one
+// kvl::ChatTemplate renders (tst_chattemplate ties that to Jinja2), template variables
+// reach the template, and a template or conversation that fails names the file and the
+// record with a non-zero exit.
+#include "chattemplate/chattemplate.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Result
+{
+    int code = -1;
+    QByteArray out;
+    QString err;
+};
+
+Result cli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(KVLENS_CLI), QStringList{QStringLiteral("chat-render")} + args);
+    Result r;
+    if (!p.waitForFinished(120'000)) {
+        p.kill();
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+void writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+const QString kConstructs = QStringLiteral(KVLENS_TEST_DATA "/chattemplate/constructs");
+const QByteArray kConversation =
+    R"([{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi \u00e9"}])";
+
+} // namespace
+
+class TestCliChatRender : public QObject
+{
+    Q_OBJECT
+  private slots:
+    void printsTheRenderedPrompt()
+    {
+        QTemporaryDir dir;
+        // A model directory whose tokenizer_config.json carries the template.
+        const QByteArray tmpl =
+            R"({{ bos_token }}{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}{% if add_generation_prompt %}<assistant>{% endif %}{% if enable_thinking is false %}<no-think>{% endif %})";
+        QJsonObject config{{QStringLiteral("bos_token"), QStringLiteral("<s>")},
+                           {QStringLiteral("chat_template"), QString::fromUtf8(tmpl)}};
+        writeFile(dir.filePath(QStringLiteral("tokenizer_config.json")),
+                  QJsonDocument(config).toJson());
+        writeFile(dir.filePath(QStringLiteral("m.json")), kConversation);
+        const Result r = cli({"--model", dir.path(), "--messages", dir.filePath("m.json"),
+                              "--add-generation-prompt", "--var", "enable_thinking=false"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QStringLiteral("prompt")).toString(),
+                 QStringLiteral("<s><system>Be brief.<user>Hi \u00e9<assistant><no-think>"));
+
+        // --chat-template FILE with --text: the same prompt kvl::ChatTemplate renders.
+        const Result plain = cli({"--tokenizer-config", kConstructs + "/tokenizer_config.json",
+                                  "--chat-template", kConstructs + "/instruct_style.jinja",
+                                  "--messages", dir.filePath("m.json"), "--text"});
+        QVERIFY2(plain.code == 0, qPrintable(plain.err));
+        const kvl::ChatTemplate t = kvl::ChatTemplate::fromFile(
+            kConstructs + "/instruct_style.jinja", kConstructs + "/tokenizer_config.json");
+        QCOMPARE(QString::fromUtf8(plain.out),
+                 t.render(std::vector<kvl::ChatMessage>{{"system", "Be brief."},
+                                                        {"user", QStringLiteral("Hi \u00e9")}},
+                          {}) +
+                     QLatin1Char('\n'));
+    }
+
+    void badInputNamesFileAndRecord()
+    {
+        QTemporaryDir dir;
+        const QString jsonl = dir.filePath(QStringLiteral("c.jsonl"));
+        writeFile(jsonl, "{\"messages\": [{\"role\": \"user\", \"content\": \"a\"}]}\n"
+                         "{\"messages\": [{\"role\": \"user\", \"content\": \"a\"}, "
+                         "{\"role\": \"user\", \"content\": \"b\"}]}\n");
+        const QString config = kConstructs + "/tokenizer_config.json";
+        const QString tmpl = kConstructs + "/instruct_style.jinja";
+        const Result rejected =
+            cli({"--tokenizer-config", config, "--chat-template", tmpl, "--jsonl", jsonl});
+        QCOMPARE(rejected.code, 1);
+        QCOMPARE(rejected.out.count('\n'), 1); // the first record was rendered
+        QVERIFY2(rejected.err.contains(jsonl + QStringLiteral(":2: ") + tmpl) &&
+                     rejected.err.contains(QLatin1String("roles must alternate")),
+                 qPrintable(rejected.err));
+
+        const QString broken = dir.filePath(QStringLiteral("broken.jinja"));
+        writeFile(broken, "{% for m in messages %}\n{{ m.content | wordcount }}{% endfor %}");
+        writeFile(dir.filePath(QStringLiteral("m.json")), kConversation);
+        const Result unsupported =
+            cli({"--chat-template", broken, "--messages", dir.filePath("m.json")});
+        QCOMPARE(unsupported.code, 1);
+        QVERIFY2(unsupported.err.contains(broken) &&
+                     unsupported.err.contains(
+                         QLatin1String("line 2: the filter 'wordcount' is not supported")),
+                 qPrintable(unsupported.err));
+
+        writeFile(dir.filePath(QStringLiteral("bad.json")), "[{\"role\": \"user\",}]");
+        const Result malformed =
+            cli({"--chat-template", tmpl, "--messages", dir.filePath("bad.json")});
+        QCOMPARE(malformed.code, 1);
+        QVERIFY2(
+            malformed.err.contains(dir.filePath("bad.json") + QStringLiteral(": malformed JSON")),
+            qPrintable(malformed.err));
+
+        const Result none = cli({"--chat-template", "none", "--messages", dir.filePath("m.json")});
+        QCOMPARE(none.code, 1);
+        QVERIFY2(none.err.contains(QLatin1String("base model")), qPrintable(none.err));
+
+        const Result noTemplate =
+            cli({"--tokenizer-config", config, "--messages", dir.filePath("m.json")});
+        QCOMPARE(noTemplate.code, 1);
+        QVERIFY2(noTemplate.err.contains(config + QStringLiteral(": has no chat_template")),
+                 qPrintable(noTemplate.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliChatRender)
+#include "tst_clichatrender.moc"
