@@ -1,0 +1,108 @@
+#include "chattemplate/chatpromptlayout.h"
+
+#include "chattemplate/jinjapython.h"
+#include "common/error.h"
+
+#include <algorithm>
+
+namespace kvl {
+namespace {
+
+// Where `text` sits in `rendered` when the template either copies it verbatim or trims
+// Python whitespace from its edges (Llama 3 and Gemma trim every message). `anchorEnd`
+// says the text must end exactly at rendered.size(); otherwise it must occur once.
+FieldPlacement place(const QString& rendered, const QString& text, bool anchorEnd,
+                     const QString& origin, const char* field)
+{
+    const QString stripped = jinja::py::strip(text, std::nullopt, true, false);
+    const QString trimmed = jinja::py::strip(stripped, std::nullopt, false, true);
+    const int lead = int(text.size() - stripped.size());
+    struct Candidate
+    {
+        QString kept;
+        int keptBegin;
+    };
+    const Candidate candidates[] = {{text, 0}, {stripped, lead}, {trimmed, lead}};
+    for (const Candidate& c : candidates) {
+        if (c.kept.isEmpty())
+            continue;
+        qsizetype at = -1;
+        if (anchorEnd) {
+            if (rendered.endsWith(c.kept))
+                at = rendered.size() - c.kept.size();
+        } else {
+            at = rendered.indexOf(c.kept);
+            if (at >= 0 && rendered.indexOf(c.kept, at + 1) >= 0)
+                throw Error(origin, QStringLiteral("the %1 text occurs more than once in the "
+                                                   "rendered prompt; its spans cannot be placed")
+                                        .arg(QLatin1String(field)));
+        }
+        if (at >= 0) {
+            FieldPlacement p;
+            p.present = true;
+            p.offset = int(at) - c.keptBegin;
+            p.keptBegin = c.keptBegin;
+            p.keptEnd = c.keptBegin + int(c.kept.size());
+            return p;
+        }
+    }
+    if (trimmed.isEmpty()) {
+        // All whitespace (or empty): nothing of it to find, nothing to map.
+        FieldPlacement p;
+        p.present = true;
+        p.offset = anchorEnd ? int(rendered.size()) : 0;
+        return p;
+    }
+    throw Error(origin, QStringLiteral("the chat template changes the %1 text beyond trimming "
+                                       "its edges; its spans cannot be placed")
+                            .arg(QLatin1String(field)));
+}
+
+} // namespace
+
+std::pair<int, int> ChatPromptLayout::map(Field field, int begin, int end) const
+{
+    const FieldPlacement& p = field == Field::System    ? system
+                              : field == Field::Context ? context
+                                                        : question;
+    const int b = std::max(begin, p.keptBegin);
+    const int e = std::min(end, p.keptEnd);
+    if (!p.present || b >= e)
+        return {-1, -1};
+    return {p.offset + b, p.offset + e};
+}
+
+ChatPromptLayout layoutChatPrompt(const ChatTemplate& chatTemplate, const ChatPromptInput& input,
+                                  ChatTemplate::Options options)
+{
+    const qsizetype longest =
+        std::max({input.system.size(), input.context.size(), input.question.size()});
+    const QString separator(int(longest) + 10, QLatin1Char('#'));
+    std::vector<ChatMessage> messages;
+    if (!input.system.isEmpty())
+        messages.push_back({QStringLiteral("system"), input.system});
+    messages.push_back({QStringLiteral("user"), input.context + separator});
+    options.addGenerationPrompt = true;
+    const QString rendered = chatTemplate.render(messages, options);
+
+    const qsizetype at = rendered.indexOf(separator);
+    if (at < 0 || rendered.indexOf(separator, at + separator.size()) >= 0)
+        throw Error(chatTemplate.origin(),
+                    QStringLiteral("the rendered prompt does not hold the context's end marker "
+                                   "exactly once; the context cannot be split from the question"));
+    ChatPromptLayout layout;
+    layout.prefix = rendered.left(at);
+    const QString suffix = rendered.mid(at + separator.size());
+    layout.tail = input.question + suffix;
+    layout.context = place(layout.prefix, input.context, true, chatTemplate.origin(), "context");
+    if (!input.system.isEmpty()) {
+        const int contextStart = layout.context.offset + layout.context.keptBegin;
+        layout.system = place(layout.prefix.left(contextStart), input.system, false,
+                              chatTemplate.origin(), "system");
+    }
+    layout.question.present = true;
+    layout.question.keptEnd = int(input.question.size());
+    return layout;
+}
+
+} // namespace kvl
