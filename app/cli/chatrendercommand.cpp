@@ -7,9 +7,13 @@
 #include "chattemplate/jinjajson.h"
 #include "common/error.h"
 #include "common/jsonio.h"
+#include "tasks/chatpromptids.h"
+#include "tasks/samplejsonl.h"
+#include "tokenizer/tokenizer.h"
 
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonObject>
 
 namespace kvl::cli {
@@ -25,6 +29,49 @@ jinja::Value messagesOf(const jinja::Value& v, const QString& where)
         if (const jinja::Value* m = v.dict->find(QStringLiteral("messages")); m && m->isList())
             return *m;
     throw Error(where, QStringLiteral("expected a list of messages or {\"messages\": [...]}"));
+}
+
+// --sample: the instruct layout of one sample (the compressed prefix, the uncompressed
+// tail) with each span's place in it, and token positions when a tokenizer is given.
+QJsonObject sampleLayout(const ChatTemplate& tmpl, const Sample& sample, const QString& system,
+                         const ChatTemplate::Options& options, const Tokenizer* tokenizer)
+{
+    std::optional<ChatPromptIds> ids;
+    ChatPromptLayout layout;
+    if (tokenizer) {
+        ids = chatPromptIds(*tokenizer, tmpl, sample, system, options);
+        layout = ids->layout;
+    } else {
+        layout = layoutChatPrompt(tmpl, {system, sample.context, sample.question}, options);
+    }
+    QJsonObject out{{QStringLiteral("prefix"), layout.prefix},
+                    {QStringLiteral("tail"), layout.tail}};
+    QJsonArray spans;
+    for (const Span& span : sample.spans) {
+        const bool inContext = span.field == SpanField::Context;
+        const auto field =
+            inContext ? ChatPromptLayout::Field::Context : ChatPromptLayout::Field::Question;
+        const auto [b, e] = layout.map(field, span.begin, span.end);
+        QJsonObject o{
+            {QStringLiteral("kind"), spanKindName(span.kind)},
+            {QStringLiteral("label"), span.label},
+            {QStringLiteral("part"), inContext ? QStringLiteral("prefix") : QStringLiteral("tail")},
+            {QStringLiteral("chars"), QJsonArray{b, e}},
+            {QStringLiteral("text"),
+             b < 0 ? QString() : (inContext ? layout.prefix : layout.tail).mid(b, e - b)}};
+        if (ids) {
+            const TokenRange r = ids->tokens(field, span.begin, span.end);
+            o.insert(QStringLiteral("tokens"), QJsonArray{r.begin, r.end});
+        }
+        spans.append(o);
+    }
+    out.insert(QStringLiteral("spans"), spans);
+    if (ids) {
+        out.insert(QStringLiteral("context_tokens"), qint64(ids->ids.context.size()));
+        out.insert(QStringLiteral("question_tokens"), qint64(ids->ids.question.size()));
+        out.insert(QStringLiteral("context_offset"), ids->ids.contextOffset);
+    }
+    return out;
 }
 
 int runChatRender(const QStringList& args)
@@ -56,6 +103,17 @@ int runChatRender(const QStringList& args)
                         "repeatable"),
          QStringLiteral("NAME=JSON")},
         {QStringLiteral("text"), QStringLiteral("print the prompt as plain text, not JSON")},
+        {QStringLiteral("sample"),
+         QStringLiteral("instead of messages: the instruct layout of a sample of this JSONL file "
+                        "(prefix compressed, tail not), spans placed in it"),
+         QStringLiteral("F")},
+        {QStringLiteral("index"), QStringLiteral("with --sample: which sample (default 0)"),
+         QStringLiteral("I")},
+        {QStringLiteral("system"), QStringLiteral("with --sample: a system turn's text"),
+         QStringLiteral("TEXT")},
+        {QStringLiteral("tokenizer"),
+         QStringLiteral("with --sample: token positions too (default DIR/tokenizer.json)"),
+         QStringLiteral("FILE")},
     });
     p.process(args);
 
@@ -75,8 +133,9 @@ int runChatRender(const QStringList& args)
                                    "FILE"));
     const QString single = p.value(QStringLiteral("messages"));
     const QString jsonl = p.value(QStringLiteral("jsonl"));
-    if (single.isEmpty() == jsonl.isEmpty())
-        throw Error(QStringLiteral("give exactly one of --messages F or --jsonl F"));
+    const QString samplePath = p.value(QStringLiteral("sample"));
+    if (int(!single.isEmpty()) + int(!jsonl.isEmpty()) + int(!samplePath.isEmpty()) != 1)
+        throw Error(QStringLiteral("give exactly one of --messages F, --jsonl F or --sample F"));
 
     // Special tokens come from the config when there is one (a --model directory may lack
     // it when --chat-template is given).
@@ -94,6 +153,29 @@ int runChatRender(const QStringList& args)
             throw Error(QStringLiteral("--var %1: expected NAME=JSON").arg(v));
         options.extra.set(v.left(eq),
                           jinja::parseJson(v.mid(eq + 1).toUtf8(), QStringLiteral("--var ") + v));
+    }
+    if (!samplePath.isEmpty()) {
+        const std::vector<Sample> samples = readSamples(samplePath);
+        bool ok = false;
+        const int index = p.isSet(QStringLiteral("index"))
+                              ? p.value(QStringLiteral("index")).toInt(&ok)
+                              : (ok = true, 0);
+        if (!ok || index < 0 || index >= int(samples.size()))
+            throw Error(samplePath, QStringLiteral("--index %1 is not in [0, %2)")
+                                        .arg(p.value(QStringLiteral("index")))
+                                        .arg(samples.size()));
+        QString tokPath = p.value(QStringLiteral("tokenizer"));
+        if (tokPath.isEmpty() && p.isSet(QStringLiteral("model")) &&
+            QFileInfo::exists(p.value(QStringLiteral("model")) + QStringLiteral("/tokenizer.json")))
+            tokPath = p.value(QStringLiteral("model")) + QStringLiteral("/tokenizer.json");
+        const std::unique_ptr<Tokenizer> tok = tokPath.isEmpty() ? nullptr : loadTokenizer(tokPath);
+        try {
+            printJson(sampleLayout(tmpl, samples[size_t(index)], p.value(QStringLiteral("system")),
+                                   options, tok.get()));
+        } catch (const Error& e) {
+            throw Error(QStringLiteral("%1 sample %2").arg(samplePath).arg(index), e.message());
+        }
+        return 0;
     }
     const bool plain = p.isSet(QStringLiteral("text"));
     const auto renderOne = [&](const jinja::Value& messages, const QString& where) {

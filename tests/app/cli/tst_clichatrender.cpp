@@ -5,6 +5,7 @@
 #include "chattemplate/chattemplate.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -81,6 +82,48 @@ class TestCliChatRender : public QObject
                                                         {"user", QStringLiteral("Hi \u00e9")}},
                           {}) +
                      QLatin1Char('\n'));
+    }
+
+    // --sample: the instruct layout of a sample, its spans placed in the prefix and tail.
+    void showsTheSampleLayout()
+    {
+        QTemporaryDir dir;
+        const QString context = QStringLiteral("Records.\nThe key K-2210 maps to value 55012.");
+        const QString evidence = QStringLiteral("K-2210 maps to value 55012");
+        const int b = int(context.indexOf(evidence));
+        QJsonObject span{{"kind", "evidence"},
+                         {"field", "context"},
+                         {"begin", b},
+                         {"end", b + int(evidence.size())},
+                         {"label", "needle"}};
+        QJsonObject sample{{"id", "s1"},         {"suite", "retrieval"},
+                           {"context", context}, {"question", "\nWhich value? Answer:"},
+                           {"answer", "55012"},  {"spans", QJsonArray{span}}};
+        const QString jsonl = dir.filePath(QStringLiteral("s.jsonl"));
+        writeFile(jsonl, QJsonDocument(sample).toJson(QJsonDocument::Compact) + '\n');
+        const QStringList common = {"--tokenizer-config", kConstructs + "/tokenizer_config.json",
+                                    "--chat-template",    kConstructs + "/instruct_style.jinja",
+                                    "--sample",           jsonl};
+        const Result r =
+            cli(common + QStringList{"--system", "Digits only.", "--tokenizer", "byte"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o.value("prefix").toString(),
+                 QStringLiteral("<s>[INST] Digits only.\n\n") + context);
+        QCOMPARE(o.value("tail").toString(), QStringLiteral("\nWhich value? Answer:[/INST]"));
+        const QJsonObject placed = o.value("spans").toArray().at(0).toObject();
+        QCOMPARE(placed.value("part").toString(), QStringLiteral("prefix"));
+        QCOMPARE(placed.value("text").toString(), evidence);
+        // The byte tokenizer: one token per byte of the prefix, the span's bytes in it.
+        const QJsonArray tokens = placed.value("tokens").toArray();
+        QCOMPARE(tokens.at(1).toInt() - tokens.at(0).toInt(), int(evidence.size()));
+        QCOMPARE(o.value("context_tokens").toInt(),
+                 int(o.value("prefix").toString().toUtf8().size()));
+
+        const Result bad = cli(common + QStringList{"--index", "1"});
+        QCOMPARE(bad.code, 1);
+        QVERIFY2(bad.err.contains(jsonl + QStringLiteral(": --index 1 is not in [0, 1)")),
+                 qPrintable(bad.err));
     }
 
     void badInputNamesFileAndRecord()
