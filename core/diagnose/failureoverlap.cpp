@@ -14,4 +14,17 @@ FailureOverlap failureOverlap(const std::set<qint64>& a, const std::set<qint64>&
     return o;
 }
 
+std::map<std::vector<int>, qint64> failureIntersections(const std::vector<std::set<qint64>>& sets)
+{
+    // The sets each sample falls in, then one count per distinct membership.
+    std::map<qint64, std::vector<int>> membership;
+    for (int i = 0; i < int(sets.size()); ++i)
+        for (qint64 id : sets[size_t(i)])
+            membership[id].push_back(i); // i ascends: members stay sorted
+    std::map<std::vector<int>, qint64> counts;
+    for (const auto& [id, members] : membership)
+        ++counts[members];
+    return counts;
+}
+
 } // namespace kvl
