@@ -1,10 +1,11 @@
-// `kvlens-cli tasks generate|list|validate|corpus`: the task suites as JSONL files.
+// `kvlens-cli tasks generate|list|validate|corpus|import`: the task suites as JSONL files.
 #include "clicommand.h"
 #include "clioutput.h"
 
 #include "common/error.h"
 #include "common/jsonio.h"
 #include "tasks/corpus.h"
+#include "tasks/datasetimporters.h"
 #include "tasks/samplejsonl.h"
 #include "tasks/spantokens.h"
 #include "tasks/taskgenerator.h"
@@ -233,10 +234,66 @@ int runCorpus(const QStringList& args)
     return 0;
 }
 
+int runImport(const QStringList& args)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Import a dataset file as KVLens samples (JSONL, core/tasks/SCHEMA.md, "
+                       "\"Imported datasets\"). Formats: longbench, longbench-v2, ruler, "
+                       "hotpotqa, qasper, kvdiagnosis, ifeval (--list describes them)."));
+    parser.addHelpOption();
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("dataset format"),
+                                    QStringLiteral("NAME"));
+    const QCommandLineOption out(QStringLiteral("out"), QStringLiteral("output JSONL file"),
+                                 QStringLiteral("F.jsonl"));
+    const QCommandLineOption source(
+        QStringLiteral("source"),
+        QStringLiteral("kvdiagnosis: the samples (KVLens JSONL) its rows were run on"),
+        QStringLiteral("F.jsonl"));
+    const QCommandLineOption list(QStringLiteral("list"), QStringLiteral("list the formats"));
+    parser.addOptions({format, out, source, list});
+    parser.addPositionalArgument(QStringLiteral("in"), QStringLiteral("dataset file"));
+    parser.process(args);
+    if (parser.isSet(list)) {
+        for (const DatasetFormat& f : datasetFormats())
+            printLine(QStringLiteral("%1  %2").arg(f.name, -13).arg(f.description));
+        return 0;
+    }
+    if (!parser.isSet(format) || !parser.isSet(out) || parser.positionalArguments().size() != 1)
+        throw Error(QStringLiteral(
+            "tasks import needs --format NAME, one input file and --out (--list for formats)"));
+    const QString in = parser.positionalArguments().first();
+    if (parser.isSet(source) && parser.value(format) != QLatin1String("kvdiagnosis"))
+        throw Error(QStringLiteral("--source is for --format kvdiagnosis only"));
+    ImportOptions options;
+    options.sourcePath = parser.value(source);
+    const std::vector<Sample> samples = importDataset(parser.value(format), in, options);
+    writeSamples(parser.value(out), samples);
+
+    QMap<QString, int> bySuite, byKind;
+    for (const Sample& s : samples) {
+        ++bySuite[s.suite];
+        for (const Span& span : s.spans)
+            ++byKind[spanKindName(span.kind)];
+    }
+    QJsonObject suites, spans;
+    for (auto it = bySuite.begin(); it != bySuite.end(); ++it)
+        suites.insert(it.key(), it.value());
+    for (auto it = byKind.begin(); it != byKind.end(); ++it)
+        spans.insert(it.key(), it.value());
+    printJson({{QStringLiteral("format"), parser.value(format)},
+               {QStringLiteral("in"), in},
+               {QStringLiteral("out"), parser.value(out)},
+               {QStringLiteral("samples"), int(samples.size())},
+               {QStringLiteral("suites"), suites},
+               {QStringLiteral("spans"), spans}});
+    return 0;
+}
+
 int runTasks(const QStringList& args)
 {
     const QString usage =
-        QStringLiteral("usage: kvlens-cli tasks <generate|list|validate|corpus> [options]   "
+        QStringLiteral("usage: kvlens-cli tasks <generate|list|validate|corpus|import> [options]   "
                        "(kvlens-cli tasks <action> --help)");
     if (args.size() < 2 || args[1] == QLatin1String("--help") || args[1] == QLatin1String("-h")) {
         printLine(usage);
@@ -252,11 +309,13 @@ int runTasks(const QStringList& args)
         return runValidate(sub);
     if (args[1] == QLatin1String("corpus"))
         return runCorpus(sub);
+    if (args[1] == QLatin1String("import"))
+        return runImport(sub);
     printError(QStringLiteral("kvlens-cli tasks: unknown action '%1'\n%2").arg(args[1], usage));
     return 2;
 }
 
-const CommandRegistrar registrar("tasks", "generate, list, validate task-suite JSONL files",
+const CommandRegistrar registrar("tasks", "generate, list, validate, import task-suite JSONL files",
                                  &runTasks);
 } // namespace
 } // namespace kvl::cli

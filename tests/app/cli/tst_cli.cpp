@@ -479,6 +479,39 @@ class TestCli : public QObject
         QVERIFY2(r.err.contains(QStringLiteral("line 2")), qPrintable(r.err));
     }
 
+    // A released dataset file imported, then accepted by `tasks validate` under the
+    // bundled model's tokenizer (every span covers a token); a bad record exits 1
+    // naming the file and the record, and writes nothing.
+    void tasksImportThenValidate()
+    {
+        const QString data = QStringLiteral(KVLENS_TEST_DATA "/tasks/import/");
+        const Result imported = cli({"tasks", "import", "--format", "hotpotqa",
+                                     data + "hotpotqa.json", "--out", path("hotpot.jsonl")});
+        CLI_OK(imported);
+        const QJsonObject summary = imported.lastJson();
+        QCOMPARE(summary.value(QStringLiteral("samples")).toInt(), 2);
+        const QJsonObject spans = summary.value(QStringLiteral("spans")).toObject();
+        QCOMPARE(spans.value(QStringLiteral("evidence")).toInt(), 4);
+        QCOMPARE(spans.value(QStringLiteral("distractor")).toInt(), 3);
+
+        const Result valid = cli({"tasks", "validate", "--tokenizer",
+                                  KVLENS_SOURCE_DIR "/resources/models/kvlens-tiny/tokenizer.json",
+                                  path("hotpot.jsonl")});
+        CLI_OK(valid);
+        QCOMPARE(valid.lastJson().value(QStringLiteral("samples")).toInt(), 2);
+        QCOMPARE(valid.lastJson().value(QStringLiteral("spans")).toInt(), 7);
+        QVERIFY(valid.lastJson().value(QStringLiteral("ok")).toBool());
+
+        const Result bad = cli({"tasks", "import", "--format", "hotpotqa",
+                                data + "hotpotqa_bad.json", "--out", path("hotpot-bad.jsonl")});
+        CLI_FAILS_NAMING(bad, data + "hotpotqa_bad.json: record 2");
+        QVERIFY(!QFile::exists(path("hotpot-bad.jsonl")));
+
+        const Result list = cli({"tasks", "import", "--list"});
+        CLI_OK(list);
+        QVERIFY(list.out.contains("kvdiagnosis"));
+    }
+
     void anotherSpecOnExistingRun()
     {
         QStringList args = quickRun(m_run);
