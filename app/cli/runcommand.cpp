@@ -9,6 +9,8 @@
 #include "run/experimentspec.h"
 #include "run/sweepconsole.h"
 #include "run/sweeprunner.h"
+#include "store/interventiongroups.h"
+#include "store/runreader.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -107,7 +109,10 @@ int runRun(const QStringList& args)
     opt("press", "press specs, comma-separated (see `kvlens-cli presses`)", "SPEC[,SPEC]");
     opt("ratios", "compression ratios (fraction removed)", "R[,R]");
     opt("seed", "seed of the generators and sham interventions", "S", QStringLiteral("1"));
-    opt("interventions", "boost+sham on: low_ear (default), c_to_w, all or none", "ON");
+    opt("interventions",
+        "boost+sham on: retained (default: C->W rows whose evidence is retained, EAR < 0.5), "
+        "low_ear (any C->W row with EAR < 0.5), c_to_w, all or none",
+        "ON");
     opt("beta", "intervention boost factor", "B", QStringLiteral("4"));
     opt("max-new-tokens", "decode limit (default: gold length + 16)", "N");
     opt("shard", "run shard K of N (1-based) of the samples", "K/N", QStringLiteral("1/1"));
@@ -154,7 +159,19 @@ int runRun(const QStringList& args)
     console.finish();
     QJsonObject result = summary.toJson();
     result.insert(QStringLiteral("shard"), options.shard.toString());
+    // What the interventions' targets selected in the run file, and a line when one
+    // selected nothing: boost and sham repairing 0 of 0 rows must not read as "no effect".
+    std::vector<InterventionTargetCount> targets;
+    if (!spec.interventions.empty()) {
+        RunReader reader(summary.out);
+        targets = interventionTargetCounts(reader.interventionGroupCounts(),
+                                           interventionTargetsOfSpec(spec.toJson()));
+        result.insert(QStringLiteral("intervention_targets"), interventionTargetsJson(targets));
+    }
     printJson(result);
+    for (const InterventionTargetCount& t : targets)
+        if (!t.note().isEmpty())
+            printError(QStringLiteral("kvlens-cli run: ") + t.note());
     if (stop.load()) {
         printError(QStringLiteral("kvlens-cli run: interrupted; %1 of %2 samples are in %3, rerun "
                                   "the same command to resume")

@@ -111,6 +111,27 @@ QString title(const QString& s)
     return out;
 }
 
+// Jinja's title filter (not str.title): each run of characters between runs of '-',
+// whitespace, '(', '{', '[' or '<' gets its first character upper-cased, the rest lowered.
+QString titleFilter(const QString& s)
+{
+    QString out;
+    bool wordStart = true;
+    for (const char32_t c : s.toUcs4()) {
+        const QString ch = QString::fromUcs4(&c, 1);
+        const bool separator =
+            c == '-' || c == '(' || c == '{' || c == '[' || c == '<' || py::isSpace(c);
+        if (separator) {
+            out += ch;
+            wordStart = true;
+            continue;
+        }
+        out += wordStart ? ch.toUpper() : ch.toLower();
+        wordStart = false;
+    }
+    return out;
+}
+
 QString replace(const QString& s, const QString& old, const QString& repl, qint64 count)
 {
     if (count < 0)
@@ -248,8 +269,45 @@ Value method(const Value& self, const QString& name, int line)
                           (name == QLatin1String("isspace") ? py::isSpace(c) : QChar::isDigit(c));
                 return Value::boolean(all);
             });
-        fail(line, QStringLiteral("the string method '%1' is not supported").arg(name));
+        // A str method this subset lacks is an error naming it; any other name is an
+        // attribute a str does not have, which Jinja makes undefined.
+        static const QStringList pythonStrMethods = {
+            QStringLiteral("casefold"),     QStringLiteral("center"),
+            QStringLiteral("encode"),       QStringLiteral("expandtabs"),
+            QStringLiteral("format"),       QStringLiteral("format_map"),
+            QStringLiteral("index"),        QStringLiteral("isalnum"),
+            QStringLiteral("isalpha"),      QStringLiteral("isascii"),
+            QStringLiteral("isdecimal"),    QStringLiteral("isidentifier"),
+            QStringLiteral("islower"),      QStringLiteral("isnumeric"),
+            QStringLiteral("isprintable"),  QStringLiteral("istitle"),
+            QStringLiteral("isupper"),      QStringLiteral("ljust"),
+            QStringLiteral("maketrans"),    QStringLiteral("partition"),
+            QStringLiteral("removeprefix"), QStringLiteral("removesuffix"),
+            QStringLiteral("rfind"),        QStringLiteral("rindex"),
+            QStringLiteral("rjust"),        QStringLiteral("rpartition"),
+            QStringLiteral("rsplit"),       QStringLiteral("swapcase"),
+            QStringLiteral("translate"),    QStringLiteral("zfill")};
+        if (pythonStrMethods.contains(name))
+            fail(line, QStringLiteral("the string method '%1' is not supported").arg(name));
+        return Value::undefined(QStringLiteral("'str object' has no attribute '%1'").arg(name));
     }
+    if (self.isList() && (name == QLatin1String("count") || name == QLatin1String("index")))
+        return bind([name](const Value& l, const CallArgs& a) {
+            a.allow(1, {});
+            if (a.positional.empty())
+                typeError(QStringLiteral("%1 takes exactly one argument").arg(a.callee));
+            qint64 count = 0;
+            for (size_t k = 0; k < l.list->size(); ++k)
+                if (equals((*l.list)[k], a.positional[0])) {
+                    if (name == QLatin1String("index"))
+                        return Value::integer(qint64(k));
+                    ++count;
+                }
+            if (name == QLatin1String("index"))
+                typeError(QStringLiteral("%1: %2 is not in list")
+                              .arg(a.callee, py::repr(a.positional[0])));
+            return Value::integer(count);
+        });
     if (self.isDict()) {
         if (name == QLatin1String("get"))
             return bind([](const Value& d, const CallArgs& a) {
@@ -383,6 +441,10 @@ Value attribute(const Value& obj, const QString& name, int line)
             QStringLiteral("'%1 object' has no attribute '%2'").arg(obj.typeName(), name));
     case Value::Type::String:
         return method(obj, name, line);
+    case Value::Type::List:
+        if (name == QLatin1String("count") || name == QLatin1String("index"))
+            return method(obj, name, line);
+        [[fallthrough]];
     default:
         return Value::undefined(
             QStringLiteral("'%1 object' has no attribute '%2'").arg(obj.typeName(), name));
@@ -546,7 +608,7 @@ Value applyFilter(const QString& name, const Value& v, const CallArgs& a, int li
             return Value::string(s.toUpper());
         if (is("lower"))
             return Value::string(s.toLower());
-        return Value::string(is("title") ? title(s) : capitalize(s));
+        return Value::string(is("title") ? titleFilter(s) : capitalize(s));
     }
     if (is("default") || is("d")) {
         a.allow(2, {"default_value", "boolean"});
@@ -633,6 +695,8 @@ Value applyFilter(const QString& name, const Value& v, const CallArgs& a, int li
     }
     if (is("indent")) {
         a.allow(3, {"width", "first", "blank"});
+        if (!v.isString())
+            fail(line, QStringLiteral("indent: expects a string, not %1").arg(v.typeName()));
         const Value width = a.get(0, "width", Value::integer(4));
         const QString pad =
             width.isString()
@@ -746,15 +810,18 @@ bool applyTest(const QString& name, const Value& v, const List& args, int line)
         return v.isUndefined() || v.isString() || v.isList() || v.isDict();
     if (is("callable"))
         return v.type == Ty::Callable;
-    if (is("odd") || is("even")) {
-        const qint64 n = needInt(v, name);
-        return (((n % 2) + 2) % 2 == 1) == is("odd");
-    }
-    if (is("divisibleby")) {
-        const qint64 d = needInt(arg(), name);
-        if (d == 0)
+    if (is("odd") || is("even") || is("divisibleby")) {
+        // Python's value % n on numbers: odd is == 1, even and divisibleby are == 0.
+        const Value d = is("divisibleby") ? arg() : Value::integer(2);
+        if (!v.isNumber() || !d.isNumber())
+            fail(line, QStringLiteral("unsupported operand type(s) for %: '%1' and '%2'")
+                           .arg(v.typeName(), d.typeName()));
+        if (d.toDouble() == 0)
             fail(line, QStringLiteral("integer division or modulo by zero"));
-        return needInt(v, name) % d == 0;
+        double r = std::fmod(v.toDouble(), d.toDouble());
+        if (r != 0 && ((r < 0) != (d.toDouble() < 0)))
+            r += d.toDouble();
+        return is("odd") ? r == 1 : r == 0;
     }
     if (is("lower") || is("upper")) {
         const QString s = py::str(v);

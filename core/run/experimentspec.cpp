@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "common/jsonio.h"
+#include "diagnose/interventionplan.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -183,8 +184,9 @@ std::pair<int, int> parseTokenRange(const QString& text, const QString& what)
 
 std::vector<InterventionSpec> ExperimentSpec::defaultInterventions()
 {
-    return {{QStringLiteral("boost"), 4.0, QStringLiteral("low_ear")},
-            {QStringLiteral("sham"), 4.0, QStringLiteral("low_ear")}};
+    const QString on = interventionTargetName(InterventionTarget::Retained);
+    return {{QStringLiteral("boost"), kDefaultBoostBeta, on},
+            {QStringLiteral("sham"), kDefaultBoostBeta, on}};
 }
 
 ExperimentSpec ExperimentSpec::fromJson(const QJsonObject& object, const QString& origin,
@@ -247,7 +249,7 @@ ExperimentSpec ExperimentSpec::fromJson(const QJsonObject& object, const QString
             g.rejectUnknown({"kind", "beta", "on"});
             InterventionSpec s;
             s.beta = g.number("beta", 4.0, 1e-6, 1e6);
-            s.on = oneOf(g, "on", s.on, {"low_ear", "c_to_w", "all"});
+            s.on = oneOf(g, "on", s.on, interventionTargetNames());
             const QString kind =
                 oneOf(g, "kind", QStringLiteral("both"), {"boost", "sham", "both"});
             for (const QString& k :

@@ -44,9 +44,11 @@ struct InterventionSpec
 {
     QString kind = QStringLiteral("boost"); // boost | sham
     double beta = 4.0;
-    // Which compressed rows: "low_ear" (C→W with EAR < 0.5), "c_to_w" (every C→W row)
-    // or "all" (every compressed row).
-    QString on = QStringLiteral("low_ear");
+    // Which compressed rows (diagnose/interventionplan.h): "retained" (KVDiagnosis's
+    // target: C→W rows whose evidence is retained, ECov_slot ≥ 0.90 or structurally
+    // addressable, with EAR < 0.5), "low_ear" (every C→W row with EAR < 0.5, evicted
+    // evidence included), "c_to_w" (every C→W row) or "all" (every compressed row).
+    QString on = QStringLiteral("retained");
 };
 
 // Which rows keep their blobs in the run file: "all", "failures" (FullCache rows and
@@ -65,11 +67,11 @@ struct StoreOptions
 //                 "variant": ""}, {"jsonl": "data.jsonl"}],
 //    "compressors": ["snapkv", {"name": "AdaKV", "spec": "adakv(snapkv)"}],
 //    "ratios": [0.25, 0.5, 0.75],
-//    "interventions": [{"kind": "boost", "beta": 4, "on": "low_ear"},
-//                      {"kind": "sham", "beta": 4, "on": "low_ear"}],
+//    "interventions": [{"kind": "boost", "beta": 4, "on": "retained"},
+//                      {"kind": "sham", "beta": 4, "on": "retained"}],
 //    "seed": 1, "threads": 0, "max_new_tokens": 0,
 //    "store": {"masks": "all", "attention": "failures"}}
-// "interventions" absent = boost and sham at beta 4 on low-EAR rows; [] = none.
+// "interventions" absent = boost and sham at beta 4 on the "retained" rows; [] = none.
 // max_new_tokens 0 = the gold answer's length + 16 tokens per sample.
 struct ExperimentSpec
 {

@@ -286,15 +286,14 @@ SampleEvaluator::planInterventions(const PreparedSample& sample, const ContextCa
     std::vector<PlannedIntervention> planned;
     if (sample.evidence.empty())
         return planned;
-    const bool cToW = fullCorrect && !row.correct;
-    const bool lowEar = cToW && row.metrics.ear && *row.metrics.ear < signature_thresholds::kLowEar;
+    const InterventionGroup group = interventionGroupOf(fullCorrect && !row.correct, row.metrics);
     const int length = int(sample.ids.context.size());
+    QStringList plannedKinds; // a row stores one intervention per kind
     for (const InterventionSpec& spec : m_spec.interventions) {
-        const bool selected = spec.on == QLatin1String("all") ||
-                              (spec.on == QLatin1String("c_to_w") && cToW) ||
-                              (spec.on == QLatin1String("low_ear") && lowEar);
-        if (!selected)
+        const std::optional<InterventionTarget> target = interventionTargetFromName(spec.on);
+        if (!target || !targetIncludes(*target, group) || plannedKinds.contains(spec.kind))
             continue;
+        plannedKinds << spec.kind;
         const bool boost = spec.kind == QLatin1String("boost");
         const Positions positions =
             boost ? sample.evidence

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "store/interventiongroups.h"
 #include "store/runaggregates.h"
 #include "store/runrecords.h"
 
@@ -79,6 +80,10 @@ class RunReader
     std::vector<LeakageCell> leakage();
     std::vector<LayerCell> layerStatsByLayer();
     std::vector<InterventionCell> interventionRates();
+    // By target group of the rows (interventiongroups.cpp): repair rates, and the rows
+    // of each group with how many were re-answered.
+    std::vector<InterventionGroupCell> interventionRatesByGroup();
+    std::vector<InterventionGroupCount> interventionGroupCounts();
 
   private:
     std::unique_ptr<SqliteDatabase> m_db;

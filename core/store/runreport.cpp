@@ -124,6 +124,25 @@ std::vector<ReportTable> buildRunReport(RunReader& reader)
             {i.compressor, i.ratio, i.kind, opt(i.beta), i.n, i.repaired, i.repairRate});
     tables.push_back(iv);
 
+    // The study's question is asked of the retained group (evidence still in the cache,
+    // attention elsewhere); the other groups show what boosting evicted evidence does.
+    ReportTable ig =
+        table("intervention_groups", "Intervention repair rates by target group",
+              {"compressor", "ratio", "group", "kind", "beta", "n", "repaired", "repair_rate"});
+    for (const InterventionGroupCell& c : reader.interventionRatesByGroup())
+        ig.rows.push_back({c.compressor, c.ratio, interventionGroupName(c.group), c.kind,
+                           opt(c.beta), c.n, c.repaired, c.repairRate});
+    tables.push_back(ig);
+
+    ReportTable it = table("intervention_targets",
+                           "Compressed rows each intervention target of the spec selects",
+                           {"target", "rows", "intervened", "note"});
+    for (const InterventionTargetCount& c : interventionTargetCounts(
+             reader.interventionGroupCounts(), interventionTargetsOfSpec(reader.runInfo().spec)))
+        it.rows.push_back({interventionTargetName(c.target), c.rows, c.intervened,
+                           c.note().isEmpty() ? QJsonValue() : QJsonValue(c.note())});
+    tables.push_back(it);
+
     tables.push_back(chainBreakTable(reader));
     return tables;
 }

@@ -40,11 +40,13 @@ class TestExperimentSpec : public QObject
         QCOMPARE(s.samples[0].seed, std::uint64_t(1));
         QCOMPARE(s.compressors.size(), size_t(1));
         QCOMPARE(s.compressors[0].name, QStringLiteral("snapkv"));
-        QCOMPARE(s.interventions.size(), size_t(2)); // boost and sham, beta 4, low-EAR rows
+        // boost and sham, beta 4, on KVDiagnosis's target: C->W rows whose evidence is
+        // retained and whose EAR is low
+        QCOMPARE(s.interventions.size(), size_t(2));
         QCOMPARE(s.interventions[0].kind, QStringLiteral("boost"));
         QCOMPARE(s.interventions[1].kind, QStringLiteral("sham"));
         QCOMPARE(s.interventions[1].beta, 4.0);
-        QCOMPARE(s.interventions[1].on, QStringLiteral("low_ear"));
+        QCOMPARE(s.interventions[1].on, QStringLiteral("retained"));
         QCOMPARE(s.store.masks, QStringLiteral("all"));
         QCOMPARE(s.store.attention, QStringLiteral("failures"));
         QCOMPARE(s.maxNewTokens, 0);
@@ -57,10 +59,20 @@ class TestExperimentSpec : public QObject
         const ExperimentSpec b = ExperimentSpec::fromJson(parse(R"({"model": "m", "seed": 1,
                       "samples": [{"suite": "retrieval", "n": 2, "tokens": [256, 512]}],
                       "compressors": [{"spec": "snapkv"}], "ratios": [0.5],
-                      "interventions": [{"kind": "both", "beta": 4, "on": "low_ear"}],
+                      "interventions": [{"kind": "both", "beta": 4, "on": "retained"}],
                       "store": {"masks": "all", "attention": "failures"}})"),
                                                           QStringLiteral("y"));
         QCOMPARE(a.toJson(), b.toJson());
+        // The earlier default target is another experiment (a resumed run must not mix them).
+        QJsonObject lowEar = b.toJson();
+        QJsonArray list = lowEar.value(QStringLiteral("interventions")).toArray();
+        for (qsizetype i = 0; i < list.size(); ++i) {
+            QJsonObject o = list[i].toObject();
+            o.insert(QStringLiteral("on"), QStringLiteral("low_ear"));
+            list[i] = o;
+        }
+        lowEar.insert(QStringLiteral("interventions"), list);
+        QVERIFY(ExperimentSpec::fromJson(lowEar, QStringLiteral("w")).toJson() != a.toJson());
         const ExperimentSpec c = ExperimentSpec::fromJson(a.toJson(), QStringLiteral("z"));
         QCOMPARE(c.toJson(), a.toJson());
     }

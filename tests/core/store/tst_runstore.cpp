@@ -347,6 +347,122 @@ class TestRunStore : public QObject
         QVERIFY(!back[0].consensus);
     }
 
+    // Intervention rows are reported by target group, the group read from each row's
+    // stored diagnostics; each target of the spec says how many rows it selects.
+    void interventionsByTargetGroup()
+    {
+        const auto writeRun = [&](const QString& file, const QJsonArray& targets,
+                                  bool withRetained) {
+            RunInfo info = runInfo();
+            QJsonArray interventions;
+            for (const QJsonValue& t : targets)
+                interventions.append(QJsonObject{{QStringLiteral("kind"), QStringLiteral("boost")},
+                                                 {QStringLiteral("on"), t}});
+            info.spec.insert(QStringLiteral("interventions"), interventions);
+            RunWriter w(file);
+            w.setRunInfo(info);
+            w.addConfig(config(QStringLiteral("FullCache"), 0.0));
+            w.addConfig(config(QStringLiteral("SnapKV"), 0.5));
+            // (coverage, ECov, EAR, correct, interventions: boost repaired?)
+            struct Row
+            {
+                CoverageType coverage;
+                std::optional<double> ecov;
+                std::optional<double> ear;
+                bool correct;
+                std::optional<bool> boostRepaired;
+            };
+            std::vector<Row> rows = {
+                // evicted_low_ear: C->W, EAR 0.3, ECov 0.2; boost fails.
+                {CoverageType::MeasuredTokenCoverage, 0.2, 0.3, false, false},
+                // other_c_to_w: C->W, EAR 0.7.
+                {CoverageType::MeasuredTokenCoverage, 0.95, 0.7, false, std::nullopt},
+                // not_c_to_w: C->C.
+                {CoverageType::MeasuredTokenCoverage, 0.95, 0.3, true, std::nullopt},
+            };
+            if (withRetained) {
+                // retained: C->W, ECov 0.95 (mapped) and EAR 0.3; boost repairs.
+                rows.push_back({CoverageType::MeasuredTokenCoverage, 0.95, 0.3, false, true});
+                // retained: structurally addressable (no ECov), EAR 0.4; boost fails.
+                rows.push_back({CoverageType::StructuralPositionAddressability, std::nullopt, 0.4,
+                                false, false});
+            }
+            for (size_t i = 0; i < rows.size(); ++i) {
+                SampleRecord rec;
+                rec.sample.key = QStringLiteral("s/%1").arg(i);
+                rec.sample.gold = QStringLiteral("Paris");
+                ResultRecord full;
+                full.configKey = ConfigRecord::makeKey(QStringLiteral("FullCache"), 0.0);
+                full.correct = true;
+                ResultRecord r;
+                r.configKey = ConfigRecord::makeKey(QStringLiteral("SnapKV"), 0.5);
+                r.correct = rows[i].correct;
+                r.metrics.coverageType = rows[i].coverage;
+                r.metrics.ecovSlot = rows[i].ecov;
+                r.metrics.ear = rows[i].ear;
+                if (rows[i].boostRepaired)
+                    r.interventions = {
+                        {QStringLiteral("boost"), 4.0, QStringLiteral("x"), *rows[i].boostRepaired},
+                        {QStringLiteral("sham"), 4.0, QStringLiteral("y"), false}};
+                rec.results = {full, r};
+                w.writeSample(rec);
+            }
+        };
+
+        const QString file = path("groups.kvl");
+        writeRun(file, {QStringLiteral("retained"), QStringLiteral("low_ear")}, true);
+        RunReader reader(file);
+        QStringList cells;
+        for (const InterventionGroupCell& c : reader.interventionRatesByGroup())
+            cells << QStringLiteral("%1 %2 %3/%4")
+                         .arg(interventionGroupName(c.group), c.kind)
+                         .arg(c.repaired)
+                         .arg(c.n);
+        QCOMPARE(cells, (QStringList{QStringLiteral("retained boost 1/2"),
+                                     QStringLiteral("retained sham 0/2"),
+                                     QStringLiteral("evicted_low_ear boost 0/1"),
+                                     QStringLiteral("evicted_low_ear sham 0/1")}));
+        QStringList counts;
+        for (const InterventionGroupCount& g : reader.interventionGroupCounts())
+            counts << QStringLiteral("%1 %2/%3")
+                          .arg(interventionGroupName(g.group))
+                          .arg(g.intervened)
+                          .arg(g.rows);
+        QCOMPARE(
+            counts,
+            (QStringList{QStringLiteral("retained 2/2"), QStringLiteral("evicted_low_ear 1/1"),
+                         QStringLiteral("other_c_to_w 0/1"), QStringLiteral("not_c_to_w 0/1")}));
+
+        const QJsonObject json = runReportJson(reader);
+        const QJsonArray groups = json.value(QLatin1String("intervention_groups")).toArray();
+        QCOMPARE(groups.size(), 4);
+        QCOMPARE(groups[0].toObject().value(QLatin1String("group")).toString(),
+                 QStringLiteral("retained"));
+        QCOMPARE(groups[0].toObject().value(QLatin1String("repair_rate")).toDouble(), 0.5);
+        const QJsonArray targets = json.value(QLatin1String("intervention_targets")).toArray();
+        QCOMPARE(targets.size(), 2);
+        QCOMPARE(targets[0].toObject().value(QLatin1String("target")).toString(),
+                 QStringLiteral("retained"));
+        QCOMPARE(targets[0].toObject().value(QLatin1String("rows")).toInt(), 2);
+        QVERIFY(targets[0].toObject().value(QLatin1String("note")).isNull());
+        QCOMPARE(targets[1].toObject().value(QLatin1String("rows")).toInt(), 3);
+        QCOMPARE(targets[1].toObject().value(QLatin1String("intervened")).toInt(), 3);
+
+        // No retained row: the report says so for the default target.
+        const QString none = path("no-retained.kvl");
+        writeRun(none, {QStringLiteral("retained")}, false);
+        RunReader noneReader(none);
+        const QJsonArray noneTargets =
+            runReportJson(noneReader).value(QLatin1String("intervention_targets")).toArray();
+        QCOMPARE(noneTargets.size(), 1);
+        QCOMPARE(noneTargets[0].toObject().value(QLatin1String("rows")).toInt(), 0);
+        const QString note = noneTargets[0].toObject().value(QLatin1String("note")).toString();
+        QVERIFY2(note.startsWith(QLatin1String("no row qualifies for target 'retained'")),
+                 qPrintable(note));
+        QVERIFY2(note.contains(QLatin1String("0 of 2 C->W rows")), qPrintable(note));
+        QVERIFY(runReportText(noneReader).contains(QLatin1String("no row qualifies")));
+    }
+
     void reportHasTheDocumentedKeys()
     {
         const QString file = path("report.kvl");
