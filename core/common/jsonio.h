@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QJsonObject>
+#include <QJsonValue>
 #include <QString>
 
 namespace kvl {
@@ -18,5 +19,8 @@ void writeFileAtomically(const QString& path, const QByteArray& bytes);
 
 // Compact one-line JSON, as the CLI prints it.
 QByteArray toJsonLine(const QJsonObject& object);
+
+// The type of a JSON value for error messages: "a string", "a number", "null", ...
+QString jsonTypeName(const QJsonValue& value);
 
 } // namespace kvl

@@ -10,6 +10,7 @@
 // qasper_000001). Each source sample with rows is written once, its rows' diagnostics
 // listed in meta.kvdiagnosis.
 #include "common/error.h"
+#include "common/jsonio.h"
 #include "tasks/importformats.h"
 #include "tasks/importrecords.h"
 #include "tasks/samplejsonl.h"

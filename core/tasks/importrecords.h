@@ -61,9 +61,6 @@ class RecordReader
     QJsonObject m_object;
 };
 
-// JSON type name for error messages ("a number", "null").
-QString jsonTypeName(const QJsonValue& value);
-
 // The question as the generated suites write it: "\nQuestion: <q>\nAnswer:".
 QString importQuestion(const QString& question);
 

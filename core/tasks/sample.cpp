@@ -1,6 +1,7 @@
 #include "tasks/sample.h"
 
 #include "common/error.h"
+#include "common/jsonio.h"
 
 #include <QJsonArray>
 #include <cmath>
@@ -13,34 +14,13 @@ namespace {
     throw Error(QStringLiteral("field '%1': %2").arg(field, problem));
 }
 
-QString typeName(const QJsonValue& value)
-{
-    switch (value.type()) {
-    case QJsonValue::Null:
-        return QStringLiteral("null");
-    case QJsonValue::Bool:
-        return QStringLiteral("a boolean");
-    case QJsonValue::Double:
-        return QStringLiteral("a number");
-    case QJsonValue::String:
-        return QStringLiteral("a string");
-    case QJsonValue::Array:
-        return QStringLiteral("an array");
-    case QJsonValue::Object:
-        return QStringLiteral("an object");
-    case QJsonValue::Undefined:
-        break;
-    }
-    return QStringLiteral("undefined");
-}
-
 QString requiredString(const QJsonObject& object, const QString& key, const QString& path)
 {
     if (!object.contains(key))
         fieldError(path, QStringLiteral("missing"));
     const QJsonValue value = object.value(key);
     if (!value.isString())
-        fieldError(path, QStringLiteral("expected a string, got %1").arg(typeName(value)));
+        fieldError(path, QStringLiteral("expected a string, got %1").arg(jsonTypeName(value)));
     return value.toString();
 }
 
@@ -58,7 +38,7 @@ int requiredOffset(const QJsonObject& object, const QString& key, const QString&
     const QJsonValue value = object.value(key);
     const double d = value.toDouble(-1.0);
     if (!value.isDouble() || d != std::floor(d))
-        fieldError(path, QStringLiteral("expected an integer, got %1").arg(typeName(value)));
+        fieldError(path, QStringLiteral("expected an integer, got %1").arg(jsonTypeName(value)));
     if (d < 0 || d > 1e9)
         fieldError(path, QStringLiteral("%1 is out of range").arg(d));
     return int(d);
@@ -67,7 +47,7 @@ int requiredOffset(const QJsonObject& object, const QString& key, const QString&
 Span spanFromJson(const QJsonValue& value, const QString& path, const Sample& sample)
 {
     if (!value.isObject())
-        fieldError(path, QStringLiteral("expected an object, got %1").arg(typeName(value)));
+        fieldError(path, QStringLiteral("expected an object, got %1").arg(jsonTypeName(value)));
     const QJsonObject o = value.toObject();
     Span span;
 
@@ -168,7 +148,7 @@ Sample sampleFromJson(const QJsonObject& object)
         const QJsonValue meta = object.value(QStringLiteral("meta"));
         if (!meta.isObject())
             fieldError(QStringLiteral("meta"),
-                       QStringLiteral("expected an object, got %1").arg(typeName(meta)));
+                       QStringLiteral("expected an object, got %1").arg(jsonTypeName(meta)));
         sample.meta = meta.toObject();
     }
 
@@ -176,7 +156,7 @@ Sample sampleFromJson(const QJsonObject& object)
         const QJsonValue spans = object.value(QStringLiteral("spans"));
         if (!spans.isArray())
             fieldError(QStringLiteral("spans"),
-                       QStringLiteral("expected an array, got %1").arg(typeName(spans)));
+                       QStringLiteral("expected an array, got %1").arg(jsonTypeName(spans)));
         const QJsonArray array = spans.toArray();
         for (qsizetype i = 0; i < array.size(); ++i)
             sample.spans.push_back(
