@@ -58,6 +58,9 @@ std::vector<Sample> importDataset(const QString& format, const QString& path,
         throw Error(QStringLiteral("unknown dataset format '%1' (known: %2)")
                         .arg(format, names.join(QStringLiteral(", "))));
     std::vector<Sample> samples = found->import(path, options);
+    // An empty output is almost always the wrong file (or an empty split).
+    if (samples.empty())
+        throw Error(path, QStringLiteral("no %1 records in the file").arg(format));
 
     // The same checks the JSONL loader makes, so an importer bug cannot write a file
     // that `tasks validate` would reject.

@@ -93,13 +93,6 @@ QJsonArray RecordReader::array(const QString& key) const
     return arrayAt(m_object.value(key), key);
 }
 
-QJsonObject RecordReader::objectField(const QString& key) const
-{
-    if (!m_object.contains(key))
-        fail(key, QStringLiteral("missing"));
-    return objectAt(m_object.value(key), key);
-}
-
 qint64 RecordReader::integer(const QString& key) const
 {
     if (!m_object.contains(key))

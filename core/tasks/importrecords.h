@@ -30,7 +30,6 @@ class RecordReader
     RecordReader(QString path, QString where, QJsonObject object);
 
     void setId(const QString& id) { m_id = id; }
-    const QString& id() const { return m_id; }
     const QJsonObject& object() const { return m_object; }
 
     [[noreturn]] void fail(const QString& field, const QString& problem) const;
@@ -40,7 +39,6 @@ class RecordReader
     QString string(const QString& key) const;   // required string (may be empty)
     QString optionalString(const QString& key) const;
     QJsonArray array(const QString& key) const; // required array
-    QJsonObject objectField(const QString& key) const;
     qint64 integer(const QString& key) const;
     // A string, or an integer written in decimal (ids such as IFEval's `key`).
     QString idText(const QString& key) const;

@@ -423,6 +423,20 @@ class TestDatasetImporters : public QObject
         QCOMPARE(datasetFormats().size(), size_t(7));
     }
 
+    void emptyOrMissingFileIsAnError()
+    {
+        const QString empty = m_dir.filePath(QStringLiteral("empty.jsonl"));
+        QFile f(empty);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("\n\n");
+        f.close();
+        QVERIFY2(errorOf(QStringLiteral("ruler"), empty)
+                     .contains(QStringLiteral("empty.jsonl: no ruler records in the file")),
+                 qPrintable(errorOf(QStringLiteral("ruler"), empty)));
+        const QString missing = m_dir.filePath(QStringLiteral("missing.json"));
+        QVERIFY(errorOf(QStringLiteral("hotpotqa"), missing).contains(missing));
+    }
+
     void malformedJsonNamesTheLine()
     {
         const QString path = m_dir.filePath(QStringLiteral("broken.jsonl"));
