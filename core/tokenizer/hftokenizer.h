@@ -53,6 +53,8 @@ class HfTokenizer : public Tokenizer
     HfTokenizer() = default;
     void loadModel(const QJsonObject& model, const QString& path);
     void loadAddedTokens(const QJsonArray& added, const QString& path);
+    // The id -> token table, after checking the ids are dense and unique.
+    void buildIdTable(const QString& path);
     void loadPostProcessor(const QJsonValue& json, const QString& path, const QJsonObject& config);
     void loadSpecialNames(const QJsonObject& config, const QJsonObject& generationConfig);
     std::optional<int> configTokenId(const QJsonValue& v) const;

@@ -7,12 +7,23 @@
 #include "common/jsonio.h"
 
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <algorithm>
 
 namespace kvl {
 
 namespace {
+// How many ids below the largest may be unused (real tokenizers have none).
+constexpr qint64 kUnusedIdLimit = 1024;
+
+// "<0x0A>": the token byte fallback spells byte b with.
+QString byteFallbackToken(int b)
+{
+    return QStringLiteral("<0x%1>").arg(
+        QString::number(b, 16).toUpper().rightJustified(2, QLatin1Char('0')));
+}
+
 QJsonObject readOptionalJson(const QString& path)
 {
     if (!QFileInfo::exists(path))
@@ -41,6 +52,7 @@ std::unique_ptr<HfTokenizer> HfTokenizer::fromJson(const QJsonObject& json, cons
     t->m_decoder = Decoder::fromJson(json.value(QStringLiteral("decoder")), path);
     t->loadModel(json.value(QStringLiteral("model")).toObject(), path);
     t->loadAddedTokens(json.value(QStringLiteral("added_tokens")).toArray(), path);
+    t->buildIdTable(path);
     t->loadPostProcessor(json.value(QStringLiteral("post_processor")), path, config);
     t->loadSpecialNames(config, generationConfig);
     return t;
@@ -64,18 +76,12 @@ void HfTokenizer::loadModel(const QJsonObject& model, const QString& path)
 
     const QJsonObject vocab = model.value(QStringLiteral("vocab")).toObject();
     m_vocab.reserve(int(vocab.size()));
-    int maxId = -1;
     for (auto it = vocab.begin(); it != vocab.end(); ++it) {
         if (!it.value().isDouble() || it.value().toInt(-1) < 0)
             throw Error(path, QStringLiteral("vocab entry '%1' has no valid id").arg(it.key()));
-        const int id = it.value().toInt();
-        if (!m_vocab.insert(it.key(), id))
+        if (!m_vocab.insert(it.key(), it.value().toInt()))
             throw Error(path, QStringLiteral("vocab entry '%1' appears twice").arg(it.key()));
-        maxId = std::max(maxId, id);
     }
-    m_idToToken.assign(size_t(maxId + 1), QString());
-    for (int e = 0; e < m_vocab.size(); ++e)
-        m_idToToken[size_t(m_vocab.ids()[size_t(e)])] = m_vocab.keys()[size_t(e)];
 
     const bool byteLevel = m_pre.isByteLevel();
     m_byteIds.fill(-1);
@@ -83,10 +89,21 @@ void HfTokenizer::loadModel(const QJsonObject& model, const QString& path)
     for (int b = 0; b < 256; ++b) {
         if (byteLevel)
             m_byteIds[size_t(b)] = vocabId(QString(bytelevel::byteToChar(uchar(b))));
-        const QString hex = QString::number(b, 16).toUpper().rightJustified(2, QLatin1Char('0'));
-        m_fallbackIds[size_t(b)] = vocabId(QStringLiteral("<0x") + hex + QLatin1Char('>'));
+        m_fallbackIds[size_t(b)] = vocabId(byteFallbackToken(b));
     }
     m_byteFallback = model.value(QStringLiteral("byte_fallback")).toBool(false);
+    // Byte-level BPE never falls back (every byte has its own character); the others
+    // would silently turn every unknown character into <unk>.
+    if (m_byteFallback && !byteLevel) {
+        const auto missing = std::count(m_fallbackIds.begin(), m_fallbackIds.end(), -1);
+        const auto first = std::find(m_fallbackIds.begin(), m_fallbackIds.end(), -1);
+        if (missing > 0)
+            throw Error(path, QStringLiteral("model.byte_fallback is true but the vocabulary lacks "
+                                             "the byte token '%1' (%2 of the 256 tokens "
+                                             "<0x00>..<0xFF> are missing)")
+                                  .arg(byteFallbackToken(int(first - m_fallbackIds.begin())))
+                                  .arg(missing));
+    }
     m_ignoreMerges = model.value(QStringLiteral("ignore_merges")).toBool(false);
     m_fuseUnk = model.value(QStringLiteral("fuse_unk")).toBool(false);
     const QString unk = model.value(QStringLiteral("unk_token")).toString();
@@ -152,8 +169,59 @@ void HfTokenizer::loadAddedTokens(const QJsonArray& added, const QString& path)
         t.rstrip = o.value(QStringLiteral("rstrip")).toBool(false);
         t.singleWord = o.value(QStringLiteral("single_word")).toBool(false);
         m_added.add(t);
-        if (t.id >= int(m_idToToken.size()))
-            m_idToToken.resize(size_t(t.id + 1));
+    }
+}
+
+void HfTokenizer::buildIdTable(const QString& path)
+{
+    // The id -> token table is indexed by id. Real vocabularies are dense (0..N-1,
+    // added tokens right above them), so a largest id far beyond the entry count is a
+    // damaged file: checked before the table would take gigabytes.
+    const std::vector<AddedTokens::Token>& added = m_added.tokens();
+    int maxId = -1;
+    QString maxToken;
+    for (int e = 0; e < m_vocab.size(); ++e)
+        if (m_vocab.ids()[size_t(e)] > maxId) {
+            maxId = m_vocab.ids()[size_t(e)];
+            maxToken = m_vocab.keys()[size_t(e)];
+        }
+    for (const AddedTokens::Token& t : added)
+        if (t.id > maxId) {
+            maxId = t.id;
+            maxToken = t.content;
+        }
+    const qint64 entries = qint64(m_vocab.size()) + qint64(added.size());
+    if (qint64(maxId) >= entries + kUnusedIdLimit)
+        throw Error(path, QStringLiteral("token '%1' has id %2, far above the %3 entries of the "
+                                         "vocabulary and added tokens: ids must run from 0 "
+                                         "with at most %4 unused ids below the largest")
+                              .arg(maxToken)
+                              .arg(maxId)
+                              .arg(entries)
+                              .arg(kUnusedIdLimit));
+
+    m_idToToken.assign(size_t(maxId + 1), QString());
+    std::vector<int> owner(size_t(maxId + 1), -1); // vocab entry holding each id
+    for (int e = 0; e < m_vocab.size(); ++e) {
+        const int id = m_vocab.ids()[size_t(e)];
+        if (owner[size_t(id)] >= 0)
+            throw Error(
+                path, QStringLiteral("vocab entries '%1' and '%2' share id %3")
+                          .arg(m_vocab.keys()[size_t(owner[size_t(id)])], m_vocab.keys()[size_t(e)])
+                          .arg(id));
+        owner[size_t(id)] = e;
+        m_idToToken[size_t(id)] = m_vocab.keys()[size_t(e)];
+    }
+    // An added token may restate a vocab entry's id (that is how specials are
+    // declared), but two added tokens with one id cannot both decode.
+    QHash<int, QString> addedById;
+    for (const AddedTokens::Token& t : added) {
+        if (const auto it = addedById.constFind(t.id);
+            it != addedById.constEnd() && *it != t.content)
+            throw Error(path, QStringLiteral("added tokens '%1' and '%2' share id %3")
+                                  .arg(*it, t.content)
+                                  .arg(t.id));
+        addedById.insert(t.id, t.content);
         m_idToToken[size_t(t.id)] = t.content;
     }
 }

@@ -308,6 +308,41 @@ class TestTokenizerUnits : public QObject
         QTest::newRow("unsupported decoder") << edit([](QJsonObject& j) {
             j["decoder"] = QJsonObject{{"type", "CTC"}};
         }) << "unsupported decoder type 'CTC'";
+        // The id -> token table is sized by the largest id: a stray huge id is refused
+        // before it allocates (2^31-1 used to end in std::vector's max_size()).
+        const auto vocabId = [&](const QString& token, double id) {
+            return edit([&](QJsonObject& j) {
+                QJsonObject m = j["model"].toObject();
+                QJsonObject v = m["vocab"].toObject();
+                v[token] = id;
+                m["vocab"] = v;
+                j["model"] = m;
+            });
+        };
+        QTest::newRow("huge id") << vocabId("zz", 2147483647.0)
+                                 << "token 'zz' has id 2147483647, far above the 271 entries";
+        QTest::newRow("sparse id") << vocabId("zz", 1e8) << "token 'zz' has id 100000000";
+        QTest::newRow("huge added id") << edit([](QJsonObject& j) {
+            QJsonArray added = j["added_tokens"].toArray();
+            added.append(addedToken(2147483647, "<big>", true));
+            j["added_tokens"] = added;
+        }) << "token '<big>' has id 2147483647";
+        QTest::newRow("duplicate vocab id")
+            << vocabId("zz", 257) << "vocab entries 'll' and 'zz' share id 257";
+        QTest::newRow("duplicate added id") << edit([](QJsonObject& j) {
+            QJsonArray added = j["added_tokens"].toArray();
+            added.append(addedToken(300, "<|y|>", true));
+            j["added_tokens"] = added;
+        }) << "added tokens '<|x|>' and '<|y|>' share id 300";
+        QJsonObject noByte = metaspaceJson(QStringLiteral("split"));
+        QJsonObject model = noByte["model"].toObject();
+        QJsonObject vocab = model["vocab"].toObject();
+        vocab.remove("<0x41>");
+        model["vocab"] = vocab;
+        noByte["model"] = model;
+        QTest::newRow("missing byte fallback token")
+            << QJsonDocument(noByte).toJson()
+            << "byte_fallback is true but the vocabulary lacks the byte token '<0x41>' (1 of";
     }
     void errors()
     {
