@@ -5,6 +5,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLocale>
 #include <array>
 #include <cmath>
 
@@ -206,6 +207,26 @@ RopeScaling readRopeScaling(const QJsonValue& value, const QString& path, const 
                     .arg(key, type));
 }
 
+// Bounds of the numbers a config.json can state absurdly and still parse. Released
+// models use rms_norm_eps 1e-6 to 1e-5 (an eps near the squared activations would
+// flatten the norm) and rope_theta 1e4 to a few 1e9 (long-context Llama 3 variants);
+// theta must exceed 1 for the rotation frequencies to fall with the dimension.
+constexpr double kMaxRmsNormEps = 0.1;
+constexpr double kMaxRopeTheta = 1e12;
+
+QString shortest(double v)
+{
+    return QString::number(v, 'g', QLocale::FloatingPointShortest);
+}
+
+void requireTokenId(const Fields& f, const QString& key, int id, int vocabSize)
+{
+    if (id < 0 || id >= vocabSize)
+        f.fail(key, QStringLiteral("must be a token id in [0, vocab_size %1), got %2")
+                        .arg(vocabSize)
+                        .arg(id));
+}
+
 void validate(const ModelConfig& c, const Fields& f, bool headDimGiven)
 {
     f.requirePositive(QStringLiteral("vocab_size"), c.vocabSize);
@@ -216,7 +237,18 @@ void validate(const ModelConfig& c, const Fields& f, bool headDimGiven)
     f.requirePositive(QStringLiteral("num_key_value_heads"), c.numKvHeads);
     f.requirePositive(QStringLiteral("max_position_embeddings"), c.maxPositionEmbeddings);
     f.requirePositive(QStringLiteral("rms_norm_eps"), c.rmsNormEps);
-    f.requirePositive(QStringLiteral("rope_theta"), c.ropeTheta);
+    if (!(c.rmsNormEps <= kMaxRmsNormEps))
+        f.fail(QStringLiteral("rms_norm_eps"),
+               QStringLiteral("must be in (0, %1] (released models use 1e-6 to 1e-5), got %2")
+                   .arg(shortest(kMaxRmsNormEps), shortest(c.rmsNormEps)));
+    if (!(c.ropeTheta > 1.0 && c.ropeTheta <= kMaxRopeTheta))
+        f.fail(QStringLiteral("rope_theta"),
+               QStringLiteral("must be in (1, %1] (released models use 1e4 to a few 1e9), got %2")
+                   .arg(shortest(kMaxRopeTheta), shortest(c.ropeTheta)));
+    if (c.bosTokenId)
+        requireTokenId(f, QStringLiteral("bos_token_id"), *c.bosTokenId, c.vocabSize);
+    for (int id : c.eosTokenIds)
+        requireTokenId(f, QStringLiteral("eos_token_id"), id, c.vocabSize);
     if (c.numHeads % c.numKvHeads != 0)
         f.fail(QStringLiteral("num_key_value_heads"),
                QStringLiteral("(%1) must divide num_attention_heads (%2)")

@@ -279,6 +279,22 @@ class TestHfConfigReader : public QObject
                                   << QStringList{"'mlp_bias'"};
         QTest::newRow("bad eos") << QByteArray(R"({"eos_token_id": ["x"]})")
                                  << QStringList{"'eos_token_id'", "integer"};
+        // Values that parse but no model has: each named with its bounds.
+        QTest::newRow("eos beyond vocab")
+            << QByteArray(R"({"eos_token_id": 100})")
+            << QStringList{"'eos_token_id'", "[0, vocab_size 100)", "got 100"};
+        QTest::newRow("negative eos")
+            << QByteArray(R"({"eos_token_id": -1})") << QStringList{"'eos_token_id'", "got -1"};
+        QTest::newRow("eos list beyond vocab") << QByteArray(R"({"eos_token_id": [2, 512]})")
+                                               << QStringList{"'eos_token_id'", "got 512"};
+        QTest::newRow("bos beyond vocab")
+            << QByteArray(R"({"bos_token_id": 1000})") << QStringList{"'bos_token_id'", "got 1000"};
+        QTest::newRow("huge rms_norm_eps") << QByteArray(R"({"rms_norm_eps": 256})")
+                                           << QStringList{"'rms_norm_eps'", "(0, 0.1]", "got 256"};
+        QTest::newRow("huge rope_theta") << QByteArray(R"({"rope_theta": 1e308})")
+                                         << QStringList{"'rope_theta'", "(1, 1e+12]", "1e+308"};
+        QTest::newRow("rope_theta below one")
+            << QByteArray(R"({"rope_theta": 0.5})") << QStringList{"'rope_theta'", "got 0.5"};
         QTest::newRow("bad tie") << QByteArray(R"({"tie_word_embeddings": 1})")
                                  << QStringList{"'tie_word_embeddings'", "true or false"};
         QTest::newRow("zero sliding window")
