@@ -75,9 +75,14 @@ std::pair<int, int> ChatPromptLayout::map(Field field, int begin, int end) const
 ChatPromptLayout layoutChatPrompt(const ChatTemplate& chatTemplate, const ChatPromptInput& input,
                                   ChatTemplate::Options options)
 {
-    const qsizetype longest =
-        std::max({input.system.size(), input.context.size(), input.question.size()});
-    const QString separator(int(longest) + 10, QLatin1Char('#'));
+    // A marker no field contains, so that it appears in the render only where it was put.
+    // (kvpress uses a run of '#' longer than the context; a short marker keeps the search
+    // linear on contexts of a million characters.)
+    QString separator;
+    for (int k = 0; separator.isEmpty() || input.system.contains(separator) ||
+                    input.context.contains(separator) || input.question.contains(separator);
+         ++k)
+        separator = QStringLiteral("[[###%1###]]").arg(k);
     std::vector<ChatMessage> messages;
     if (!input.system.isEmpty())
         messages.push_back({QStringLiteral("system"), input.system});

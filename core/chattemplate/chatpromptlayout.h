@@ -55,11 +55,10 @@ struct ChatPromptLayout
     std::pair<int, int> map(Field field, int begin, int end) const;
 };
 
-// Renders the conversation with a separator after the context, as kvpress does
-// ("#" repeated past any field's length, so it cannot occur in one), and splits the
-// prompt there. The generation prompt is always added; options carry the rest
-// (enable_thinking=false, as kvpress passes). A template that rejects the conversation,
-// loses the separator, or changes a field's text beyond trimming its edges throws
+// Renders the conversation with a marker after the context, as kvpress does (a marker
+// no field contains), and splits the prompt there. The generation prompt is always added; options
+// carry the rest (enable_thinking=false, as kvpress passes). A template that rejects the
+// conversation, loses the separator, or changes a field's text beyond trimming its edges throws
 // kvl::Error naming the template and the field.
 ChatPromptLayout layoutChatPrompt(const ChatTemplate& chatTemplate, const ChatPromptInput& input,
                                   ChatTemplate::Options options);
