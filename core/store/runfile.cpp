@@ -86,6 +86,19 @@ int identify(SqliteDatabase& db, bool mayBeNew)
                                               "build reads up to %2)")
                                    .arg(version)
                                    .arg(RunSchema::kCurrentVersion));
+    // The schema version is stamped in the transaction that creates the tables, so a
+    // run file below version 1, or with the tables of a later version than it says, has
+    // a damaged or hand-edited header: migrating it would fail half-way in SQL.
+    const int layout = RunSchema::tableVersion(db);
+    if (version < 1 || layout > version)
+        throw Error(db.path(),
+                    QStringLiteral("damaged header: PRAGMA user_version is %1, but %2 (KVLens "
+                                   "run files have schema versions 1 to %3)")
+                        .arg(version)
+                        .arg(layout > 0
+                                 ? QStringLiteral("the tables are of schema version %1").arg(layout)
+                                 : QStringLiteral("the file has no run tables"))
+                        .arg(RunSchema::kCurrentVersion));
     return version;
 }
 

@@ -103,6 +103,17 @@ QString RunSchema::versionOneSql()
     return QString::fromUtf8(kVersionOne);
 }
 
+int RunSchema::tableVersion(SqliteDatabase& db)
+{
+    if (!db.hasTable(QStringLiteral("result")))
+        return 0;
+    // Version 2 added result.GER (with its siblings, in one migration).
+    return db.scalarInt(QStringLiteral(
+               "SELECT COUNT(*) FROM pragma_table_info('result') WHERE name = 'GER'")) > 0
+               ? 2
+               : 1;
+}
+
 QStringList RunSchema::requiredTables()
 {
     return {QStringLiteral("run"),         QStringLiteral("sample"), QStringLiteral("config"),

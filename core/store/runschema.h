@@ -31,6 +31,10 @@ class RunSchema
     // to kCurrentVersion, in one transaction. Throws kvl::Error naming the file.
     static void createOrMigrate(SqliteDatabase& db);
 
+    // The schema version the tables of `db` have, whatever user_version says: 0
+    // without a result table, else the newest version whose columns are present.
+    static int tableVersion(SqliteDatabase& db);
+
     // Tables every current run file has.
     static QStringList requiredTables();
     // The DDL of version 1 (the start of the migration chain).

@@ -197,6 +197,32 @@ class TestRunFile : public QObject
         expectError([&] { RunWriter w(file); }, file, QStringLiteral("newer KVLens"));
     }
 
+    // A run file whose user_version was damaged or edited: a version error before any
+    // migration runs (it used to get SQLite's "table run already exists" or
+    // "duplicate column name: GER" from a migration replayed over existing tables).
+    void damagedVersionIsRefused_data()
+    {
+        QTest::addColumn<int>("version");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("0") << 0 << "user_version is 0, but the tables are of schema version 2";
+        QTest::newRow("-1") << -1 << "user_version is -1, but the tables are of schema version 2";
+        QTest::newRow("1") << 1 << "user_version is 1, but the tables are of schema version 2";
+    }
+    void damagedVersionIsRefused()
+    {
+        QFETCH(int, version);
+        QFETCH(QString, words);
+        const QString file = m_dir.filePath(QStringLiteral("damaged-version%1.kvl").arg(version));
+        writeHandRun(file, {0});
+        sql(file, qPrintable(QStringLiteral("PRAGMA user_version = %1;").arg(version)));
+        expectError([&] { RunReader r(file); }, file, words);
+        expectError([&] { RunWriter w(file); }, file, words);
+        expectError([&] { RunWriter w(file); }, file, QStringLiteral("schema versions 1 to 2"));
+        // Nothing was migrated: restoring the header restores the file.
+        sql(file, "PRAGMA user_version = 2;");
+        QCOMPARE(RunReader(file).resultCount(), qint64(handSample(0).results.size()));
+    }
+
     void foreignSqliteIsRefused()
     {
         const QString file = path("shop.db");
