@@ -3,6 +3,7 @@
 #include <QPromise>
 #include <QThreadPool>
 
+#include <algorithm>
 #include <memory>
 
 namespace kvl {
@@ -22,18 +23,26 @@ std::optional<PooledGrid> AsyncPooler::request(const QVector<double>& values, in
                                                int maxBins, PoolMode mode,
                                                const QVector<bool>& flags)
 {
+    return requestRange(values, rows, cols, 0, cols, maxBins, mode, flags);
+}
+
+std::optional<PooledGrid> AsyncPooler::requestRange(const QVector<double>& values, int rows,
+                                                    int cols, int begin, int end, int maxBins,
+                                                    PoolMode mode, const QVector<bool>& flags)
+{
     cancel();
-    if (qsizetype(rows) * cols <= syncLimit)
-        return poolColumns(values, rows, cols, maxBins, mode, flags);
+    if (qsizetype(rows) * std::max(0, end - begin) <= syncLimit)
+        return poolColumnRange(values, rows, cols, begin, end, maxBins, mode, flags);
 
     // QVector copies share their data: the worker reads the caller's matrix
     // without copying it, and keeps it alive if the view drops it meanwhile.
     auto promise = std::make_shared<QPromise<PooledGrid>>();
     m_watcher.setFuture(promise->future());
     m_busy = true;
-    QThreadPool::globalInstance()->start([promise, values, rows, cols, maxBins, mode, flags] {
+    QThreadPool::globalInstance()->start([promise, values, rows, cols, begin, end, maxBins, mode,
+                                          flags] {
         promise->start();
-        promise->addResult(poolColumns(values, rows, cols, maxBins, mode, flags));
+        promise->addResult(poolColumnRange(values, rows, cols, begin, end, maxBins, mode, flags));
         promise->finish();
     });
     return std::nullopt;

@@ -25,6 +25,11 @@ class AsyncPooler : public QObject
     // pooledAvailable().
     std::optional<PooledGrid> request(const QVector<double>& values, int rows, int cols,
                                       int maxBins, PoolMode mode, const QVector<bool>& flags = {});
+    // Pools only the columns [begin, end) (a zoomed view); the work, and whether it
+    // leaves the GUI thread, follows the visible cells.
+    std::optional<PooledGrid> requestRange(const QVector<double>& values, int rows, int cols,
+                                           int begin, int end, int maxBins, PoolMode mode,
+                                           const QVector<bool>& flags = {});
     // Drops a pending request.
     void cancel();
     bool isBusy() const { return m_busy; }

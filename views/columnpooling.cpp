@@ -9,15 +9,24 @@ namespace kvl {
 PooledGrid poolColumns(const QVector<double>& values, int rows, int cols, int maxBins,
                        PoolMode mode, const QVector<bool>& flags)
 {
+    return poolColumnRange(values, rows, cols, 0, cols, maxBins, mode, flags);
+}
+
+PooledGrid poolColumnRange(const QVector<double>& values, int rows, int cols, int begin, int end,
+                           int maxBins, PoolMode mode, const QVector<bool>& flags)
+{
     PooledGrid grid;
-    if (rows <= 0 || cols <= 0 || values.size() < qsizetype(rows) * cols)
+    begin = std::clamp(begin, 0, std::max(0, cols));
+    end = std::clamp(end, begin, std::max(0, cols));
+    if (rows <= 0 || cols <= 0 || end <= begin || values.size() < qsizetype(rows) * cols)
         return grid;
     const bool withFlags = flags.size() >= qsizetype(rows) * cols;
+    const int span = end - begin;
     grid.rows = rows;
-    grid.bins = std::clamp(maxBins, 1, cols);
+    grid.bins = std::clamp(maxBins, 1, span);
     grid.edges.resize(grid.bins + 1);
     for (int b = 0; b <= grid.bins; ++b)
-        grid.edges[b] = int(qint64(b) * cols / grid.bins);
+        grid.edges[b] = begin + int(qint64(b) * span / grid.bins);
     grid.values.resize(qsizetype(rows) * grid.bins);
     if (withFlags)
         grid.flaggedFraction.resize(grid.values.size());
@@ -26,11 +35,11 @@ PooledGrid poolColumns(const QVector<double>& values, int rows, int cols, int ma
     for (int r = 0; r < rows; ++r) {
         const double* row = values.constData() + qsizetype(r) * cols;
         for (int b = 0; b < grid.bins; ++b) {
-            const int begin = grid.edges[b];
-            const int end = grid.edges[b + 1];
+            const int from = grid.edges[b];
+            const int to = grid.edges[b + 1];
             double acc = mode == PoolMode::Max ? -std::numeric_limits<double>::infinity() : 0.0;
             int counted = 0;
-            for (int c = begin; c < end; ++c) {
+            for (int c = from; c < to; ++c) {
                 const double v = row[c];
                 if (std::isnan(v))
                     continue;
@@ -43,10 +52,10 @@ PooledGrid poolColumns(const QVector<double>& values, int rows, int cols, int ma
             grid.values[qsizetype(r) * grid.bins + b] = out;
             if (withFlags) {
                 int flagged = 0;
-                for (int c = begin; c < end; ++c)
+                for (int c = from; c < to; ++c)
                     flagged += flags[qsizetype(r) * cols + c] ? 1 : 0;
                 grid.flaggedFraction[qsizetype(r) * grid.bins + b] =
-                    double(flagged) / double(end - begin);
+                    double(flagged) / double(to - from);
             }
         }
     }

@@ -33,6 +33,13 @@ struct PooledGrid
 PooledGrid poolColumns(const QVector<double>& values, int rows, int cols, int maxBins,
                        PoolMode mode, const QVector<bool>& flags = {});
 
+// The same over the columns [begin, end) only (a zoomed view): the bins split that
+// range, and their edges stay in the matrix's columns (edges.front() == begin,
+// edges.back() == end), so the cost follows the visible range, not the context.
+// The range is clamped to [0, cols); an empty range gives an empty grid.
+PooledGrid poolColumnRange(const QVector<double>& values, int rows, int cols, int begin, int end,
+                           int maxBins, PoolMode mode, const QVector<bool>& flags = {});
+
 // The bin that holds column `col` (edges as returned in PooledGrid).
 int binOfColumn(const QVector<int>& edges, int col);
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 namespace kvl {
@@ -22,6 +23,9 @@ struct EvictionMap
     int positions = 0;
     QVector<double> keep; // layers × positions, row-major (layer-major), 0..1
     QVector<RoleSpan> spans;
+    // Optional: each position's token text (positions entries), for the hover read-out;
+    // left empty when the map averages samples of different texts.
+    QStringList tokens;
 
     bool isEmpty() const { return layers <= 0 || positions <= 0; }
     bool isValid() const { return keep.size() == qsizetype(layers) * positions; }

@@ -46,13 +46,19 @@ void EvictionMapView::drawPooled()
     QCPAxisRect* rect = resetToMapAxes();
     QCPAxis* x = rect->axis(QCPAxis::atBottom);
     QCPAxis* y = rect->axis(QCPAxis::atLeft);
-    const double band = m_data.spans.isEmpty() ? 0.0 : std::max(1.0, layers * 0.09);
+    // A strip under the map for the span bands: about a tenth of the plot, whatever the
+    // number of layers (a fixed row's height took a quarter of a four-layer map).
+    const double band = m_data.spans.isEmpty() ? 0.0 : std::max(0.2, layers * 0.09);
     y->setRange(-0.5 - band * 1.25, layers - 0.5);
     const PooledGrid& grid = pooled();
-    x->setLabel(
-        grid.bins < positions
+    const int visible = visibleEnd() - visibleBegin();
+    QString label =
+        grid.bins < visible
             ? tr("Context position (mean over bins of %1 positions)").arg(binWidthText(grid))
-            : tr("Context position"));
+            : tr("Context position");
+    if (isZoomed())
+        label += tr(" · %1–%2 of %3").arg(visibleBegin()).arg(visibleEnd() - 1).arg(positions);
+    x->setLabel(label);
     y->setLabel(tr("Layer"));
     setRowTicks(y, layers);
 
@@ -61,7 +67,7 @@ void EvictionMapView::drawPooled()
     map->setDataRange(QCPRange(0.0, 1.0));
     addColorScale(rect, map, tr("Keep fraction (share of kv-heads)"));
 
-    // A one-row legend of the roles under the plot: narrow bands have no room for text.
+    // A one-row legend of the roles under the plot: the colours of the bands.
     QStringList roles;
     for (const RoleSpan& span : m_data.spans)
         if (!roles.contains(span.role))
@@ -90,19 +96,11 @@ void EvictionMapView::drawPooled()
             swatch->addToLegend(legend);
         }
     }
-    const QFontMetrics metrics(plot()->font());
-    const double pixelsPerPosition =
-        double(std::max(64, plot()->width() - 150)) / std::max(1, positions);
+    QVector<SpanBand> bands;
+    QVector<QColor> colors;
     for (const RoleSpan& span : m_data.spans) {
-        const QColor color = pal.roleColor(span.role);
-        auto* bandItem = new QCPItemRect(plot());
-        bandItem->setClipAxisRect(rect);
-        bandItem->topLeft->setAxes(x, y);
-        bandItem->bottomRight->setAxes(x, y);
-        bandItem->topLeft->setCoords(span.begin - 0.5, -0.5 - band * 0.2);
-        bandItem->bottomRight->setCoords(span.end - 0.5, -0.5 - band * 1.2);
-        bandItem->setPen(QPen(pal.background, 1));
-        bandItem->setBrush(color);
+        bands.push_back({span.begin, span.end, span.label.isEmpty() ? span.role : span.label});
+        colors.push_back(pal.roleColor(span.role));
         // Span edges continue faintly through the map, so a band's layers can be read off.
         for (int edge : {span.begin, span.end}) {
             auto* line = new QCPItemLine(plot());
@@ -115,18 +113,29 @@ void EvictionMapView::drawPooled()
             c.setAlpha(90);
             line->setPen(QPen(c, 1, Qt::DotLine));
         }
-        auto* text = new QCPItemText(plot());
-        text->setClipAxisRect(rect);
-        text->position->setAxes(x, y);
-        text->position->setCoords((span.begin + span.end) / 2.0 - 0.5, -0.5 - band * 0.7);
-        const QString label = span.label.isEmpty() ? span.role : span.label;
-        const bool fits =
-            metrics.horizontalAdvance(label) + 8 <= (span.end - span.begin) * pixelsPerPosition;
-        text->setText(fits ? label : QString());
-        const bool light = color.lightnessF() > 0.55;
-        text->setColor(light ? QColor(0x10, 0x10, 0x10) : QColor(Qt::white));
     }
+    addSpanBands(bands, colors, -0.5 - band * 1.2, -0.5 - band * 0.2);
     finishRebuild();
+}
+
+QString EvictionMapView::describeCell(int row, int bin) const
+{
+    const PooledGrid& grid = pooled();
+    const int begin = grid.edges[bin];
+    const int end = grid.edges[bin + 1];
+    const QString where =
+        end - begin > 1 ? tr(" (mean of positions %1–%2)").arg(begin).arg(end - 1) : QString();
+    return tr("layer %1 · keep fraction %2%3")
+        .arg(row)
+        .arg(grid.value(row, bin), 0, 'g', 3)
+        .arg(where);
+}
+
+std::optional<QString> EvictionMapView::tokenAt(int position) const
+{
+    if (m_data.tokens.size() != m_data.positions)
+        return std::nullopt;
+    return m_data.tokens.value(position);
 }
 
 QString EvictionMapView::csv() const

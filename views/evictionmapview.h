@@ -24,6 +24,8 @@ class EvictionMapView : public PooledMapView
   protected:
     void rebuild() override;
     void drawPooled() override;
+    QString describeCell(int row, int bin) const override;
+    std::optional<QString> tokenAt(int position) const override;
 
   private:
     EvictionMap m_data;

@@ -6,8 +6,13 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QImage>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
 #include <QSvgGenerator>
 #include <qcustomplot.h>
+
+#include <memory>
 
 namespace kvl {
 
@@ -130,6 +135,99 @@ void FigureExporter::saveFigure(QCustomPlot* plot, const QString& path, const QS
         saveSvg(plot, path, provenance, size);
         break;
     }
+}
+
+void FigureExporter::saveFigures(const QVector<QCustomPlot*>& plots, const QStringList& provenance,
+                                 const QString& path, Qt::Orientation orientation, QSize each)
+{
+    const Format format = formatForPath(path);
+    if (plots.isEmpty())
+        throw Error(path, QCoreApplication::translate("kvl::FigureExporter", "no figure to write"));
+    QVector<QSize> sizes;
+    QSize total(0, 0);
+    for (QCustomPlot* plot : plots) {
+        const QSize size = each.isValid() && !each.isEmpty() ? each : defaultSize(plot);
+        sizes << size;
+        total = orientation == Qt::Vertical
+                    ? QSize(std::max(total.width(), size.width()), total.height() + size.height())
+                    : QSize(total.width() + size.width(), std::max(total.height(), size.height()));
+    }
+    // Each panel names its own configuration under it, for the time of the export.
+    std::vector<std::unique_ptr<ProvenanceFooter>> footers;
+    for (int i = 0; i < plots.size(); ++i)
+        footers.push_back(std::make_unique<ProvenanceFooter>(plots[i], provenance.value(i)));
+    const QString description = provenance.join(QStringLiteral("\n"));
+
+    // Panels are drawn one after the other at their offsets on one painter.
+    auto paintAll = [&](QCPPainter& painter, double scale) {
+        QPoint at(0, 0);
+        for (int i = 0; i < plots.size(); ++i) {
+            painter.save();
+            painter.translate(at * scale);
+            painter.scale(scale, scale);
+            plots[i]->toPainter(&painter, sizes[i].width(), sizes[i].height());
+            painter.restore();
+            at += orientation == Qt::Vertical ? QPoint(0, sizes[i].height())
+                                              : QPoint(sizes[i].width(), 0);
+        }
+    };
+    const QString fail = format == Format::Png   ? QStringLiteral("cannot write the PNG file")
+                         : format == Format::Pdf ? QStringLiteral("cannot write the PDF file")
+                                                 : QStringLiteral("cannot write the SVG file");
+    bool ok = true;
+    switch (format) {
+    case Format::Png: {
+        // Twice the pixel density, like a single figure.
+        QImage image(total * 2, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QCPPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        paintAll(painter, 2.0);
+        painter.end();
+        image.setText(QStringLiteral("Software"), creator);
+        if (!description.isEmpty())
+            image.setText(QStringLiteral("Description"), description);
+        ok = image.save(path, "PNG");
+        break;
+    }
+    case Format::Pdf: {
+        QPdfWriter writer(path);
+        writer.setCreator(creator);
+        writer.setTitle(description);
+        writer.setResolution(72); // one unit = one point: the panels keep their sizes
+        writer.setPageSize(QPageSize(QSizeF(total), QPageSize::Point));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        QCPPainter painter;
+        ok = painter.begin(&writer);
+        if (ok) {
+            painter.setMode(QCPPainter::pmVectorized);
+            painter.setMode(QCPPainter::pmNoCaching);
+            painter.setMode(QCPPainter::pmNonCosmetic);
+            paintAll(painter, 1.0);
+            painter.end();
+        }
+        break;
+    }
+    case Format::Svg: {
+        QSvgGenerator generator;
+        generator.setFileName(path);
+        generator.setSize(total);
+        generator.setViewBox(QRect(QPoint(0, 0), total));
+        generator.setTitle(QFileInfo(path).completeBaseName());
+        generator.setDescription(description);
+        QCPPainter painter;
+        ok = painter.begin(&generator);
+        if (ok) {
+            painter.setMode(QCPPainter::pmVectorized);
+            painter.setMode(QCPPainter::pmNoCaching);
+            paintAll(painter, 1.0);
+            painter.end();
+        }
+        break;
+    }
+    }
+    if (!ok || !QFileInfo(path).exists() || QFileInfo(path).size() == 0)
+        throw Error(path, QCoreApplication::translate("kvl::FigureExporter", qPrintable(fail)));
 }
 
 void FigureExporter::saveCsv(const QString& path, const QString& csv)

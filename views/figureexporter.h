@@ -2,6 +2,8 @@
 
 #include <QSize>
 #include <QString>
+#include <QStringList>
+#include <QVector>
 
 class QCustomPlot;
 
@@ -27,6 +29,13 @@ class FigureExporter
     // carry it too. Throws kvl::Error naming the file when it cannot be written.
     static void saveFigure(QCustomPlot* plot, const QString& path, const QString& provenance,
                            QSize size = {});
+
+    // Several plots as one figure (the FullCache and compressed panels of a sample),
+    // stacked top to bottom (Qt::Vertical) or left to right, each `each` large (its
+    // default size when empty) with its own provenance line under it. Throws
+    // kvl::Error naming the file when it cannot be written or no plot is given.
+    static void saveFigures(const QVector<QCustomPlot*>& plots, const QStringList& provenance,
+                            const QString& path, Qt::Orientation orientation, QSize each = {});
 
     // Writes CSV text (UTF-8) atomically.
     static void saveCsv(const QString& path, const QString& csv);

@@ -2,7 +2,6 @@
 
 #include "csvtable.h"
 
-#include <QToolTip>
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -31,17 +30,41 @@ HeatmapView::HeatmapView(QWidget* parent)
                        "the context, per layer or head, with evidence spans and evicted entries "
                        "marked."),
                     ColorMap::Viridis, parent)
-{
-    plot()->setMouseTracking(true);
-    connect(plot(), &QCustomPlot::mouseMove, this, &HeatmapView::onMouseMove);
-}
+{}
 
 void HeatmapView::setData(const Heatmap& data)
 {
-    m_data = data;
+    m_source = data.isValid() ? data : Heatmap{}; // a malformed matrix is not drawn half-way
+    applySelection();
+    // A shared colour range depends on both maps: the partner redraws with the new one.
+    if (m_partner && m_sharedScale && m_partner->hasData())
+        m_partner->rebuild();
+}
+
+void HeatmapView::setHeadSelection(const HeadSelection& selection)
+{
+    if (selection == m_selection)
+        return;
+    m_selection = selection;
+    if (m_partner)
+        m_partner->setHeadSelection(selection);
+    applySelection();
+}
+
+void HeatmapView::applySelection()
+{
+    m_data = selectHeads(m_source, m_selection);
     dataReplaced();
-    if (!m_data.isValid())
-        m_data = {}; // a malformed matrix is not drawn half-way
+    Provenance p = provenance();
+    const bool perHead = m_source.kvHeads > 0 && !m_source.perHead.isEmpty();
+    const HeadSelection::Mode mode = perHead ? m_selection.mode : HeadSelection::Mode::LayersMean;
+    p.layer = mode == HeadSelection::Mode::LayerHeads || mode == HeadSelection::Mode::OneHead
+                  ? std::clamp(m_selection.layer, 0, std::max(0, m_source.rows - 1))
+                  : -1;
+    p.head = mode == HeadSelection::Mode::OneHead
+                 ? std::clamp(m_selection.head, 0, std::max(0, m_source.kvHeads - 1))
+                 : -1;
+    setProvenance(p);
     setHasData(!m_data.isEmpty());
     if (hasData())
         rebuild();
@@ -49,16 +72,75 @@ void HeatmapView::setData(const Heatmap& data)
 
 void HeatmapView::clear()
 {
+    m_source = {};
     m_data = {};
     dropPooled();
     setHasData(false);
+    if (m_partner && m_sharedScale && m_partner->hasData())
+        m_partner->rebuild();
 }
 
 void HeatmapView::setLogScale(bool on)
 {
+    if (m_logScale == on)
+        return;
     m_logScale = on;
+    if (m_partner)
+        m_partner->setLogScale(on);
     if (hasData())
         rebuild();
+}
+
+void HeatmapView::setScalePartner(HeatmapView* partner)
+{
+    if (partner == m_partner || partner == this)
+        return;
+    if (HeatmapView* old = m_partner) {
+        disconnect(old, nullptr, this, nullptr);
+        disconnect(this, nullptr, old, nullptr);
+        m_partner = nullptr;
+        old->setScalePartner(nullptr);
+    }
+    m_partner = partner;
+    if (partner) {
+        // Zoom together while both show the same context.
+        connect(this, &PooledMapView::visibleRangeChanged, partner, [this, partner](int b, int e) {
+            if (partner->columns() == columns())
+                partner->setVisibleRange(b, e);
+        });
+        partner->setScalePartner(this);
+        if (partner->logScale() != m_logScale)
+            partner->setLogScale(m_logScale);
+        if (partner->headSelection() != m_selection)
+            partner->setHeadSelection(m_selection);
+    }
+    if (hasData())
+        rebuild();
+}
+
+void HeatmapView::setSharedScale(bool on)
+{
+    if (m_sharedScale == on)
+        return;
+    m_sharedScale = on;
+    if (m_partner)
+        m_partner->setSharedScale(on);
+    if (hasData())
+        rebuild();
+}
+
+double HeatmapView::maxOver(int begin, int end) const
+{
+    double top = 0.0;
+    begin = std::max(0, begin);
+    end = std::min(end, m_data.cols);
+    for (int r = 0; r < m_data.rows; ++r) {
+        const double* row = m_data.values.constData() + qsizetype(r) * m_data.cols;
+        for (int c = begin; c < end; ++c)
+            if (!std::isnan(row[c]))
+                top = std::max(top, row[c]);
+    }
+    return top;
 }
 
 QString HeatmapView::rowLabel(int row) const
@@ -74,30 +156,36 @@ void HeatmapView::rebuild()
 void HeatmapView::drawPooled()
 {
     const ViewPalette& pal = viewPalette();
-    m_rect = resetToMapAxes();
-    QCPAxis* x = m_rect->axis(QCPAxis::atBottom);
-    QCPAxis* y = m_rect->axis(QCPAxis::atLeft);
+    QCPAxisRect* rect = resetToMapAxes();
+    QCPAxis* x = rect->axis(QCPAxis::atBottom);
+    QCPAxis* y = rect->axis(QCPAxis::atLeft);
     const int rows = m_data.rows;
-    const int cols = m_data.cols;
     const bool withMask = !m_data.evicted.isEmpty();
-    const double band = m_data.evidence.isEmpty() && !withMask ? 0.0 : std::max(0.6, rows * 0.06);
+    // A thin strip above the map for the evidence bands (about 7% of the plot).
+    const double band = m_data.evidence.isEmpty() ? 0.0 : std::max(0.15, rows * 0.055);
     y->setRange(-0.5, rows - 0.5 + band * 1.4);
     const PooledGrid& grid = pooled();
-    const bool pooledDown = grid.bins < cols;
-    x->setLabel(pooledDown ? tr("Context position (max over %1 bins of %2 positions)")
-                                 .arg(grid.bins)
-                                 .arg(binWidthText(grid))
-                           : tr("Context position"));
+    const int visible = visibleEnd() - visibleBegin();
+    QString label = grid.bins < visible ? tr("Context position (max over %1 bins of %2 positions)")
+                                              .arg(grid.bins)
+                                              .arg(binWidthText(grid))
+                                        : tr("Context position");
+    if (isZoomed())
+        label += tr(" · %1–%2 of %3").arg(visibleBegin()).arg(visibleEnd() - 1).arg(columns());
     if (withMask)
-        x->setLabel(x->label() + tr(" · greyed cells: evicted entries"));
-    y->setLabel(m_data.rowKind == QLatin1String("head") ? tr("Head") : tr("Layer"));
+        label += tr(" · greyed cells: evicted entries");
+    x->setLabel(label);
+    y->setLabel(m_data.rowKind == QLatin1String("head")         ? tr("Head")
+                : m_data.rowKind == QLatin1String("layer·head") ? tr("Layer · kv-head")
+                                                                : tr("Layer"));
     setRowTicks(y, rows, m_data.rowLabels);
 
     QCPColorMap* map = addPooledColorMap(x, y, grid.values);
-    double top = 0.0;
-    for (double v : grid.values)
-        if (!std::isnan(v))
-            top = std::max(top, v);
+    // Max pooling keeps every bin's largest value: the top of the visible positions.
+    double top = maxOver(visibleBegin(), visibleEnd());
+    const bool shared = m_sharedScale && m_partner && m_partner->hasData();
+    if (shared)
+        top = std::max(top, m_partner->maxOver(m_partner->visibleBegin(), m_partner->visibleEnd()));
     map->setGradient(colorGradient(colorMap()));
     if (m_logScale) {
         map->setDataScaleType(QCPAxis::stLogarithmic);
@@ -105,7 +193,8 @@ void HeatmapView::drawPooled()
     } else {
         map->setDataRange(QCPRange(0.0, top > 0 ? top : 1.0));
     }
-    addColorScale(m_rect, map, tr("Attention"));
+    m_colorRange = {map->dataRange().lower, map->dataRange().upper};
+    addColorScale(rect, map, shared ? tr("Attention (scale shared)") : tr("Attention"));
 
     if (!grid.flaggedFraction.isEmpty()) {
         QCPColorMap* wash = addPooledColorMap(x, y, grid.flaggedFraction);
@@ -114,36 +203,47 @@ void HeatmapView::drawPooled()
     }
 
     const QColor evidenceColor = pal.series.at(1);
+    QVector<SpanBand> bands;
     for (const PositionSpan& span : m_data.evidence) {
         auto* box = new QCPItemRect(plot());
-        box->setClipAxisRect(m_rect);
+        box->setClipAxisRect(rect);
         box->topLeft->setAxes(x, y);
         box->bottomRight->setAxes(x, y);
         box->topLeft->setCoords(span.begin - 0.5, rows - 0.5);
         box->bottomRight->setCoords(span.end - 0.5, -0.5);
         box->setPen(QPen(evidenceColor, 1.5, Qt::DashLine));
-        auto* mark = new QCPItemRect(plot());
-        mark->setClipAxisRect(m_rect);
-        mark->topLeft->setAxes(x, y);
-        mark->bottomRight->setAxes(x, y);
-        // At least a few pixels wide, so a one-token evidence span is still visible.
-        const double minWidth = 4.0 * cols / std::max(1, targetBins());
-        const double mid = (span.begin + span.end) / 2.0 - 0.5;
-        const double half = std::max((span.end - span.begin) / 2.0, minWidth / 2);
-        mark->topLeft->setCoords(mid - half, rows - 0.5 + band * 1.3);
-        mark->bottomRight->setCoords(mid + half, rows - 0.5 + band * 0.3);
-        mark->setPen(Qt::NoPen);
-        mark->setBrush(evidenceColor);
-        auto* text = new QCPItemText(plot());
-        text->setClipAxisRect(m_rect);
-        text->position->setAxes(x, y);
-        text->position->setCoords(mid + half, rows - 0.5 + band * 0.8);
-        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-        text->setPadding(QMargins(4, 0, 0, 0));
-        text->setText(span.label.isEmpty() ? tr("evidence") : span.label);
-        text->setColor(pal.foreground);
+        bands.push_back({span.begin, span.end, span.label.isEmpty() ? tr("evidence") : span.label});
     }
+    addSpanBands(bands, QVector<QColor>(bands.size(), evidenceColor), rows - 0.5 + band * 0.3,
+                 rows - 0.5 + band * 1.3);
     finishRebuild();
+}
+
+QString HeatmapView::describeCell(int row, int bin) const
+{
+    const PooledGrid& grid = pooled();
+    const int begin = grid.edges[bin];
+    const int end = grid.edges[bin + 1];
+    const QString where =
+        end - begin > 1 ? tr(" (max of positions %1–%2)").arg(begin).arg(end - 1) : QString();
+    QString text = tr("%1 %2 · attention %3%4")
+                       .arg(m_data.rowKind == QLatin1String("head")         ? tr("head")
+                            : m_data.rowKind == QLatin1String("layer·head") ? tr("kv-head")
+                                                                            : tr("layer"),
+                            rowLabel(row))
+                       .arg(grid.value(row, bin), 0, 'g', 4)
+                       .arg(where);
+    if (!grid.flaggedFraction.isEmpty())
+        text += tr(" · evicted %1%")
+                    .arg(std::lround(100 * grid.flaggedFraction[row * grid.bins + bin]));
+    return text;
+}
+
+std::optional<QString> HeatmapView::tokenAt(int position) const
+{
+    if (m_data.tokens.size() != m_data.cols)
+        return std::nullopt;
+    return m_data.tokens.value(position);
 }
 
 QString HeatmapView::csv() const
@@ -164,33 +264,6 @@ QString HeatmapView::csv() const
             table.add(isEvidence[c] ? 1 : 0).endRow();
         }
     return table.text();
-}
-
-void HeatmapView::onMouseMove(QMouseEvent* event)
-{
-    const PooledGrid& grid = pooled();
-    if (!hasData() || !m_rect || !m_rect->rect().contains(event->pos()) || grid.bins == 0)
-        return;
-    const double px = m_rect->axis(QCPAxis::atBottom)->pixelToCoord(event->pos().x());
-    const int row = int(std::lround(m_rect->axis(QCPAxis::atLeft)->pixelToCoord(event->pos().y())));
-    const int col = int(std::lround(px));
-    if (row < 0 || row >= m_data.rows || col < 0 || col >= m_data.cols) {
-        QToolTip::hideText();
-        return;
-    }
-    const int bin = binOfColumn(grid.edges, col);
-    const int begin = grid.edges[bin];
-    const int end = grid.edges[bin + 1];
-    QString text =
-        tr("%1 %2 · positions %3–%4 · max attention %5")
-            .arg(m_data.rowKind == QLatin1String("head") ? tr("head") : tr("layer"), rowLabel(row))
-            .arg(begin)
-            .arg(end - 1)
-            .arg(grid.value(row, bin), 0, 'g', 4);
-    if (!grid.flaggedFraction.isEmpty())
-        text += tr(" · evicted %1%")
-                    .arg(std::lround(100 * grid.flaggedFraction[row * grid.bins + bin]));
-    QToolTip::showText(event->globalPosition().toPoint(), text, plot());
 }
 
 } // namespace kvl

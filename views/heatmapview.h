@@ -1,7 +1,10 @@
 #pragma once
 
+#include "headselection.h"
 #include "heatmapdata.h"
 #include "pooledmapview.h"
+
+#include <QPointer>
 
 class QCPAxisRect;
 
@@ -11,18 +14,41 @@ namespace kvl {
 // is max-pooled to the pixel width of the plot, so a single bright position
 // stays visible and the cost never grows with N². Evidence spans are boxed and
 // marked above the map; evicted entries are greyed out.
+//
+// Two heatmaps of one sample (FullCache and a compressor) are paired with
+// setScalePartner(): they zoom together and, unless setSharedScale(false), share
+// one colour range, so equal colours mean equal attention in both.
 class HeatmapView : public PooledMapView
 {
     Q_OBJECT
   public:
     explicit HeatmapView(QWidget* parent = nullptr);
 
+    // `data` per layer; with perHead, the head selection picks the rows drawn.
     void setData(const Heatmap& data);
+    // The rows drawn now (the selection applied to the data given).
     const Heatmap& data() const { return m_data; }
+    const Heatmap& source() const { return m_source; }
+
+    // One head, a layer's heads, every head, or the layers (mean over kv-heads); follows
+    // the scale partner, and names the layer and head in the provenance of exports.
+    HeadSelection headSelection() const { return m_selection; }
+    void setHeadSelection(const HeadSelection& selection);
     void clear() override;
 
     bool logScale() const { return m_logScale; }
     void setLogScale(bool on);
+
+    // Pairs this view with `partner` (both ways; nullptr unpairs): zoom follows, log
+    // scale follows, and with a shared scale both colour ranges are the same.
+    void setScalePartner(HeatmapView* partner);
+    HeatmapView* scalePartner() const { return m_partner; }
+    bool sharedScale() const { return m_sharedScale; }
+    void setSharedScale(bool on);
+    // The colour range drawn now (lower, upper).
+    QPair<double, double> colorRange() const { return m_colorRange; }
+    // Largest value over the positions [begin, end) of every row (0 without data).
+    double maxOver(int begin, int end) const;
 
     // <rowKind>,position,value,evicted,evidence at full resolution (evicted empty without a mask)
     QString csv() const override;
@@ -30,14 +56,21 @@ class HeatmapView : public PooledMapView
   protected:
     void rebuild() override;
     void drawPooled() override;
+    QString describeCell(int row, int bin) const override;
+    std::optional<QString> tokenAt(int position) const override;
 
   private:
     QString rowLabel(int row) const;
-    void onMouseMove(QMouseEvent* event);
 
+    void applySelection();
+
+    Heatmap m_source;
     Heatmap m_data;
+    HeadSelection m_selection;
     bool m_logScale = false;
-    QCPAxisRect* m_rect = nullptr;
+    bool m_sharedScale = true;
+    QPointer<HeatmapView> m_partner;
+    QPair<double, double> m_colorRange{0.0, 0.0};
 };
 
 } // namespace kvl

@@ -15,7 +15,7 @@ namespace kvl {
 
 PlotView::PlotView(const QString& title, const QString& emptyHint, QWidget* parent)
     : QWidget(parent), m_title(title), m_plot(new QCustomPlot), m_emptyLabel(new QLabel),
-      m_stack(new QStackedLayout(this)), m_footer(new QVBoxLayout)
+      m_stack(new QStackedLayout(this)), m_footer(new QVBoxLayout), m_note(new QLabel)
 {
     m_emptyLabel->setAlignment(Qt::AlignCenter);
     m_emptyLabel->setWordWrap(true);
@@ -31,6 +31,11 @@ PlotView::PlotView(const QString& title, const QString& emptyHint, QWidget* pare
     layout->addWidget(m_plot, 1);
     m_footer->setContentsMargins(8, 0, 8, 4);
     layout->addLayout(m_footer);
+    m_note->setObjectName(QStringLiteral("note"));
+    m_note->setWordWrap(true);
+    m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_note->hide();
+    m_footer->addWidget(m_note);
 
     // The hint keeps a readable line length, centred in the view.
     auto* emptyPage = new QWidget;
@@ -73,6 +78,17 @@ void PlotView::setEmptyHint(const QString& hint)
             .arg(heading, rest));
 }
 
+QString PlotView::note() const
+{
+    return m_note->text();
+}
+
+void PlotView::setNote(const QString& note)
+{
+    m_note->setText(note);
+    m_note->setVisible(!note.isEmpty());
+}
+
 void PlotView::setHasData(bool hasData)
 {
     m_hasData = hasData;
@@ -84,6 +100,21 @@ void PlotView::exportFigure(const QString& path, QSize size) const
     if (!m_hasData)
         throw Error(path, tr("the %1 view holds no data to export").arg(m_title));
     FigureExporter::saveFigure(m_plot, path, m_provenance.toText(), size);
+}
+
+void PlotView::exportFigures(const QVector<const PlotView*>& views, const QString& path,
+                             Qt::Orientation orientation, QSize each)
+{
+    QVector<QCustomPlot*> plots;
+    QStringList provenance;
+    for (const PlotView* view : views)
+        if (view && view->m_hasData) {
+            plots << view->m_plot;
+            provenance << view->m_provenance.toText();
+        }
+    if (plots.isEmpty())
+        throw Error(path, tr("none of the views holds data to export"));
+    FigureExporter::saveFigures(plots, provenance, path, orientation, each);
 }
 
 void PlotView::exportCsv(const QString& path) const

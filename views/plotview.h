@@ -39,6 +39,10 @@ class PlotView : public QWidget
 
     QString emptyHint() const;
     void setEmptyHint(const QString& hint);
+    // A line under the plot saying what the drawn data lacks or stands in for (not
+    // exported); empty hides it.
+    QString note() const;
+    void setNote(const QString& note);
 
     // The view's data as CSV text (header line, one record per line).
     virtual QString csv() const = 0;
@@ -47,6 +51,10 @@ class PlotView : public QWidget
     // when the view holds no data or the file cannot be written.
     void exportFigure(const QString& path, QSize size = {}) const;
     void exportCsv(const QString& path) const;
+    // The views that hold data as one figure, stacked (Qt::Vertical) or side by side,
+    // each with its provenance under it; throws kvl::Error when none holds data.
+    static void exportFigures(const QVector<const PlotView*>& views, const QString& path,
+                              Qt::Orientation orientation, QSize each = {});
 
     // Drops the data and returns to the empty state.
     virtual void clear() = 0;
@@ -79,6 +87,7 @@ class PlotView : public QWidget
     QLabel* m_emptyLabel;
     QStackedLayout* m_stack;
     QVBoxLayout* m_footer;
+    QLabel* m_note;
     Theme m_theme = Theme::Light;
     ViewPalette m_palette = ViewPalette::light();
     Provenance m_provenance;

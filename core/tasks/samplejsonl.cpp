@@ -20,6 +20,12 @@ std::vector<SampleLine> parseSampleLines(const QByteArray& bytes, const QString&
         if (text.isEmpty())
             continue;
         const QString where = QStringLiteral("line %1: ").arg(lineNumber);
+        // Qt's parser takes a raw NUL inside a string; JSON allows it only as \u0000,
+        // and in a text file it means damage.
+        if (const qsizetype nul = rawLine.indexOf('\0'); nul >= 0)
+            throw Error(path, where + QStringLiteral("a raw NUL byte at column %1 (JSON writes "
+                                                     "it as \\u0000 inside a string)")
+                                          .arg(nul + 1));
         QJsonParseError parseError;
         const QJsonDocument doc = QJsonDocument::fromJson(text, &parseError);
         if (parseError.error != QJsonParseError::NoError)

@@ -192,6 +192,10 @@ class TestSample : public QObject
         QTest::newRow("unknown field")
             << span(QStringLiteral(R"({"kind":"evidence","field":"answer","begin":0,"end":1})"))
             << QStringLiteral("field 'spans[1].field'") << QStringLiteral("unknown field 'answer'");
+        // Qt's parser would take the NUL into the answer; JSON allows it only escaped.
+        QTest::newRow("raw NUL in a string")
+            << QStringLiteral(R"({%1,"answer":"a)").arg(base) + QChar(0) + QStringLiteral(R"(b"})")
+            << QString() << QStringLiteral("a raw NUL byte at column 57");
         QTest::newRow("label wrong type")
             << span(QStringLiteral(R"({"kind":"evidence","label":3,"begin":0,"end":1})"))
             << QStringLiteral("field 'spans[1].label'") << QStringLiteral("expected a string");
