@@ -104,6 +104,12 @@ int runEval(const QStringList& args)
         std::tie(options.minTokens, options.maxTokens) =
             parseTokenRange(range.trimmed(), QStringLiteral("--tokens"));
         options.variant = parser.value(QStringLiteral("variant"));
+        for (const TaskOptions& other : lengths)
+            if (other.minTokens == options.minTokens && other.maxTokens == options.maxTokens)
+                throw Error(QStringLiteral("--tokens: the range %1:%2 is given twice (it would "
+                                           "draw the same samples again)")
+                                .arg(options.minTokens)
+                                .arg(options.maxTokens));
         lengths.push_back(options);
     }
     if (lengths.empty())

@@ -86,7 +86,11 @@ SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokeniz
     int done = 0;
     for (const TaskOptions& options : lengths)
         for (int i = 0; i < n; ++i) {
-            const Sample sample = generator->generate(tokenizer, options, seed, i);
+            Sample sample = generator->generate(tokenizer, options, seed, i);
+            // Sample i of every range shares the id "<suite>-<seed>-<i>": the range
+            // tells them apart (ids key the predictions `score` reads back).
+            if (lengths.size() > 1)
+                sample.id += QStringLiteral("@%1:%2").arg(options.minTokens).arg(options.maxTokens);
             const PreparedSample prepared = prepareSample(sample, sample.id, tokenizer);
             settings.maxNewTokens =
                 maxNewTokens > 0 ? maxNewTokens : int(prepared.ids.answer.size()) + 16;

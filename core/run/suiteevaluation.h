@@ -60,7 +60,8 @@ struct SuiteEvaluation
 
 // Generates n samples of `suite` for each entry of `lengths` (its token range and
 // variant; sample i of an entry depends on (suite, seed, i, its options) only) and scores
-// the greedy FullCache answers, pooled into one evaluation; maxNewTokens 0 = gold length
+// the greedy FullCache answers, pooled into one evaluation (with several entries a
+// sample's id ends in "@MIN:MAX", so ids stay unique); maxNewTokens 0 = gold length
 // + 16. `progress(done, total)` after each sample; `answered` with each scored sample
 // (not those too long for the model).
 SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokenizer,

@@ -17,7 +17,8 @@ struct SweepProgress
     int skipped = 0;
     double elapsedS = 0.0;
     std::optional<double> etaS;
-    // Running accuracy over the samples run by this invocation.
+    // Running accuracy over the shard's finished samples: the rows of samples resumed
+    // from the run file count too, so a resumed sweep reports the run's totals.
     std::optional<double> fullAccuracy;       // FullCache rows
     std::optional<double> compressedAccuracy; // every compressed row
     QString sampleKey;                        // the sample just finished

@@ -76,6 +76,19 @@ struct RunningAccuracy
     }
 };
 
+// Adds the rows a previous invocation stored for `sampleKeys`: a resumed sweep reports
+// the accuracy of the run so far, not only of the samples it ran itself.
+void addStoredRows(const QString& path, const QSet<QString>& sampleKeys, const QString& fullKey,
+                   RunningAccuracy& full, RunningAccuracy& compressed)
+{
+    if (sampleKeys.isEmpty())
+        return;
+    RunReader reader(path);
+    for (const StoredResult& r : reader.results())
+        if (sampleKeys.contains(r.sampleKey))
+            (r.record.configKey == fullKey ? full : compressed).add(r.record.correct);
+}
+
 } // namespace
 
 QJsonObject SweepSummary::toJson() const
@@ -157,13 +170,16 @@ SweepSummary SweepRunner::run(const QString& outPath)
     summary.out = outPath;
     summary.total = int(mine.size());
     summary.configs = int(evaluator.configs().size());
+    QSet<QString> resumedKeys;
     for (const PlannedSample* p : mine)
         if (finished.contains(p->key))
-            ++summary.resumed;
+            resumedKeys.insert(p->key);
+    summary.resumed = int(resumedKeys.size());
     summary.done = summary.resumed;
 
     const auto cancelled = [this] { return m_options.cancel && m_options.cancel->load(); };
     RunningAccuracy fullAcc, compressedAcc;
+    addStoredRows(outPath, resumedKeys, evaluator.fullConfig().key, fullAcc, compressedAcc);
     c10::InferenceMode inference;
     QElapsedTimer sweepClock;
     sweepClock.start();

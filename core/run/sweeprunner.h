@@ -38,6 +38,7 @@ struct SweepSummary
     bool finished = false;    // every sample of the shard is done
     bool interrupted = false; // stopped by cancel or maxSamples
     double seconds = 0.0;
+    // Over every finished sample of the shard, resumed ones included.
     std::optional<double> fullAccuracy;
     std::optional<double> compressedAccuracy;
 

@@ -267,6 +267,23 @@ class TestCli : public QObject
                            .arg(b.toObject().value(QStringLiteral("tokens")).toString())
                            .arg(b.toObject().value(QStringLiteral("n")).toInt());
         QCOMPARE(buckets, (QStringList{"129:256 n2", "257:512 n2"}));
+        // Their predictions carry one id per sample, so `score` reads them back.
+        const QString twoPreds = path("eval-two-ranges.jsonl");
+        CLI_OK(cli({"eval", "--model", m_model, "--suite", "retrieval", "--n", "2", "--tokens",
+                    "200:256,300:400", "--threads", "1", "--json", "--predictions", twoPreds}));
+        const Result twoScored = cli({"score", twoPreds});
+        CLI_OK(twoScored);
+        QStringList ids;
+        for (const QJsonObject& line : twoScored.jsonLines())
+            if (!line.value(QStringLiteral("summary")).toBool())
+                ids << line.value(QStringLiteral("id")).toString();
+        QCOMPARE(ids, (QStringList{"retrieval-1-0@200:256", "retrieval-1-1@200:256",
+                                   "retrieval-1-0@300:400", "retrieval-1-1@300:400"}));
+        QCOMPARE(twoScored.lastJson().value(QStringLiteral("score")).toDouble(),
+                 two.lastJson().value(QStringLiteral("score")).toDouble());
+        const Result twice = cli({"eval", "--model", m_model, "--suite", "retrieval", "--n", "1",
+                                  "--tokens", "200:256,200:256"});
+        CLI_FAILS_NAMING(twice, QStringLiteral("200:256 is given twice"));
 
         // --markdown: the same evaluation as the model card's table (same seed, same
         // figures to two decimals).

@@ -10,19 +10,20 @@
 #include "cache/pressprefill.h"
 #include "checkpoint/checkpointdir.h"
 #include "common/error.h"
+#include "compressors/presscatalog.h"
 #include "diagnose/transition.h"
 #include "model/transformer.h"
-#include "compressors/presscatalog.h"
 #include "run/answerrun.h"
 #include "run/experimentspec.h"
 #include "run/preparedsample.h"
 #include "run/sampleevaluator.h"
 #include "run/sampleplan.h"
-#include "run/sweepconfig.h"
 #include "run/sweepbenchmark.h"
+#include "run/sweepconfig.h"
 #include "run/sweeprunner.h"
 #include "store/runmerge.h"
 #include "store/runreader.h"
+#include "store/sqlitedatabase.h"
 #include "tasks/samplejsonl.h"
 #include "tokenizer/tokenizer.h"
 
@@ -219,6 +220,44 @@ class TestSweepRunner : public QObject
         const SweepSummary again = runSweep(spec, out);
         QCOMPARE(again.ran, 0);
         QCOMPARE(again.done, kSamples);
+    }
+
+    // A resumed sweep's progress lines and summary give the run's accuracy, the rows of
+    // the resumed samples included (here marked correct in the file, so that they
+    // differ from what the second invocation's own samples give).
+    void resumeReportsRunTotals()
+    {
+        const ExperimentSpec spec = specFor(m_model->checkpoint);
+        const QString out = path("totals.kvl");
+        SweepOptions first;
+        first.maxSamples = 2;
+        QCOMPARE(runSweep(spec, out, first).ran, 2);
+        SqliteDatabase(out, SqliteDatabase::Mode::ReadWriteCreate)
+            .exec(QStringLiteral("UPDATE result SET correct = 1"));
+
+        std::vector<SweepProgress> progress;
+        SweepOptions rest;
+        rest.progress = [&](const SweepProgress& p) { progress.push_back(p); };
+        const SweepSummary summary = runSweep(spec, out, rest);
+        QCOMPARE(summary.ran, kSamples - 2);
+        QCOMPARE(progress.size(), size_t(kSamples - 2));
+
+        qint64 full = 0, fullCorrect = 0, compressed = 0, compressedCorrect = 0;
+        for (const StoredResult& r : RunReader(out).results()) {
+            const bool isFull = r.compressor == kFullCacheCompressor;
+            (isFull ? full : compressed) += 1;
+            (isFull ? fullCorrect : compressedCorrect) += r.record.correct ? 1 : 0;
+        }
+        QCOMPARE(full, qint64(kSamples));
+        QVERIFY(fullCorrect >= 2 && compressedCorrect >= 2 * kConfigs);
+        const double fullAccuracy = double(fullCorrect) / double(full);
+        const double compressedAccuracy = double(compressedCorrect) / double(compressed);
+        QCOMPARE(*progress.back().fullAccuracy, fullAccuracy);
+        QCOMPARE(*progress.back().compressedAccuracy, compressedAccuracy);
+        QCOMPARE(*summary.fullAccuracy, fullAccuracy);
+        QCOMPARE(*summary.compressedAccuracy, compressedAccuracy);
+        QCOMPARE(progress.back().toJson().value(QStringLiteral("accuracy_compressed")).toDouble(),
+                 compressedAccuracy);
     }
 
     void shardsMergeToOneRun()
