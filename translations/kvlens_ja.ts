@@ -25,6 +25,18 @@ Open a run file (File › Open run…) or start one (File › New run…) to see
         <source>%1 (cliff at %2)</source>
         <translation>%1（崖: %2）</translation>
     </message>
+    <message>
+        <source>FullCache (%1, n = %2)</source>
+        <translation>FullCache（%1、n = %2）</translation>
+    </message>
+    <message>
+        <source>cliff at %1</source>
+        <translation>崖: %1</translation>
+    </message>
+    <message>
+        <source>Wilson score intervals</source>
+        <translation>Wilson スコア区間</translation>
+    </message>
 </context>
 <context>
     <name>kvl::ComparePanel</name>
@@ -96,6 +108,45 @@ The eviction map shows, per layer and context position, the share of kv-heads th
     <message>
         <source>Keep fraction (share of kv-heads)</source>
         <translation>保持率（KV ヘッドの割合）</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::FailureSetsView</name>
+    <message>
+        <source>Failure sets (UpSet)</source>
+        <translation>失敗集合（UpSet）</translation>
+    </message>
+    <message>
+        <source>No failure sets to compare.
+With two or more compressors at one ratio, this view counts the samples each combination of them fails (C→W) and no other.</source>
+        <translation>比較する失敗集合がありません。
+同じ圧縮率に 2 つ以上の圧縮手法があると、この図は各組み合わせだけが失敗する（C→W）サンプルの数を示します。</translation>
+    </message>
+    <message>
+        <source>%1 at ratio %2</source>
+        <translation>%1（圧縮率 %2）</translation>
+    </message>
+    <message>
+        <source>Samples failing under exactly these</source>
+        <translation>ちょうどこの組み合わせで失敗したサンプル</translation>
+    </message>
+    <message>
+        <source>C→W samples</source>
+        <translation>C→W サンプル</translation>
+    </message>
+    <message>
+        <source>every compressor (%1)</source>
+        <translation>すべての圧縮手法（%1）</translation>
+    </message>
+    <message>
+        <source>%1 only</source>
+        <translation>%1 のみ</translation>
+    </message>
+    <message numerus="yes">
+        <source>Failed (C→W) by %1: %n sample(s)</source>
+        <translation>
+            <numerusform>%1 で失敗（C→W）: %n サンプル</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -609,6 +660,10 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
         <source>All suites</source>
         <translation>すべてのスイート</translation>
     </message>
+    <message>
+        <source>Failure sets</source>
+        <translation>失敗集合</translation>
+    </message>
 </context>
 <context>
     <name>kvl::NewRunDialog</name>
@@ -718,6 +773,45 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
     </message>
 </context>
 <context>
+    <name>kvl::OverlapLists</name>
+    <message>
+        <source>Failures at ratio %1: %2 vs %3 (loading…)</source>
+        <translation>圧縮率 %1 の失敗: %2 と %3（読み込み中…）</translation>
+    </message>
+    <message>
+        <source>Failures (C→W) at ratio %1: %2 vs %3</source>
+        <translation>圧縮率 %1 の失敗（C→W）: %2 と %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 only: %n sample(s)</source>
+        <translation>
+            <numerusform>%1 のみ: %n サンプル</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Both: %n sample(s)</source>
+        <translation>
+            <numerusform>両方: %n サンプル</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Click a cell of the overlap matrix to list the failures of that pair side by side.</source>
+        <translation>重なり行列のセルをクリックすると、その組の失敗が横に並んで表示されます。</translation>
+    </message>
+    <message>
+        <source>A only</source>
+        <translation>A のみ</translation>
+    </message>
+    <message>
+        <source>Both</source>
+        <translation>両方</translation>
+    </message>
+    <message>
+        <source>B only</source>
+        <translation>B のみ</translation>
+    </message>
+</context>
+<context>
     <name>kvl::OverlapMatrixView</name>
     <message>
         <source>Failure-set overlap (Jaccard)</source>
@@ -753,6 +847,10 @@ The overlap matrix compares which rows fail under each pair of compressors: same
         <source>Hover a cell for the A-only / B-only / both breakdown; click to select the pair.</source>
         <translation>セルにカーソルを合わせると A のみ／B のみ／両方の内訳を表示します。クリックでその組を選択します。</translation>
     </message>
+    <message>
+        <source>%1 at ratio %2</source>
+        <translation>%1（圧縮率 %2）</translation>
+    </message>
 </context>
 <context>
     <name>kvl::PlotView</name>
@@ -762,10 +860,53 @@ The overlap matrix compares which rows fail under each pair of compressors: same
     </message>
 </context>
 <context>
+    <name>kvl::RatioCurvesView</name>
+    <message>
+        <source>n = %1</source>
+        <translation>n = %1</translation>
+    </message>
+</context>
+<context>
     <name>kvl::RatioPlotView</name>
     <message>
         <source>Compression ratio (share of context KV entries removed)</source>
         <translation>圧縮率（削除されたコンテキスト KV エントリの割合）</translation>
+    </message>
+    <message>
+        <source>n = %1</source>
+        <translation>n = %1</translation>
+    </message>
+    <message>
+        <source>n = %1–%2</source>
+        <translation>n = %1～%2</translation>
+    </message>
+    <message>
+        <source>%1 at ratio %2: %3</source>
+        <translation>%1（圧縮率 %2）: %3</translation>
+    </message>
+    <message>
+        <source> (%1 of %2)</source>
+        <translation>（%2 件中 %1 件）</translation>
+    </message>
+    <message>
+        <source> (n = %1)</source>
+        <translation>（n = %1）</translation>
+    </message>
+    <message>
+        <source>95% interval %1–%2</source>
+        <translation>95% 区間 %1～%2</translation>
+    </message>
+    <message>
+        <source>bars: 95% intervals</source>
+        <translation>エラーバー: 95% 区間</translation>
+    </message>
+    <message>
+        <source>series at one ratio drawn slightly apart, so equal values stay visible</source>
+        <translation>同じ圧縮率の系列は、値が等しくても見えるよう少しずらして描画</translation>
+    </message>
+    <message>
+        <source>hover a point for its n</source>
+        <translation>点にマウスを重ねると n を表示</translation>
     </message>
 </context>
 <context>
@@ -1020,6 +1161,18 @@ kvlens-cli が書いた実行ファイルを開くか、同梱モデルで小さ
     <message>
         <source>Repair rate</source>
         <translation>修復率</translation>
+    </message>
+    <message>
+        <source>Wilson score intervals</source>
+        <translation>Wilson スコア区間</translation>
+    </message>
+    <message>
+        <source>intervals: mean ± 1.96 standard errors over the rows</source>
+        <translation>区間: 平均 ± 1.96 × 標準誤差（行ごと）</translation>
+    </message>
+    <message>
+        <source>instruction #%1</source>
+        <translation>指示 #%1</translation>
     </message>
 </context>
 <context>

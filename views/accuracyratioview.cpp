@@ -44,20 +44,44 @@ void AccuracyRatioView::clear()
 
 void AccuracyRatioView::rebuild()
 {
-    const RatioAxes axes = resetToRatioAxes(tr("Accuracy"));
-    if (!std::isnan(m_data.fullCacheAccuracy))
-        addReferenceLine(axes, tr("FullCache (%1)").arg(m_data.fullCacheAccuracy, 0, 'f', 3),
-                         m_data.fullCacheAccuracy);
+    QVector<double> ratios;
+    for (const AccuracyCurve& curve : m_data.curves)
+        ratios += curve.ratios;
+    const RatioAxes axes = resetToRatioAxes(tr("Accuracy"), ratios, int(m_data.curves.size()));
+    if (!std::isnan(m_data.fullCacheAccuracy)) {
+        const QString name = m_data.fullCacheN > 0
+                                 ? tr("FullCache (%1, n = %2)")
+                                       .arg(m_data.fullCacheAccuracy, 0, 'f', 3)
+                                       .arg(m_data.fullCacheN)
+                                 : tr("FullCache (%1)").arg(m_data.fullCacheAccuracy, 0, 'f', 3);
+        addReferenceLine(axes, name, m_data.fullCacheAccuracy, m_data.fullCacheLo,
+                         m_data.fullCacheHi);
+    }
 
     for (int i = 0; i < m_data.curves.size(); ++i) {
         const AccuracyCurve& curve = m_data.curves[i];
         const QColor color = viewPalette().seriesColor(i);
         const double cliff = cliffRatio(curve);
-        QCPGraph* graph = addRatioCurve(
-            axes,
-            std::isnan(cliff) ? curve.compressor
-                              : tr("%1 (cliff at %2)").arg(curve.compressor).arg(cliff),
-            curve.ratios, curve.accuracy, color);
+        QStringList about;
+        if (!std::isnan(cliff))
+            about << tr("cliff at %1").arg(cliff);
+        if (const QString n = nRange(curve.n); !n.isEmpty())
+            about << n;
+        RatioSeries series;
+        series.name =
+            about.isEmpty()
+                ? curve.compressor
+                : QStringLiteral("%1 (%2)").arg(curve.compressor, about.join(QStringLiteral("; ")));
+        series.pointName = curve.compressor;
+        series.ratios = curve.ratios;
+        series.values = curve.accuracy;
+        series.n = curve.n;
+        series.successes = curve.correct;
+        series.lo = curve.lo;
+        series.hi = curve.hi;
+        series.color = color;
+        series.shapeIndex = i;
+        QCPGraph* graph = addRatioCurve(axes, series);
         graph->setProperty("curveIndex", i);
 
         if (std::isnan(cliff))
@@ -67,7 +91,7 @@ void AccuracyRatioView::rebuild()
         auto* marker = new QCPItemTracer(plot());
         marker->setClipAxisRect(axes.rect);
         marker->position->setAxes(axes.x, axes.y);
-        marker->position->setCoords(cliff, acc);
+        marker->position->setCoords(drawnRatio(i, cliff), acc);
         marker->setStyle(QCPItemTracer::tsCircle);
         marker->setSize(16);
         marker->setPen(QPen(color, 2));
@@ -75,17 +99,31 @@ void AccuracyRatioView::rebuild()
         marker->setProperty("curveIndex", i);
         marker->setProperty("ratio", cliff);
     }
-    finishRebuild();
+    finishRatioPlot(axes, curvesHaveIntervals() ? tr("Wilson score intervals") : QString());
+}
+
+bool AccuracyRatioView::curvesHaveIntervals() const
+{
+    for (const AccuracyCurve& curve : m_data.curves)
+        if (!curve.lo.isEmpty())
+            return true;
+    return false;
 }
 
 QString AccuracyRatioView::csv() const
 {
     CsvTable table({QStringLiteral("compressor"), QStringLiteral("ratio"),
-                    QStringLiteral("accuracy"), QStringLiteral("cliff")});
+                    QStringLiteral("accuracy"), QStringLiteral("n"), QStringLiteral("ci95_low"),
+                    QStringLiteral("ci95_high"), QStringLiteral("cliff")});
+    // n = 0 is "unknown" (data without counts): an empty field, as for NaN.
+    auto count = [](int n) { return n > 0 ? QString::number(n) : QString(); };
     if (!std::isnan(m_data.fullCacheAccuracy))
         table.add(QStringLiteral("FullCache"))
             .add(0.0)
             .add(m_data.fullCacheAccuracy)
+            .add(count(m_data.fullCacheN))
+            .add(m_data.fullCacheLo)
+            .add(m_data.fullCacheHi)
             .add(0)
             .endRow();
     for (const AccuracyCurve& curve : m_data.curves) {
@@ -94,6 +132,9 @@ QString AccuracyRatioView::csv() const
             table.add(curve.compressor)
                 .add(curve.ratios[i])
                 .add(curve.accuracy.value(i, std::nan("")))
+                .add(count(curve.n.value(i)))
+                .add(curve.lo.value(i, std::nan("")))
+                .add(curve.hi.value(i, std::nan("")))
                 .add(curve.ratios[i] == cliff ? 1 : 0)
                 .endRow();
     }
@@ -102,14 +143,19 @@ QString AccuracyRatioView::csv() const
 
 void AccuracyRatioView::onPlottableClick(QCPAbstractPlottable* plottable, int dataIndex)
 {
+    // A point's error bar lies on top of it: a click there is a click on the point.
+    if (auto* bars = qobject_cast<QCPErrorBars*>(plottable))
+        plottable = bars->dataPlottable();
     auto* graph = qobject_cast<QCPGraph*>(plottable);
     if (!graph || !graph->property("curveIndex").isValid())
         return;
     const AccuracyCurve& curve = m_data.curves.value(graph->property("curveIndex").toInt());
     if (dataIndex < 0 || dataIndex >= graph->dataCount())
         return;
-    const double ratio = (graph->data()->constBegin() + dataIndex)->key;
-    emit configurationSelected(curve.compressor, ratio);
+    // The drawn key may sit a little off the ratio (series spread apart); the true one.
+    const double ratio = ratioOf(graph, dataIndex);
+    if (!std::isnan(ratio))
+        emit configurationSelected(curve.compressor, ratio);
 }
 
 } // namespace kvl

@@ -7,8 +7,9 @@ class QCPAbstractPlottable;
 
 namespace kvl {
 
-// Accuracy against compression ratio, one line per compressor, the FullCache
-// accuracy as a reference line on top, and each curve's cliff marked.
+// Accuracy against compression ratio, one line per compressor with 95% Wilson
+// intervals and n per point, the FullCache accuracy as a reference line (its
+// interval a band) on top, and each curve's cliff marked.
 class AccuracyRatioView : public RatioPlotView
 {
     Q_OBJECT
@@ -19,7 +20,8 @@ class AccuracyRatioView : public RatioPlotView
     const AccuracyData& data() const { return m_data; }
     void clear() override;
 
-    // compressor,ratio,accuracy,cliff (FullCache as ratio 0; cliff = 1 on the marked point)
+    // compressor,ratio,accuracy,n,ci95_low,ci95_high,cliff (FullCache as ratio 0;
+    // cliff = 1 on the marked point; the interval is Wilson's)
     QString csv() const override;
 
   signals:
@@ -31,6 +33,7 @@ class AccuracyRatioView : public RatioPlotView
 
   private:
     void onPlottableClick(QCPAbstractPlottable* plottable, int dataIndex);
+    bool curvesHaveIntervals() const;
 
     AccuracyData m_data;
 };

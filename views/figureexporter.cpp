@@ -4,6 +4,7 @@
 #include "common/jsonio.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QFileInfo>
 #include <QImage>
 #include <QPageSize>
@@ -230,9 +231,20 @@ void FigureExporter::saveFigures(const QVector<QCustomPlot*>& plots, const QStri
         throw Error(path, QCoreApplication::translate("kvl::FigureExporter", qPrintable(fail)));
 }
 
-void FigureExporter::saveCsv(const QString& path, const QString& csv)
+QString FigureExporter::csvProvenanceLines(const QString& provenance)
 {
-    writeFileAtomically(path, csv.toUtf8());
+    const QString version = QCoreApplication::applicationVersion();
+    QString lines = QStringLiteral("# %1 · exported %2\n")
+                        .arg(version.isEmpty() ? creator : creator + QLatin1Char(' ') + version,
+                             QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+    if (!provenance.isEmpty())
+        lines += QStringLiteral("# %1\n").arg(provenance.simplified());
+    return lines;
+}
+
+void FigureExporter::saveCsv(const QString& path, const QString& csv, const QString& provenance)
+{
+    writeFileAtomically(path, (csvProvenanceLines(provenance) + csv).toUtf8());
 }
 
 } // namespace kvl

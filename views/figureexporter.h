@@ -37,8 +37,11 @@ class FigureExporter
     static void saveFigures(const QVector<QCustomPlot*>& plots, const QStringList& provenance,
                             const QString& path, Qt::Orientation orientation, QSize each = {});
 
-    // Writes CSV text (UTF-8) atomically.
-    static void saveCsv(const QString& path, const QString& csv);
+    // Writes CSV text (UTF-8) atomically, after `#` comment lines naming the tool and
+    // version, the time of export and the provenance (pandas: comment='#'; R: comment.char).
+    static void saveCsv(const QString& path, const QString& csv, const QString& provenance = {});
+    // Those comment lines, each ending in "\n".
+    static QString csvProvenanceLines(const QString& provenance);
 
     static QSize defaultSize(const QCustomPlot* plot);
 };

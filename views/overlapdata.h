@@ -4,6 +4,8 @@
 #include <QStringList>
 #include <QVector>
 
+#include <limits>
+
 namespace kvl {
 
 // Failure-set overlap between compressors (or configurations): for each pair
@@ -11,6 +13,7 @@ namespace kvl {
 // All matrices are n × n, row-major, n = names.size(); entry [a * n + b].
 struct OverlapMatrix
 {
+    double ratio = std::numeric_limits<double>::quiet_NaN(); // where the sets were taken
     QStringList names;
     QVector<double> jaccard; // both / (aOnly + bOnly + both); NaN when both sets are empty
     QVector<int> aOnly;

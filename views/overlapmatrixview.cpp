@@ -16,7 +16,7 @@ OverlapMatrixView::OverlapMatrixView(QWidget* parent)
                tr("No run open.\nThe overlap matrix compares which rows fail under each pair "
                   "of compressors: same mean accuracy can hide different failures."),
                parent),
-      m_info(addInfoLabel())
+      m_info(addInfoLabel()), m_baseTitle(title())
 {
     plot()->setMouseTracking(true);
     connect(plot(), &QCustomPlot::mouseMove, this, &OverlapMatrixView::onMouseMove);
@@ -29,6 +29,13 @@ void OverlapMatrixView::setData(const OverlapMatrix& data)
 {
     m_data = data;
     m_selected = QPoint(-1, -1);
+    // The ratio in the title, provenance and CSV: the same pair overlaps differently
+    // at another ratio.
+    Provenance p = provenance();
+    p.ratio = data.ratio;
+    setProvenance(p);
+    setTitle(std::isnan(data.ratio) ? m_baseTitle
+                                    : tr("%1 at ratio %2").arg(m_baseTitle).arg(data.ratio));
     m_info->setText(tr("Hover a cell for the A-only / B-only / both breakdown; click to select "
                        "the pair."));
     setHasData(!m_data.isEmpty());
@@ -39,6 +46,7 @@ void OverlapMatrixView::setData(const OverlapMatrix& data)
 void OverlapMatrixView::clear()
 {
     m_data = {};
+    setTitle(m_baseTitle);
     m_selected = QPoint(-1, -1);
     m_info->clear();
     setHasData(false);
@@ -113,13 +121,14 @@ void OverlapMatrixView::rebuild()
 
 QString OverlapMatrixView::csv() const
 {
-    CsvTable table({QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("jaccard"),
-                    QStringLiteral("a_only"), QStringLiteral("b_only"), QStringLiteral("both")});
+    CsvTable table({QStringLiteral("ratio"), QStringLiteral("a"), QStringLiteral("b"),
+                    QStringLiteral("jaccard"), QStringLiteral("a_only"), QStringLiteral("b_only"),
+                    QStringLiteral("both")});
     const int n = m_data.size();
     for (int a = 0; a < n; ++a)
         for (int b = 0; b < n; ++b) {
             const int i = m_data.index(a, b);
-            table.add(m_data.names[a]).add(m_data.names[b]);
+            table.add(m_data.ratio).add(m_data.names[a]).add(m_data.names[b]);
             table.add(m_data.jaccard.value(i, std::nan("")));
             table.add(m_data.aOnly.value(i)).add(m_data.bOnly.value(i)).add(m_data.both.value(i));
             table.endRow();

@@ -22,7 +22,7 @@ class OverlapMatrixView : public PlotView
     const OverlapMatrix& data() const { return m_data; }
     void clear() override;
 
-    // a,b,jaccard,a_only,b_only,both for every ordered pair
+    // ratio,a,b,jaccard,a_only,b_only,both for every ordered pair
     QString csv() const override;
 
     // The cell (row a, column b) under a widget position of the plot; (-1, -1) outside.
@@ -49,6 +49,7 @@ class OverlapMatrixView : public PlotView
     QCPAxisRect* m_rect = nullptr;
     QCPItemRect* m_marker = nullptr;
     QLabel* m_info;
+    QString m_baseTitle;
     QPoint m_selected{-1, -1};
     QPoint m_pressCell{-1, -1};
 };

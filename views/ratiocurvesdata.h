@@ -12,9 +12,15 @@ struct RatioCurve
 {
     QString name;
     QVector<double> ratios;
-    QVector<double> values; // same length as ratios; NaN = no value
-    int colorIndex = -1;    // palette series colour; -1 = the curve's index
-    bool dashed = false;    // the second member of a pair (sham beside boost, ...)
+    QVector<double> values;    // same length as ratios; NaN = no value
+    int colorIndex = -1;       // palette series colour; -1 = the curve's index
+    bool dashed = false;       // the second member of a pair (sham beside boost, ...)
+    QVector<int> n;            // rows behind each point; empty = unknown
+    QVector<qint64> successes; // of a rate: the rows counted (leaks, repairs); empty = not a count
+    QVector<double> lo, hi;    // 95% interval of each point; empty = none
+    // Line style and marker by index (solid, dashed, dotted, dash-dot, ...) where the
+    // curves form a grid (compressor × instruction); -1 = `dashed` decides.
+    int styleIndex = -1;
 };
 
 // Values against compression ratio (span keep rate, leakage rate, repair rate),
@@ -25,6 +31,15 @@ struct RatioCurves
     QVector<RatioCurve> curves;
     double reference = std::numeric_limits<double>::quiet_NaN();
     QString referenceLabel;
+    int referenceN = 0; // rows behind the reference; 0 = unknown
+    double referenceLo = std::numeric_limits<double>::quiet_NaN();
+    double referenceHi = std::numeric_limits<double>::quiet_NaN();
+    // What the intervals are ("Wilson score", ...), said under the plot.
+    QString intervalNote;
+    // A grouped legend for a grid of curves: colour i is colorNames[i], style j is
+    // styleNames[j] (one entry each, not one per curve). Empty: one entry per curve.
+    QStringList colorNames;
+    QStringList styleNames;
 
     bool isEmpty() const { return curves.isEmpty(); }
 };

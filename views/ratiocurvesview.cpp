@@ -4,6 +4,7 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace kvl {
@@ -28,29 +29,84 @@ void RatioCurvesView::clear()
 
 void RatioCurvesView::rebuild()
 {
-    const RatioAxes axes = resetToRatioAxes(m_data.valueLabel);
-    if (!std::isnan(m_data.reference))
-        addReferenceLine(
-            axes,
-            QStringLiteral("%1 (%2)").arg(m_data.referenceLabel).arg(m_data.reference, 0, 'f', 3),
-            m_data.reference);
+    QVector<double> ratios;
+    for (const RatioCurve& c : m_data.curves)
+        ratios += c.ratios;
+    const RatioAxes axes = resetToRatioAxes(m_data.valueLabel, ratios, int(m_data.curves.size()));
+    if (!std::isnan(m_data.reference)) {
+        QString name =
+            QStringLiteral("%1 (%2").arg(m_data.referenceLabel).arg(m_data.reference, 0, 'f', 3);
+        if (m_data.referenceN > 0)
+            name += QStringLiteral(", ") + tr("n = %1").arg(m_data.referenceN);
+        addReferenceLine(axes, name + QLatin1Char(')'), m_data.reference, m_data.referenceLo,
+                         m_data.referenceHi);
+    }
+    // A grid of curves (compressor × instruction) gets a grouped legend: colours in one
+    // column, line styles in the other, instead of one entry per curve.
+    const bool grouped = !m_data.colorNames.isEmpty() && !m_data.styleNames.isEmpty();
     for (int i = 0; i < m_data.curves.size(); ++i) {
         const RatioCurve& c = m_data.curves[i];
-        const QColor color = viewPalette().seriesColor(c.colorIndex >= 0 ? c.colorIndex : i);
-        addRatioCurve(axes, c.name, c.ratios, c.values, color, c.dashed)
-            ->setSelectable(QCP::stNone);
+        const int colorIndex = c.colorIndex >= 0 ? c.colorIndex : i;
+        RatioSeries series;
+        const QString n = nRange(c.n);
+        series.name = grouped       ? QString()
+                      : n.isEmpty() ? c.name
+                                    : QStringLiteral("%1 (%2)").arg(c.name, n);
+        series.pointName = c.name;
+        series.ratios = c.ratios;
+        series.values = c.values;
+        series.n = c.n;
+        series.successes = c.successes;
+        series.lo = c.lo;
+        series.hi = c.hi;
+        series.color = viewPalette().seriesColor(colorIndex);
+        series.shapeIndex = colorIndex;
+        series.penStyle = c.styleIndex >= 0 ? penStyleFor(c.styleIndex)
+                          : c.dashed        ? Qt::DashLine
+                                            : Qt::SolidLine;
+        series.hollow = c.dashed && c.styleIndex < 0;
+        addRatioCurve(axes, series)->setSelectable(QCP::stNone);
     }
-    finishRebuild();
+    if (grouped) {
+        for (int i = 0; i < m_data.colorNames.size(); ++i)
+            addLegendKey(axes, m_data.colorNames[i], viewPalette().seriesColor(i), Qt::SolidLine, i,
+                         false, 0);
+        for (int j = 0; j < m_data.styleNames.size(); ++j)
+            addLegendKey(axes, m_data.styleNames[j], viewPalette().foreground, penStyleFor(j), -1,
+                         false, 1);
+    }
+    finishRatioPlot(axes, m_data.intervalNote);
+}
+
+Qt::PenStyle RatioCurvesView::penStyleFor(int styleIndex)
+{
+    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine,
+                                          Qt::DashDotDotLine};
+    return styles[std::max(0, styleIndex) % 5];
 }
 
 QString RatioCurvesView::csv() const
 {
-    CsvTable table({QStringLiteral("series"), QStringLiteral("ratio"), QStringLiteral("value")});
+    CsvTable table({QStringLiteral("series"), QStringLiteral("ratio"), QStringLiteral("value"),
+                    QStringLiteral("n"), QStringLiteral("ci95_low"), QStringLiteral("ci95_high")});
+    auto count = [](int n) { return n > 0 ? QString::number(n) : QString(); };
     if (!std::isnan(m_data.reference))
-        table.add(m_data.referenceLabel).add(0.0).add(m_data.reference).endRow();
+        table.add(m_data.referenceLabel)
+            .add(0.0)
+            .add(m_data.reference)
+            .add(count(m_data.referenceN))
+            .add(m_data.referenceLo)
+            .add(m_data.referenceHi)
+            .endRow();
     for (const RatioCurve& c : m_data.curves)
         for (int i = 0; i < c.ratios.size(); ++i)
-            table.add(c.name).add(c.ratios[i]).add(c.values.value(i, std::nan(""))).endRow();
+            table.add(c.name)
+                .add(c.ratios[i])
+                .add(c.values.value(i, std::nan("")))
+                .add(count(c.n.value(i)))
+                .add(c.lo.value(i, std::nan("")))
+                .add(c.hi.value(i, std::nan("")))
+                .endRow();
     return table.text();
 }
 

@@ -5,9 +5,10 @@
 
 namespace kvl {
 
-// A value against compression ratio, one line per series, a dashed reference line
-// on top: span keep rate by instruction order, leakage rate, intervention repair
-// rate. The title and empty hint say which.
+// A value against compression ratio, one line per series with its n and 95%
+// interval per point, a dashed reference line on top: span keep rate by
+// instruction order (a compressor's colour, an instruction's line style), leakage
+// rate, intervention repair rate. The title and empty hint say which.
 class RatioCurvesView : public RatioPlotView
 {
     Q_OBJECT
@@ -18,8 +19,12 @@ class RatioCurvesView : public RatioPlotView
     const RatioCurves& data() const { return m_data; }
     void clear() override;
 
-    // series,ratio,value (the reference as series "<referenceLabel>", ratio 0)
+    // series,ratio,value,n,ci95_low,ci95_high (the reference as series
+    // "<referenceLabel>", ratio 0; unknown n or interval as empty fields)
     QString csv() const override;
+
+    // Line style of a curve's styleIndex (solid, dashed, dotted, dash-dot, ...).
+    static Qt::PenStyle penStyleFor(int styleIndex);
 
   protected:
     void rebuild() override;

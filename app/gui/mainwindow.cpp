@@ -4,6 +4,7 @@
 #include "comparepanel.h"
 #include "latestrequest.h"
 #include "newrundialog.h"
+#include "overlaplists.h"
 #include "rowspanel.h"
 #include "runprocess.h"
 #include "runwatcher.h"
@@ -11,6 +12,7 @@
 #include "startpage.h"
 #include "views/accuracyratioview.h"
 #include "views/evictionmapview.h"
+#include "views/failuresetsview.h"
 #include "views/gerconsensusview.h"
 #include "views/heatmapview.h"
 #include "views/overlapmatrixview.h"
@@ -141,6 +143,8 @@ void MainWindow::createViews()
         QStringLiteral("break"));
     m_chainBreaks->setObjectName(QStringLiteral("ChainBreaks"));
     m_overlap = new OverlapMatrixView;
+    m_overlapLists = new OverlapLists;
+    m_failureSets = new FailureSetsView;
     m_heatmap = new HeatmapView;
     m_referenceHeatmap = new HeatmapView;
     m_referenceHeatmap->setObjectName(QStringLiteral("ReferenceHeatmap"));
@@ -191,11 +195,30 @@ void MainWindow::createViews()
     ratioRow->addWidget(m_overlapRatioCombo);
     ratioRow->addStretch();
     overlapLayout->addLayout(ratioRow);
-    overlapLayout->addWidget(m_overlap, 1);
-    connect(m_overlapRatioCombo, &QComboBox::currentIndexChanged, this, [this](int i) {
-        if (i >= 0 && i < m_data.overlapRatios.size())
-            setOverlapRatio(m_data.overlapRatios[i]);
-    });
+    // The matrix above, the clicked pair's failures as three lists below it.
+    auto* overlapSplit = new QSplitter(Qt::Vertical);
+    overlapSplit->addWidget(m_overlap);
+    overlapSplit->addWidget(m_overlapLists);
+    overlapSplit->setStretchFactor(0, 3);
+    overlapSplit->setStretchFactor(1, 2);
+    overlapLayout->addWidget(overlapSplit, 1);
+    // Failure sets (UpSet) at the same ratio, on their own tab with their own chooser.
+    auto* setsPage = new QWidget;
+    auto* setsLayout = new QVBoxLayout(setsPage);
+    setsLayout->setContentsMargins(0, 4, 0, 0);
+    auto* setsRatioRow = new QHBoxLayout;
+    m_failureSetsRatioCombo = new QComboBox;
+    setsRatioRow->addWidget(new QLabel(tr("Ratio:")));
+    setsRatioRow->addWidget(m_failureSetsRatioCombo);
+    setsRatioRow->addStretch();
+    setsLayout->addLayout(setsRatioRow);
+    setsLayout->addWidget(m_failureSets, 1);
+    for (QComboBox* combo : {m_overlapRatioCombo, m_failureSetsRatioCombo})
+        connect(combo, &QComboBox::currentIndexChanged, this, [this](int i) {
+            if (i >= 0 && i < m_data.overlapRatios.size())
+                setOverlapRatio(m_data.overlapRatios[i]);
+        });
+    connect(m_overlapLists, &OverlapLists::rowSelected, this, &MainWindow::inspectRow);
 
     // FullCache above the compressed configuration: the evidence column bright in
     // one and evicted in the other.
@@ -207,6 +230,7 @@ void MainWindow::createViews()
     m_tabs->addTab(m_taxonomy, tr("Taxonomy"));
     m_tabs->addTab(m_chainBreaks, tr("Chain breaks"));
     m_tabs->addTab(overlapPage, tr("Failure overlap"));
+    m_tabs->addTab(setsPage, tr("Failure sets"));
     m_tabs->addTab(attentionPage, tr("Attention"));
     m_tabs->addTab(m_eviction, tr("Eviction map"));
     m_tabs->addTab(m_ger, tr("GER && consensus"));
@@ -215,7 +239,8 @@ void MainWindow::createViews()
     m_tabs->addTab(m_interventions, tr("Interventions"));
     m_tabs->addTab(m_compare, tr("Compare"));
     m_tabs->addTab(m_inspector, tr("Sample"));
-    m_views = {m_accuracy, m_taxonomy, m_chainBreaks, m_overlap, m_heatmap, m_eviction, m_ger};
+    m_views = {m_accuracy, m_taxonomy, m_chainBreaks, m_overlap,
+               m_heatmap,  m_eviction, m_ger,         m_failureSets};
     for (PlotView* v : m_views)
         m_pageViews.insert(v, v);
     for (PlotView* v : {static_cast<PlotView*>(m_spanKeep), static_cast<PlotView*>(m_leakage),
@@ -223,6 +248,7 @@ void MainWindow::createViews()
         m_pageViews.insert(v, v);
     m_pageViews.insert(accuracyPage, m_accuracy);
     m_pageViews.insert(overlapPage, m_overlap);
+    m_pageViews.insert(setsPage, m_failureSets);
     m_pageViews.insert(attentionPage, m_heatmap);
     m_stack = new QStackedWidget;
     m_stack->addWidget(m_tabs);
@@ -371,6 +397,12 @@ void MainWindow::showRun(const RunViewData& data)
         m_overlap->setData(data.overlaps[kept]);
     else
         m_overlapRatio = data.overlapRatios.value(data.overlapIndex, -1.0);
+    const FailureSets sets =
+        data.failureSets.value(kept >= 0 ? kept : data.overlapIndex, FailureSets{});
+    if (sets.isEmpty())
+        m_failureSets->clear();
+    else
+        m_failureSets->setData(sets);
     updateChoosers();
     updateCompareChoices();
     m_compare->setSample(data.sampleKey);
@@ -427,6 +459,7 @@ void MainWindow::closeRun()
     m_leakage->clear();
     m_interventions->clear();
     m_rows->clear();
+    m_overlapLists->clear();
     m_rowsQuery = {};
     m_inspector->clear();
     updateChoosers();

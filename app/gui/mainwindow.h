@@ -28,10 +28,12 @@ namespace kvl {
 class AccuracyRatioView;
 class ComparePanel;
 class EvictionMapView;
+class FailureSetsView;
 class GerConsensusView;
 class HeatmapView;
 class LatestRequest;
 class NewRunDialog;
+class OverlapLists;
 class OverlapMatrixView;
 class PlotView;
 class RatioCurvesView;
@@ -100,6 +102,8 @@ class MainWindow : public QMainWindow
     RowsPanel* rowsPanel() const { return m_rows; }
     SampleInspector* sampleInspector() const { return m_inspector; }
     ComparePanel* comparePanel() const { return m_compare; }
+    OverlapLists* overlapLists() const { return m_overlapLists; }
+    FailureSetsView* failureSetsView() const { return m_failureSets; }
     HeatmapView* referenceHeatmap() const { return m_referenceHeatmap; }
     RunWatcher* runWatcher() const { return m_watcher; }
     const RunViewData& runData() const { return m_data; }
@@ -171,6 +175,8 @@ class MainWindow : public QMainWindow
     TaxonomyView* m_taxonomy = nullptr;
     TaxonomyView* m_chainBreaks = nullptr;
     OverlapMatrixView* m_overlap = nullptr;
+    OverlapLists* m_overlapLists = nullptr; // the selected pair's failures side by side
+    FailureSetsView* m_failureSets = nullptr;
     HeatmapView* m_heatmap = nullptr;
     HeatmapView* m_referenceHeatmap = nullptr;
     EvictionMapView* m_eviction = nullptr;
@@ -184,6 +190,7 @@ class MainWindow : public QMainWindow
     QToolBar* m_selectionBar = nullptr;
     QDockWidget* m_rowsDock = nullptr;
     QComboBox* m_overlapRatioCombo = nullptr;
+    QComboBox* m_failureSetsRatioCombo = nullptr; // the same ratio, on the failure-sets tab
     QComboBox* m_accuracySuiteCombo = nullptr;
     QWidget* m_accuracySuiteRow = nullptr; // shown when the run has several suites
     QString m_accuracyTitle;               // the view's own; " · <suite>" added for one suite

@@ -6,6 +6,7 @@
 #include "comparepanel.h"
 #include "latestrequest.h"
 #include "newrundialog.h"
+#include "overlaplists.h"
 #include "rowqueries.h"
 #include "rowspanel.h"
 #include "runprocess.h"
@@ -15,6 +16,7 @@
 #include "startpage.h"
 #include "store/runreader.h"
 #include "views/accuracyratioview.h"
+#include "views/failuresetsview.h"
 #include "views/overlapmatrixview.h"
 #include "views/signaturenames.h"
 #include "views/taxonomydata.h"
@@ -209,12 +211,12 @@ void MainWindow::updateChoosers()
                           : m_sampleCombo->findData(m_request.sampleKey);
         m_sampleCombo->setCurrentIndex(m_data.sampleKeys.isEmpty() ? -1 : std::max(0, i));
     }
-    {
-        const QSignalBlocker block(m_overlapRatioCombo);
-        m_overlapRatioCombo->clear();
+    for (QComboBox* combo : {m_overlapRatioCombo, m_failureSetsRatioCombo}) {
+        const QSignalBlocker block(combo);
+        combo->clear();
         for (double r : m_data.overlapRatios)
-            m_overlapRatioCombo->addItem(QString::number(r));
-        m_overlapRatioCombo->setCurrentIndex(int(m_data.overlapRatios.indexOf(m_overlapRatio)));
+            combo->addItem(QString::number(r));
+        combo->setCurrentIndex(int(m_data.overlapRatios.indexOf(m_overlapRatio)));
     }
     {
         const QSignalBlocker block(m_accuracySuiteCombo);
@@ -281,8 +283,13 @@ void MainWindow::setOverlapRatio(double ratio)
         if (sameRatio(m_data.overlapRatios[i], ratio)) {
             m_overlapRatio = m_data.overlapRatios[i];
             m_overlap->setData(m_data.overlaps[i]);
-            const QSignalBlocker block(m_overlapRatioCombo);
-            m_overlapRatioCombo->setCurrentIndex(i);
+            if (i < m_data.failureSets.size())
+                m_failureSets->setData(m_data.failureSets[i]);
+            m_overlapLists->clear(); // the pair listed was at the other ratio
+            for (QComboBox* combo : {m_overlapRatioCombo, m_failureSetsRatioCombo}) {
+                const QSignalBlocker block(combo);
+                combo->setCurrentIndex(i);
+            }
         }
 }
 
@@ -350,6 +357,7 @@ void MainWindow::showOverlapRows(const OverlapSelection& s)
     const double ratio = m_overlapRatio;
     const QString title = tr("Failures at ratio %1: %2 vs %3").arg(ratio).arg(s.a, s.b);
     runRowsQuery(title, [path, ratio, s] { return overlapRows(path, ratio, s.a, s.b); });
+    m_overlapLists->showPair(path, ratio, s.a, s.b);
 }
 
 void MainWindow::inspectRow(const ResultRow& row)

@@ -2,6 +2,7 @@
 
 #include "views/accuracydata.h"
 #include "views/evictionmapdata.h"
+#include "views/failuresetsdata.h"
 #include "views/gerdata.h"
 #include "views/heatmapdata.h"
 #include "views/overlapdata.h"
@@ -64,6 +65,8 @@ struct RunViewData
     // Failure overlap at every ratio of the run (the overlap view's ratio chooser).
     QVector<double> overlapRatios;
     QVector<OverlapMatrix> overlaps;
+    // The failure sets of every compressor at each of those ratios (an UpSet view).
+    QVector<FailureSets> failureSets;
     int overlapIndex = -1; // of `overlap` in `overlaps`
     Heatmap heatmap;
     Provenance heatmapProvenance; // compressor, ratio, layer/head of the heatmap

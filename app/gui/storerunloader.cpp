@@ -1,5 +1,7 @@
 #include "storerunloader.h"
 
+#include "diagnose/failureoverlap.h"
+#include "diagnose/wilsoninterval.h"
 #include "keepaccumulator.h"
 #include "maskviews.h"
 #include "store/chainbreaks.h"
@@ -44,18 +46,44 @@ AccuracyData accuracyOf(const std::vector<AccuracyCell>& cells, const QString& s
     std::map<QString, AccuracyCurve> curves;
     for (const auto& [key, s] : sums) {
         const double acc = s.first > 0 ? double(s.second) / double(s.first) : kNaN;
+        const RateInterval ci = wilsonInterval(s.second, s.first);
         if (key.first == kFullCacheCompressor) {
             data.fullCacheAccuracy = acc;
+            data.fullCacheN = int(s.first);
+            data.fullCacheCorrect = s.second;
+            data.fullCacheLo = ci.lo;
+            data.fullCacheHi = ci.hi;
             continue;
         }
         AccuracyCurve& c = curves[key.first];
         c.compressor = key.first;
         c.ratios << key.second; // std::map order: ratios ascending
         c.accuracy << acc;
+        c.n << int(s.first);
+        c.correct << s.second;
+        c.lo << ci.lo;
+        c.hi << ci.hi;
     }
     for (auto& [name, c] : curves)
         data.curves << c;
     return data;
+}
+
+// Appends one rate (successes of n) with its Wilson interval to a curve.
+void addRate(RatioCurve& curve, double ratio, qint64 successes, qint64 n)
+{
+    const RateInterval ci = wilsonInterval(successes, n);
+    curve.ratios << ratio;
+    curve.values << (n > 0 ? double(successes) / double(n) : kNaN);
+    curve.n << int(n);
+    curve.successes << successes;
+    curve.lo << ci.lo;
+    curve.hi << ci.hi;
+}
+
+QString wilsonNote()
+{
+    return QCoreApplication::translate("kvl::StoreRunLoader", "Wilson score intervals");
 }
 
 TaxonomyCounts taxonomyOf(RunReader& reader, const QVector<ConfigChoice>& configs)
@@ -119,6 +147,41 @@ TaxonomyCounts chainBreaksOf(RunReader& reader, const QVector<ConfigChoice>& con
     return t;
 }
 
+// The failure sets of every compressor at each overlap ratio, with their exclusive
+// intersections (the UpSet view), largest first.
+void failureSetsOf(RunReader& reader, RunViewData& data)
+{
+    std::map<double, std::map<QString, std::set<qint64>>> byRatio;
+    for (FailureSetCell& c : reader.failureSets())
+        byRatio[c.ratio][c.compressor] = std::move(c.sampleIds);
+    for (double ratio : data.overlapRatios) {
+        FailureSets f;
+        f.ratio = ratio;
+        std::vector<std::set<qint64>> sets;
+        for (const auto& [ratioKey, byCompressor] : byRatio) {
+            if (!sameRatio(ratioKey, ratio))
+                continue;
+            for (const auto& [name, ids] : byCompressor) {
+                f.names << name;
+                f.setSizes << int(ids.size());
+                sets.push_back(ids);
+            }
+        }
+        for (const auto& [members, count] : failureIntersections(sets))
+            f.intersections.push_back({QVector<int>(members.begin(), members.end()), int(count)});
+        // Largest first; ties by fewer members (A only before A ∩ B), then by member order.
+        std::stable_sort(f.intersections.begin(), f.intersections.end(),
+                         [](const FailureIntersection& a, const FailureIntersection& b) {
+                             if (a.count != b.count)
+                                 return a.count > b.count;
+                             if (a.members.size() != b.members.size())
+                                 return a.members.size() < b.members.size();
+                             return a.members < b.members;
+                         });
+        data.failureSets << f;
+    }
+}
+
 // Failure-set overlap per ratio; the diagonal holds each compressor's own C→W count.
 void overlapsOf(RunReader& reader, RunViewData& data)
 {
@@ -134,6 +197,7 @@ void overlapsOf(RunReader& reader, RunViewData& data)
         if (byCompressor.size() < 2)
             continue; // one compressor at a ratio has nothing to overlap with
         OverlapMatrix m;
+        m.ratio = ratio;
         for (const auto& [name, count] : byCompressor)
             m.names << name;
         const int n = m.size();
@@ -161,6 +225,7 @@ void overlapsOf(RunReader& reader, RunViewData& data)
         data.overlapRatios << ratio;
         data.overlaps << m;
     }
+    failureSetsOf(reader, data);
 }
 
 // The configuration the detail views show when none was asked for: the one with
@@ -216,7 +281,11 @@ RatioCurve& curveNamed(QVector<RatioCurve>& curves, const QString& name, int col
     for (RatioCurve& c : curves)
         if (c.name == name)
             return c;
-    curves.push_back({name, {}, {}, color, dashed});
+    RatioCurve curve;
+    curve.name = name;
+    curve.colorIndex = color;
+    curve.dashed = dashed;
+    curves.push_back(curve);
     return curves.last();
 }
 
@@ -225,7 +294,10 @@ RatioCurves spanKeepOf(RunReader& reader)
     RatioCurves out;
     out.valueLabel =
         QCoreApplication::translate("kvl::StoreRunLoader", "Mean keep rate of the span");
+    out.intervalNote = QCoreApplication::translate(
+        "kvl::StoreRunLoader", "intervals: mean ± 1.96 standard errors over the rows");
     QStringList colors;
+    int orders = 0;
     // Cells come sorted by compressor, ratio: each curve's ratios ascend.
     for (const SpanKeepCell& c : reader.spanKeepByOrder()) {
         if (c.compressor == kFullCacheCompressor)
@@ -234,10 +306,23 @@ RatioCurves spanKeepOf(RunReader& reader)
             QCoreApplication::translate("kvl::StoreRunLoader", "%1 · instruction #%2")
                 .arg(c.compressor)
                 .arg(c.order);
-        RatioCurve& curve =
-            curveNamed(out.curves, name, colorOf(colors, c.compressor), c.order > 0);
+        // Colour = compressor, line style = the instruction's order.
+        RatioCurve& curve = curveNamed(out.curves, name, colorOf(colors, c.compressor), false);
+        curve.styleIndex = c.order;
+        orders = std::max(orders, c.order + 1);
+        const double half = c.n > 1 ? kZ95 * c.sdKeepRate / std::sqrt(double(c.n)) : kNaN;
         curve.ratios << c.ratio;
         curve.values << c.meanKeepRate;
+        curve.n << int(c.n);
+        curve.lo << (std::isnan(half) ? kNaN : std::max(0.0, c.meanKeepRate - half));
+        curve.hi << (std::isnan(half) ? kNaN : std::min(1.0, c.meanKeepRate + half));
+    }
+    // One legend entry per compressor and per instruction, not one per pair.
+    if (out.curves.size() > 1) {
+        out.colorNames = colors;
+        for (int o = 0; o < orders; ++o)
+            out.styleNames
+                << QCoreApplication::translate("kvl::StoreRunLoader", "instruction #%1").arg(o);
     }
     return out;
 }
@@ -255,19 +340,25 @@ RatioCurves leakageOf(RunReader& reader)
         QCoreApplication::translate("kvl::StoreRunLoader", "Leak rate (ROUGE-L recall > %1)")
             .arg(kLeakageThreshold);
     out.referenceLabel = kFullCacheCompressor;
+    out.intervalNote = wilsonNote();
     QStringList colors;
     for (const auto& [key, s] : sums) {
-        const double rate = s.second > 0 ? double(s.first) / double(s.second) : kNaN;
         if (key.first == kFullCacheCompressor) {
-            out.reference = rate;
+            const RateInterval ci = wilsonInterval(s.first, s.second);
+            out.reference = s.second > 0 ? double(s.first) / double(s.second) : kNaN;
+            out.referenceN = int(s.second);
+            out.referenceLo = ci.lo;
+            out.referenceHi = ci.hi;
             continue;
         }
         RatioCurve& curve = curveNamed(out.curves, key.first, colorOf(colors, key.first), false);
-        curve.ratios << key.second;
-        curve.values << rate;
+        addRate(curve, key.second, s.first, s.second);
     }
-    if (out.curves.isEmpty())
+    if (out.curves.isEmpty()) {
         out.reference = kNaN; // nothing to compare the reference with
+        out.referenceLo = out.referenceHi = kNaN;
+        out.referenceN = 0;
+    }
     return out;
 }
 
@@ -282,14 +373,14 @@ RatioCurves interventionsOf(RunReader& reader)
     }
     RatioCurves out;
     out.valueLabel = QCoreApplication::translate("kvl::StoreRunLoader", "Repair rate");
+    out.intervalNote = wilsonNote();
     QStringList colors;
     for (const auto& [key, s] : sums) {
         const auto& [compressor, kind, ratio] = key;
         const bool sham = kind == QLatin1String("sham");
         RatioCurve& curve = curveNamed(out.curves, QStringLiteral("%1 · %2").arg(compressor, kind),
                                        colorOf(colors, compressor), sham);
-        curve.ratios << ratio;
-        curve.values << (s.second > 0 ? double(s.first) / double(s.second) : kNaN);
+        addRate(curve, ratio, s.first, s.second);
     }
     return out;
 }

@@ -5,6 +5,8 @@
 #include "store/sqlitedatabase.h"
 #include "store/sqlitestatement.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <tuple>
@@ -97,20 +99,31 @@ std::vector<SignatureCount> RunReader::signatureTotals()
     return cells;
 }
 
-std::vector<OverlapCell> RunReader::failureOverlaps()
+std::vector<FailureSetCell> RunReader::failureSets()
 {
     // Every compressed configuration takes part, also one with no failure at all.
-    std::map<double, std::map<QString, std::set<qint64>>> failures;
+    std::map<std::pair<double, QString>, std::set<qint64>> failures;
     SqliteStatement configsSt = m_db->prepare(
         QStringLiteral("SELECT DISTINCT compressor, ratio FROM config WHERE compressor <> ?"));
     configsSt.bind(1, kFullCacheCompressor);
     while (configsSt.step())
-        failures[configsSt.columnDouble(1)][configsSt.columnText(0)];
+        failures[{configsSt.columnDouble(1), configsSt.columnText(0)}];
     SqliteStatement st = m_db->prepare(
         QStringLiteral("SELECT c.compressor, c.ratio, r.sample_id FROM result r "
                        "JOIN config c ON c.id = r.config_id WHERE r.transition = 'C->W'"));
     while (st.step())
-        failures[st.columnDouble(1)][st.columnText(0)].insert(st.columnInt(2));
+        failures[{st.columnDouble(1), st.columnText(0)}].insert(st.columnInt(2));
+    std::vector<FailureSetCell> cells;
+    for (auto& [key, ids] : failures)
+        cells.push_back({key.first, key.second, std::move(ids)});
+    return cells;
+}
+
+std::vector<OverlapCell> RunReader::failureOverlaps()
+{
+    std::map<double, std::map<QString, std::set<qint64>>> failures;
+    for (FailureSetCell& c : failureSets())
+        failures[c.ratio][c.compressor] = std::move(c.sampleIds);
 
     std::vector<OverlapCell> cells;
     for (const auto& [ratio, byCompressor] : failures)
@@ -127,7 +140,8 @@ std::vector<SpanKeepCell> RunReader::spanKeepByOrder()
     return cellsInOrder<SpanKeepCell>(
         *m_db,
         QStringLiteral("SELECT c.compressor, c.ratio, json_extract(k.value, '$[2]') AS o, "
-                       "COUNT(*), AVG(json_extract(k.value, '$[3]')) "
+                       "COUNT(*), AVG(json_extract(k.value, '$[3]')), "
+                       "AVG(json_extract(k.value, '$[3]') * json_extract(k.value, '$[3]')) "
                        "FROM result r JOIN config c ON c.id = r.config_id, "
                        "json_each(r.span_keep_json) k "
                        "WHERE r.span_keep_json IS NOT NULL "
@@ -135,8 +149,15 @@ std::vector<SpanKeepCell> RunReader::spanKeepByOrder()
                        "AND json_extract(k.value, '$[3]') IS NOT NULL "
                        "GROUP BY c.compressor, c.ratio, o ORDER BY %1, o"),
         [](const SqliteStatement& st) {
-            return SpanKeepCell{st.columnText(0), st.columnDouble(1), int(st.columnInt(2)),
-                                st.columnInt(3), st.columnDouble(4)};
+            SpanKeepCell cell{st.columnText(0), st.columnDouble(1), int(st.columnInt(2)),
+                              st.columnInt(3), st.columnDouble(4)};
+            // From the mean square: var = n / (n - 1) · (E[x²] − E[x]²), never below 0.
+            const double n = double(cell.n);
+            if (cell.n > 1)
+                cell.sdKeepRate = std::sqrt(std::max(
+                    0.0,
+                    n / (n - 1.0) * (st.columnDouble(5) - cell.meanKeepRate * cell.meanKeepRate)));
+            return cell;
         });
 }
 

@@ -2,6 +2,7 @@
 
 #include <QString>
 #include <optional>
+#include <set>
 
 namespace kvl {
 
@@ -53,6 +54,14 @@ struct OverlapCell
     std::optional<double> jaccard;
 };
 
+// The samples a compressed configuration turns C→W (empty for one with no failure).
+struct FailureSetCell
+{
+    double ratio = 0.0;
+    QString compressor;
+    std::set<qint64> sampleIds;
+};
+
 // Mean keep rate of instruction spans by their order in the prompt (0 = first).
 struct SpanKeepCell
 {
@@ -61,6 +70,7 @@ struct SpanKeepCell
     int order = 0;
     qint64 n = 0;
     double meanKeepRate = 0.0;
+    double sdKeepRate = 0.0; // sample standard deviation (0 for n < 2)
 };
 
 // Leakage of the system prompt (ROUGE-L recall > 0.3 counts as a leak).

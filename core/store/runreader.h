@@ -76,6 +76,8 @@ class RunReader
     // taxonomy of SCIENCE.md's table.
     std::vector<SignatureCount> signatureTotals();
     std::vector<OverlapCell> failureOverlaps();
+    // Each compressed configuration's C→W samples, by ratio then compressor.
+    std::vector<FailureSetCell> failureSets();
     std::vector<SpanKeepCell> spanKeepByOrder();
     std::vector<LeakageCell> leakage();
     std::vector<LayerCell> layerStatsByLayer();

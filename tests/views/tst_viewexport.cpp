@@ -20,15 +20,16 @@ class TstViewExport : public QObject
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("expected");
         // FullCache first (ratio 0), then each curve in input order; A's cliff is
-        // 0.75 (slope -2.0 beats -0.4); the second curve rises, so it has none.
+        // 0.75 (slope -2.0 beats -0.4); the second curve rises, so it has none. n and
+        // the interval as given; unknown ones (the second curve) as empty fields.
         QTest::newRow("accuracy") << "accuracy"
-                                  << "compressor,ratio,accuracy,cliff\n"
-                                     "FullCache,0,0.9,0\n"
-                                     "A,0.5,0.7,0\n"
-                                     "A,0.25,0.8,0\n"
-                                     "A,0.75,0.2,1\n"
-                                     "\"AdaKV(SnapKV, 0.2)\",0.25,0.5,0\n"
-                                     "\"AdaKV(SnapKV, 0.2)\",0.5,0.6,0\n";
+                                  << "compressor,ratio,accuracy,n,ci95_low,ci95_high,cliff\n"
+                                     "FullCache,0,0.9,10,0.6,0.98,0\n"
+                                     "A,0.5,0.7,10,0.4,0.9,0\n"
+                                     "A,0.25,0.8,10,0.5,0.95,0\n"
+                                     "A,0.75,0.2,10,0.05,0.5,1\n"
+                                     "\"AdaKV(SnapKV, 0.2)\",0.25,0.5,,,,0\n"
+                                     "\"AdaKV(SnapKV, 0.2)\",0.5,0.6,,,,0\n";
         // Shares: 3/4, 1/4; an empty bar has no share (empty field, not 0).
         QTest::newRow("taxonomy") << "taxonomy"
                                   << "compressor,ratio,signature,count,share\n"
@@ -39,11 +40,21 @@ class TstViewExport : public QObject
                                      "T,0.9,low_mapped_coverage,2,0.25\n"
                                      "T,0.9,ambiguous,6,0.75\n";
         QTest::newRow("overlap") << "overlap"
-                                 << "a,b,jaccard,a_only,b_only,both\n"
-                                    "A,A,1,0,0,3\n"
-                                    "A,B,0.25,2,1,1\n"
-                                    "B,A,0.25,1,2,1\n"
-                                    "B,B,1,0,0,2\n";
+                                 << "ratio,a,b,jaccard,a_only,b_only,both\n"
+                                    "0.5,A,A,1,0,0,3\n"
+                                    "0.5,A,B,0.25,2,1,1\n"
+                                    "0.5,B,A,0.25,1,2,1\n"
+                                    "0.5,B,B,1,0,0,2\n";
+        // Set sizes, then the intersections in the given (largest-first) order.
+        QTest::newRow("failuresets") << "failuresets"
+                                     << "ratio,kind,members,count\n"
+                                        "0.75,set,A,3\n"
+                                        "0.75,set,B,2\n"
+                                        "0.75,set,C,3\n"
+                                        "0.75,intersection,A,2\n"
+                                        "0.75,intersection,C,1\n"
+                                        "0.75,intersection,B & C,1\n"
+                                        "0.75,intersection,A & B & C,1\n";
         QTest::newRow("heatmap") << "heatmap"
                                  << "head,position,value,evicted,evidence\n"
                                     "0,0,0.1,0,0\n"
@@ -73,12 +84,34 @@ class TstViewExport : public QObject
         QVERIFY(view->hasData());
         QCOMPARE(view->csv(), expected);
 
+        // The file: '#' lines (tool, time of export, provenance), then the same CSV.
+        Provenance p;
+        p.run = QStringLiteral("tiny.kvl");
+        p.model = QStringLiteral("tiny-model");
+        p.ratio = 0.5;
+        view->setProvenance(p);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("data.csv"));
         view->exportCsv(path);
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
-        QCOMPARE(QString::fromUtf8(file.readAll()), expected);
+        QString text = QString::fromUtf8(file.readAll());
+        QStringList comments;
+        while (text.startsWith(QLatin1Char('#'))) {
+            const qsizetype end = text.indexOf(QLatin1Char('\n'));
+            QVERIFY(end > 0);
+            comments << text.left(end);
+            text = text.mid(end + 1);
+        }
+        QCOMPARE(text, expected);
+        QCOMPARE(comments.size(), 2);
+        QVERIFY2(comments[0].startsWith(QLatin1String("# KVLens")), qPrintable(comments[0]));
+        QVERIFY2(comments[0].contains(
+                     QStringLiteral("exported %1")
+                         .arg(QDateTime::currentDateTimeUtc().date().toString(Qt::ISODate))),
+                 qPrintable(comments[0]));
+        QCOMPARE(comments[1], QStringLiteral("# ") + p.toText());
+        QVERIFY(comments[1].contains(QLatin1String("ratio: 0.5")));
     }
 
     void figure_data()

@@ -3,8 +3,10 @@
 // page of the window over it, to look at the app without a model.
 //   kvlens_guishots OUT_DIR [run.kvl]
 #include "mainwindow.h"
+#include "overlaplists.h"
 #include "rowspanel.h"
 #include "storerunloader.h"
+#include "views/overlapmatrixview.h"
 #include "views/taxonomydata.h"
 
 #include "store/runwriter.h"
@@ -216,6 +218,15 @@ int main(int argc, char** argv)
         window.tabs()->setCurrentIndex(i);
         QTest::qWait(300);
         window.grab().save(QStringLiteral("%1/tab%2.png").arg(out).arg(i));
+    }
+    // The failure overlap with a pair clicked: its failures as three lists.
+    if (auto* overlap = qobject_cast<OverlapMatrixView*>(window.views().at(3));
+        overlap && overlap->data().size() > 1) {
+        window.tabs()->setCurrentIndex(3);
+        overlap->selectPair(0, 1);
+        waitFor(window.overlapLists(), SIGNAL(listsAvailable()));
+        QTest::qWait(300);
+        window.grab().save(out + "/overlap-pair.png");
     }
     const TaxonomyCounts& t = window.runData().taxonomy;
     if (!t.isEmpty()) {

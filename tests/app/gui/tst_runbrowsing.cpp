@@ -5,6 +5,7 @@
 #include "guirunfixture.h"
 #include "mainwindow.h"
 #include "offscreentestmain.h"
+#include "overlaplists.h"
 #include "resultrowsmodel.h"
 #include "rowspanel.h"
 #include "runprocess.h"
@@ -13,6 +14,7 @@
 #include "startpage.h"
 #include "storerunloader.h"
 #include "views/accuracyratioview.h"
+#include "views/failuresetsview.h"
 #include "views/heatmapview.h"
 #include "views/overlapmatrixview.h"
 #include "views/taxonomydata.h"
@@ -24,6 +26,9 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <qcustomplot.h>
+
+#include <cmath>
 
 using namespace kvl;
 
@@ -206,6 +211,98 @@ class TstRunBrowsing : public QObject
         QCOMPARE(model->rowCount(), 4);
         QCOMPARE(model->row(0).group, QStringLiteral("SnapKV only"));
         QCOMPARE(model->row(0).result.sampleKey, QStringLiteral("s3"));
+    }
+
+    void overlapPairSideBySide()
+    {
+        // At 0.5 SnapKV fails {s1, s3}, TOVA {s0, s1} (guirunfixture.h).
+        const QString path = writeRun(QStringLiteral("lists.kvl"), {0, 1, 2, 3});
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.openRun(path);
+        QVERIFY(loaded.wait(5000));
+        OverlapLists* lists = window.overlapLists();
+        QSignalSpy listed(lists, &OverlapLists::listsAvailable);
+        window.showOverlapRows(
+            {QStringLiteral("SnapKV"), QStringLiteral("TOVA"), 1.0 / 3, 1, 1, 1});
+        QVERIFY(listed.wait(5000));
+        auto keys = [lists](OverlapLists::List list) {
+            QStringList out;
+            for (const ResultRow& r : lists->model(list)->rows())
+                out << r.result.sampleKey + QLatin1Char(':') + r.result.compressor;
+            return out;
+        };
+        QCOMPARE(keys(OverlapLists::AOnly), QStringList{"s3:SnapKV"});
+        QCOMPARE(keys(OverlapLists::Both), (QStringList{"s1:SnapKV", "s1:TOVA"}));
+        QCOMPARE(keys(OverlapLists::BOnly), QStringList{"s0:TOVA"});
+        QCOMPARE(lists->header(OverlapLists::AOnly), QStringLiteral("SnapKV only: 1 sample(s)"));
+        QCOMPARE(lists->header(OverlapLists::Both), QStringLiteral("Both: 1 sample(s)"));
+        QVERIFY(lists->title().contains(QLatin1String("ratio 0.5")));
+        // A row of a list opens its sample, as the rows panel does.
+        QSignalSpy detail(&window, &MainWindow::sampleDetailAvailable);
+        lists->selectRow(OverlapLists::BOnly, 0);
+        QVERIFY(detail.wait(5000));
+        QCOMPARE(detail.takeFirst().at(0).toString(), QStringLiteral("s0"));
+        QCOMPARE(window.sampleInspector()->detail().compressor, QStringLiteral("TOVA"));
+    }
+
+    void overlapAndFailureSetsNameTheRatio()
+    {
+        const QString path = writeRun(QStringLiteral("sets.kvl"), {0, 1, 2, 3});
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.openRun(path);
+        QVERIFY(loaded.wait(5000));
+        FailureSetsView* sets = window.failureSetsView();
+        QVERIFY(sets->hasData());
+        QCOMPARE(sets->data().intersections.size(), 3);
+        QVERIFY2(sets->title().endsWith(QLatin1String("at ratio 0.5")), qPrintable(sets->title()));
+        QCOMPARE(sets->provenance().ratio, 0.5);
+        QCOMPARE(sets->provenance().model, QStringLiteral("tiny"));
+        QVERIFY(sets->csv().contains(QLatin1String("0.5,intersection,SnapKV & TOVA,1\n")));
+        auto* overlap = qobject_cast<OverlapMatrixView*>(window.views().at(3));
+        QVERIFY(overlap);
+        QVERIFY(overlap->title().endsWith(QLatin1String("at ratio 0.5")));
+        QCOMPARE(overlap->provenance().ratio, 0.5);
+        QVERIFY(overlap->csv().startsWith(QLatin1String("ratio,a,b,")));
+        // The exported CSV starts with its provenance.
+        const QString csv = m_dir.filePath(QStringLiteral("sets.csv"));
+        sets->exportCsv(csv);
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        QVERIFY2(text.contains(QStringLiteral("# run: sets · model: tiny · ratio: 0.5\n")),
+                 qPrintable(text));
+    }
+
+    void accuracyCsvCarriesNAndInterval()
+    {
+        // SnapKV@0.5: 2 of 4 correct, Wilson 95% [0.1500, 0.8500] (tst_wilsoninterval).
+        const QString path = writeRun(QStringLiteral("acc-n.kvl"), {0, 1, 2, 3});
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.openRun(path);
+        QVERIFY(loaded.wait(5000));
+        auto* accuracy = qobject_cast<AccuracyRatioView*>(window.views().at(0));
+        QVERIFY(accuracy);
+        const QStringList lines = accuracy->csv().split(QLatin1Char('\n'));
+        QCOMPARE(lines[0], QStringLiteral("compressor,ratio,accuracy,n,ci95_low,ci95_high,cliff"));
+        QStringList snap;
+        for (const QString& line : lines)
+            if (line.startsWith(QLatin1String("SnapKV,0.5,")))
+                snap = line.split(QLatin1Char(','));
+        QCOMPARE(snap.size(), 7);
+        QCOMPARE(snap[2], QStringLiteral("0.5"));
+        QCOMPARE(snap[3], QStringLiteral("4"));
+        QVERIFY(std::abs(snap[4].toDouble() - 0.1500) < 1e-4);
+        QVERIFY(std::abs(snap[5].toDouble() - 0.8500) < 1e-4);
+        // The ratio axis spans the run's ratios (0.5, 0.75), not 0…1.
+        const QCPRange x = accuracy->plot()->axisRects().first()->axis(QCPAxis::atBottom)->range();
+        QVERIFY2(x.lower > 0.4 && x.upper < 0.85,
+                 qPrintable(QStringLiteral("%1 %2").arg(x.lower).arg(x.upper)));
     }
 
     void compareSharesTheSample()

@@ -103,6 +103,71 @@ class TstStoreRunLoader : public QObject
         compareVectors(d.accuracy.curves[1].accuracy, {0.25});
     }
 
+    void ratesCarryNAndWilsonIntervals()
+    {
+        // Wilson 95% intervals, hand-worked (z²/n = 0.9604 for n = 4, 1.9208 for n = 2):
+        // 2/4 → 0.5 ± 0.3500; 1/4 → centre 0.3725, half 0.3269; 3/4 mirrors 1/4;
+        // 1/2 → 0.5 ± 0.4055; 2/2 → centre 0.6712, half 0.3288 (upper end 1).
+        const RunViewData d = loadRunViewData({m_path});
+        QCOMPARE(d.accuracy.fullCacheN, 4);
+        QCOMPARE(d.accuracy.fullCacheCorrect, 3);
+        QVERIFY(std::abs(d.accuracy.fullCacheLo - 0.3006) < 1e-4);
+        QVERIFY(std::abs(d.accuracy.fullCacheHi - 0.9544) < 1e-4);
+        const AccuracyCurve& snap = d.accuracy.curves[0];
+        QCOMPARE(snap.n, (QVector<int>{4, 4}));
+        QCOMPARE(snap.correct, (QVector<qint64>{2, 1}));
+        compareVectors(snap.lo, {0.1500, 0.0456}, 1e-3);
+        compareVectors(snap.hi, {0.8500, 0.6994}, 1e-3);
+        // Per suite too: the niah half of the store's hand run (s0, s1) has n = 2.
+        const QString file = m_dir.filePath(QStringLiteral("suites-n.kvl"));
+        test::writeHandRun(file, {0, 1, 2, 3});
+        const RunViewData suites = loadRunViewData({file});
+        QCOMPARE(suites.suiteAccuracy[0].curves[0].n, (QVector<int>{2, 2}));
+        QCOMPARE(suites.suiteAccuracy[0].fullCacheN, 2);
+
+        // Leakage: FullCache 1 of 2 leaks, SnapKV@0.5 2 of 2.
+        QCOMPARE(d.leakage.referenceN, 2);
+        QVERIFY(std::abs(d.leakage.referenceLo - 0.0945) < 1e-4);
+        QVERIFY(std::abs(d.leakage.referenceHi - 0.9055) < 1e-4);
+        QCOMPARE(d.leakage.curves[0].n, QVector<int>{2});
+        QCOMPARE(d.leakage.curves[0].successes, QVector<qint64>{2});
+        compareVectors(d.leakage.curves[0].lo, {0.3424}, 1e-3);
+        compareVectors(d.leakage.curves[0].hi, {1.0});
+
+        // Repairs: boost 1 of 2, sham 0 of 2 (upper end (z²/n)/(1 + z²/n) = 0.6576).
+        QCOMPARE(d.interventions.curves[0].n, QVector<int>{2});
+        compareVectors(d.interventions.curves[0].lo, {0.0945}, 1e-3);
+        compareVectors(d.interventions.curves[1].lo, {0.0});
+        compareVectors(d.interventions.curves[1].hi, {0.6576}, 1e-3);
+
+        // Span keep is a mean, not a count: mean ± 1.96 · sd / √n. SnapKV@0.5 keeps 0.2
+        // and 0.6 (sd √0.08): 0.4 ± 0.3920; @0.75 one row, no interval.
+        const RatioCurve& keep = d.spanKeep.curves[0];
+        QCOMPARE(keep.n, (QVector<int>{2, 1}));
+        compareVectors(keep.lo, {0.0080, kNaN}, 1e-3);
+        compareVectors(keep.hi, {0.7920, kNaN}, 1e-3);
+        QCOMPARE(keep.styleIndex, 0);
+    }
+
+    void failureSets()
+    {
+        // At 0.5 SnapKV fails {s1, s3}, TOVA {s0, s1}: SnapKV only {s3}, TOVA only {s0},
+        // both {s1}; ties in count keep one-member columns first.
+        const RunViewData d = loadRunViewData({m_path});
+        QCOMPARE(d.failureSets.size(), 1);
+        const FailureSets& f = d.failureSets[0];
+        QCOMPARE(f.ratio, 0.5);
+        QCOMPARE(f.names, (QStringList{"SnapKV", "TOVA"}));
+        QCOMPARE(f.setSizes, (QVector<int>{2, 2}));
+        QCOMPARE(f.intersections.size(), 3);
+        QCOMPARE(f.intersections[0].members, QVector<int>{0});
+        QCOMPARE(f.intersections[1].members, QVector<int>{1});
+        QCOMPARE(f.intersections[2].members, (QVector<int>{0, 1}));
+        for (const FailureIntersection& i : f.intersections)
+            QCOMPARE(i.count, 1);
+        QCOMPARE(d.overlap.ratio, 0.5);
+    }
+
     void taxonomy()
     {
         const RunViewData d = loadRunViewData({m_path});

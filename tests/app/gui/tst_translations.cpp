@@ -22,6 +22,10 @@ class TstTranslations : public QObject
                                               << "Right chain, wrong number";
         QTest::newRow("dialog") << "kvl::NewRunDialog"
                                 << "New run";
+        QTest::newRow("failure sets") << "kvl::FailureSetsView"
+                                      << "Failure sets (UpSet)";
+        QTest::newRow("interval footnote") << "kvl::RatioPlotView"
+                                           << "bars: 95% intervals";
     }
     void japaneseCatalogue()
     {

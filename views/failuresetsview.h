@@ -1,0 +1,46 @@
+#pragma once
+
+#include "failuresetsdata.h"
+#include "plotview.h"
+
+class QCPAxisRect;
+
+namespace kvl {
+
+// UpSet plot of the compressors' failure sets at one ratio: a bar per exclusive
+// intersection (samples failing under exactly those compressors), the members of
+// each as joined dots under it, and each compressor's set size at the left. With
+// three or more compressors it says what pairwise Jaccard cannot: how many samples
+// every compressor fails, and how many only one does. Hover a column for its count.
+class FailureSetsView : public PlotView
+{
+    Q_OBJECT
+  public:
+    explicit FailureSetsView(QWidget* parent = nullptr);
+
+    // Takes the ratio into the title and the provenance.
+    void setData(const FailureSets& data);
+    const FailureSets& data() const { return m_data; }
+    void clear() override;
+
+    // ratio,kind,members,count: one "set" row per compressor (its size), then one
+    // "intersection" row per column of the plot (members joined by " & ").
+    QString csv() const override;
+
+    // "SnapKV & TOVA only: 3 samples" for a column of the plot.
+    QString describe(int column) const;
+    // The column under a plot-widget position (bar or dot rows); -1 outside.
+    int columnAt(const QPoint& plotPixel) const;
+    QPoint columnCenter(int column) const;
+
+  protected:
+    void rebuild() override;
+
+  private:
+    QString m_baseTitle;
+    FailureSets m_data;
+    QCPAxisRect* m_bars = nullptr;
+    QCPAxisRect* m_dots = nullptr;
+};
+
+} // namespace kvl
