@@ -109,6 +109,18 @@ The eviction map shows, per layer and context position, the share of kv-heads th
         <source>Keep fraction (share of kv-heads)</source>
         <translation>保持率（KV ヘッドの割合）</translation>
     </message>
+    <message>
+        <source> · %1–%2 of %3</source>
+        <translation> · %3 中 %1–%2</translation>
+    </message>
+    <message>
+        <source> (mean of positions %1–%2)</source>
+        <translation>（位置 %1–%2 の平均）</translation>
+    </message>
+    <message>
+        <source>layer %1 · keep fraction %2%3</source>
+        <translation>層 %1 · 保持率 %2%3</translation>
+    </message>
 </context>
 <context>
     <name>kvl::FailureSetsView</name>
@@ -166,6 +178,10 @@ With two or more compressors at one ratio, this view counts the samples each com
     <message>
         <source>unknown figure format (use a .png, .pdf or .svg file name)</source>
         <translation>不明な図の形式です（.png、.pdf、.svg のファイル名を使ってください）</translation>
+    </message>
+    <message>
+        <source>no figure to write</source>
+        <translation>書き出す図がありません</translation>
     </message>
 </context>
 <context>
@@ -248,6 +264,30 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
     <message>
         <source> · greyed cells: evicted entries</source>
         <translation> · グレーのセル: 退避されたエントリ</translation>
+    </message>
+    <message>
+        <source> · %1–%2 of %3</source>
+        <translation> · %3 中 %1–%2</translation>
+    </message>
+    <message>
+        <source>Attention (scale shared)</source>
+        <translation>アテンション（共通スケール）</translation>
+    </message>
+    <message>
+        <source> (max of positions %1–%2)</source>
+        <translation>（位置 %1–%2 の最大値）</translation>
+    </message>
+    <message>
+        <source>%1 %2 · attention %3%4</source>
+        <translation>%1 %2 · アテンション %3%4</translation>
+    </message>
+    <message>
+        <source>Layer · kv-head</source>
+        <translation>層 · kv ヘッド</translation>
+    </message>
+    <message>
+        <source>kv-head</source>
+        <translation>kv ヘッド</translation>
     </message>
 </context>
 <context>
@@ -664,6 +704,14 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
         <source>Failure sets</source>
         <translation>失敗集合</translation>
     </message>
+    <message>
+        <source>Heatmaps: one colour sca&amp;le for FullCache and compressed</source>
+        <translation>ヒートマップ: FullCache と圧縮で共通の色スケール(&amp;L)</translation>
+    </message>
+    <message>
+        <source>%1: no sample finished; the file says &apos;running&apos; (a run cancelled before its first sample stays so)</source>
+        <translation>%1: 完了したサンプルはありません。ファイルは「実行中」と記録しています（最初のサンプルの前に取り消された実行はこのままです）</translation>
+    </message>
 </context>
 <context>
     <name>kvl::NewRunDialog</name>
@@ -771,6 +819,14 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
         <source>kvlens-cli stopped with exit code %1; see the messages above.</source>
         <translation>kvlens-cli が終了コード %1 で停止しました。上のメッセージを確認してください。</translation>
     </message>
+    <message>
+        <source>Store attention for every row</source>
+        <translation>すべての行でアテンションを保存</translation>
+    </message>
+    <message>
+        <source>By default a run keeps the question attention of FullCache rows and of rows answered wrong only; with this, every row keeps it, so the Attention tab draws a compressor&apos;s own attention on the rows it answers right too (a larger run file).</source>
+        <translation>既定では、質問のアテンションは FullCache の行と誤答の行についてのみ保存されます。これを選ぶとすべての行で保存され、正答した行でも圧縮手法自身のアテンションを「アテンション」タブに描けます（実行ファイルは大きくなります）。</translation>
+    </message>
 </context>
 <context>
     <name>kvl::OverlapLists</name>
@@ -857,6 +913,10 @@ The overlap matrix compares which rows fail under each pair of compressors: same
     <message>
         <source>the %1 view holds no data to export</source>
         <translation>%1 ビューにはエクスポートするデータがありません</translation>
+    </message>
+    <message>
+        <source>none of the views holds data to export</source>
+        <translation>書き出すデータを持つビューがありません</translation>
     </message>
 </context>
 <context>
@@ -1067,6 +1127,22 @@ The overlap matrix compares which rows fail under each pair of compressors: same
         <source>Question attention — %1</source>
         <translation>質問のアテンション — %1</translation>
     </message>
+    <message>
+        <source>FullCache attention, entries evicted by %1 greyed (its own attention is not stored)</source>
+        <translation>FullCache のアテンション、%1 が退避したエントリを灰色で表示（%1 自身のアテンションは保存されていません）</translation>
+    </message>
+    <message>
+        <source>No FullCache attention to draw.
+%1</source>
+        <translation>描画できる FullCache のアテンションがありません。
+%1</translation>
+    </message>
+    <message>
+        <source>No attention of %1 to draw.
+%2</source>
+        <translation>%1 の描画できるアテンションがありません。
+%2</translation>
+    </message>
 </context>
 <context>
     <name>kvl::SignatureNames</name>
@@ -1174,6 +1250,34 @@ kvlens-cli が書いた実行ファイルを開くか、同梱モデルで小さ
         <source>instruction #%1</source>
         <translation>指示 #%1</translation>
     </message>
+    <message>
+        <source>No row of %1 stores question attention yet: the run keeps it for rows answered wrong (%2), and none is stored so far.</source>
+        <translation>%1 の行には質問のアテンションがまだ保存されていません: この実行は誤答の行について保存します（%2）が、まだありません。</translation>
+    </message>
+    <message>
+        <source>Sample %1 has no row under %2 yet.</source>
+        <translation>サンプル %1 には %2 の行がまだありません。</translation>
+    </message>
+    <message>
+        <source>This run has no FullCache rows, so there is no reference attention to compare with.</source>
+        <translation>この実行には FullCache の行がないため、比較する基準のアテンションがありません。</translation>
+    </message>
+    <message>
+        <source>No FullCache attention is stored for sample %1 (the run&apos;s attention policy: %2).</source>
+        <translation>サンプル %1 の FullCache のアテンションは保存されていません（この実行の保存方針: %2）。</translation>
+    </message>
+    <message>
+        <source>%1 has no rows yet.</source>
+        <translation>%1 にはまだ行がありません。</translation>
+    </message>
+    <message>
+        <source>No kept mask is stored for sample %1 under %2 (the run&apos;s mask policy: %3).</source>
+        <translation>%2 のサンプル %1 の保持マスクは保存されていません（この実行のマスク保存方針: %3）。</translation>
+    </message>
+    <message>
+        <source>No kept mask is stored for any row of %1 (the run&apos;s mask policy: %2).</source>
+        <translation>%1 のどの行にも保持マスクが保存されていません（この実行のマスク保存方針: %2）。</translation>
+    </message>
 </context>
 <context>
     <name>kvl::TaxonomyView</name>
@@ -1198,6 +1302,206 @@ The taxonomy shows, for each compressor and ratio, why rows that FullCache answe
     <message>
         <source>C→W rows</source>
         <translation>C→W 行数</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::PooledMapView</name>
+    <message>
+        <source>position %1 (the run stores no token text)</source>
+        <translation>位置 %1（この実行はトークンのテキストを保存していません）</translation>
+    </message>
+    <message>
+        <source>position %1 (a token without text)</source>
+        <translation>位置 %1（テキストのないトークン）</translation>
+    </message>
+    <message>
+        <source>“%1” at position %2</source>
+        <translation>位置 %2 の「%1」</translation>
+    </message>
+    <message>
+        <source>span %1</source>
+        <translation>スパン %1</translation>
+    </message>
+    <message>
+        <source>click: zoom to this span</source>
+        <translation>クリック: このスパンにズーム</translation>
+    </message>
+    <message>
+        <source>wheel: zoom · drag: pan · right-drag or Shift+drag: zoom to a range · + − 0 ← → · double-click: whole context</source>
+        <translation>ホイール: ズーム · ドラッグ: 移動 · 右ドラッグまたは Shift+ドラッグ: 範囲にズーム · + − 0 ← → · ダブルクリック: コンテキスト全体</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::DetailHints</name>
+    <message>
+        <source> · sample %1</source>
+        <translation> · サンプル %1</translation>
+    </message>
+    <message>
+        <source>FullCache attention, entries evicted by %1 greyed%2 (its own attention is not stored)</source>
+        <translation>FullCache のアテンション、%1 が退避したエントリを灰色で表示%2（%1 自身のアテンションは保存されていません）</translation>
+    </message>
+    <message>
+        <source>Question attention — %1%2</source>
+        <translation>質問のアテンション — %1%2</translation>
+    </message>
+    <message>
+        <source>Question attention — FullCache%1</source>
+        <translation>質問のアテンション — FullCache%1</translation>
+    </message>
+    <message>
+        <source>No compressed configuration chosen.
+Pick one in the Configuration box of the toolbar.</source>
+        <translation>圧縮設定が選ばれていません。
+ツールバーの「設定」から選んでください。</translation>
+    </message>
+    <message>
+        <source>The run holds no rows of %1.</source>
+        <translation>この実行には %1 の行がありません。</translation>
+    </message>
+    <message>
+        <source>No attention of %1 to draw.
+%2</source>
+        <translation>%1 の描画できるアテンションがありません。
+%2</translation>
+    </message>
+    <message>
+        <source>No FullCache attention to draw.
+%1</source>
+        <translation>描画できる FullCache のアテンションがありません。
+%1</translation>
+    </message>
+    <message>
+        <source>No eviction map of %1.
+%2</source>
+        <translation>%1 の退避マップがありません。
+%2</translation>
+    </message>
+    <message>
+        <source>sample %1</source>
+        <translation>サンプル %1</translation>
+    </message>
+    <message>
+        <source>Eviction map — %1</source>
+        <translation>退避マップ — %1</translation>
+    </message>
+    <message>
+        <source>Eviction map — %1 · %2</source>
+        <translation>退避マップ — %1 · %2</translation>
+    </message>
+    <message>
+        <source>No sample in this run yet.
+The run file says it is running, and no sample has finished. A run still preparing fills in as samples finish; a run cancelled before its first sample keeps this state (start it again with the same --out to resume).</source>
+        <translation>この実行にはまだサンプルがありません。
+実行ファイルは実行中と記録していますが、完了したサンプルはありません。準備中の実行はサンプルが終わるごとに表示されます。最初のサンプルの前に取り消された実行はこの状態のままです（同じ --out で再開できます）。</translation>
+    </message>
+    <message>
+        <source>No sample in this run.
+The run file&apos;s status is &apos;%1&apos; and it holds no finished sample.</source>
+        <translation>この実行にはサンプルがありません。
+実行ファイルの状態は「%1」で、完了したサンプルはありません。</translation>
+    </message>
+    <message numerus="yes">
+        <source>mean over %n sample(s)</source>
+        <translation>
+            <numerusform>%n サンプルの平均</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>kvl::StorePolicy</name>
+    <message>
+        <source>for every row</source>
+        <translation>すべての行について</translation>
+    </message>
+    <message>
+        <source>for no row</source>
+        <translation>どの行についても行わず</translation>
+    </message>
+    <message>
+        <source>only for FullCache rows and rows answered wrong</source>
+        <translation>FullCache の行と誤答の行についてのみ</translation>
+    </message>
+    <message>
+        <source>%1&apos;s own attention is not stored for sample %2 (%3, answered %4): the run stores compressed attention %5. To store it for every row, start a run with &quot;Store attention for every row&quot; (New run) or --store-attention all.</source>
+        <translation>サンプル %2 について %1 自身のアテンションは保存されていません（%3、%4）: この実行は圧縮後のアテンションを%5保存します。すべての行で保存するには、「すべての行でアテンションを保存」（新規実行）または --store-attention all で実行してください。</translation>
+    </message>
+    <message>
+        <source>right</source>
+        <translation>正答</translation>
+    </message>
+    <message>
+        <source>wrong</source>
+        <translation>誤答</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::SampleDetail</name>
+    <message>
+        <source>This sample has no FullCache row, so there is no reference attention to compare with.</source>
+        <translation>このサンプルには FullCache の行がないため、比較する基準のアテンションがありません。</translation>
+    </message>
+    <message>
+        <source>No FullCache attention is stored for this sample.</source>
+        <translation>このサンプルの FullCache のアテンションは保存されていません。</translation>
+    </message>
+    <message>
+        <source>Sample %1 has no row under %2 yet.</source>
+        <translation>サンプル %1 には %2 の行がまだありません。</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::HeadSelection</name>
+    <message>
+        <source>all layers, mean over kv-heads</source>
+        <translation>全層、kv ヘッドの平均</translation>
+    </message>
+    <message>
+        <source>layer %1, its kv-heads</source>
+        <translation>層 %1 の kv ヘッド</translation>
+    </message>
+    <message>
+        <source>layer %1, kv-head %2</source>
+        <translation>層 %1、kv ヘッド %2</translation>
+    </message>
+    <message>
+        <source>every layer × kv-head</source>
+        <translation>全層 × kv ヘッド</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::HeadSelector</name>
+    <message>
+        <source>All layers (mean over kv-heads)</source>
+        <translation>全層（kv ヘッドの平均）</translation>
+    </message>
+    <message>
+        <source>One layer&apos;s kv-heads</source>
+        <translation>1 層の kv ヘッド</translation>
+    </message>
+    <message>
+        <source>One kv-head</source>
+        <translation>1 つの kv ヘッド</translation>
+    </message>
+    <message>
+        <source>Every layer × kv-head</source>
+        <translation>全層 × kv ヘッド</translation>
+    </message>
+    <message>
+        <source>Rows:</source>
+        <translation>行:</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>層</translation>
+    </message>
+    <message>
+        <source>kv-head</source>
+        <translation>kv ヘッド</translation>
+    </message>
+    <message>
+        <source>This attention has no per-head values: only the mean over kv-heads of each layer can be drawn.</source>
+        <translation>このアテンションにはヘッドごとの値がありません。各層の kv ヘッド平均のみ描画できます。</translation>
     </message>
 </context>
 </TS>

@@ -80,6 +80,10 @@ QJsonObject quickSpec(const QCommandLineParser& parser)
     }
     if (parser.isSet(QStringLiteral("max-new-tokens")))
         spec.insert(QStringLiteral("max_new_tokens"), intOption(parser, "max-new-tokens", 1));
+    if (parser.isSet(QStringLiteral("store-attention")))
+        spec.insert(QStringLiteral("store"),
+                    QJsonObject{{QStringLiteral("attention"),
+                                 parser.value(QStringLiteral("store-attention"))}});
     return spec;
 }
 
@@ -115,6 +119,10 @@ int runRun(const QStringList& args)
         "ON");
     opt("beta", "intervention boost factor", "B", QStringLiteral("4"));
     opt("max-new-tokens", "decode limit (default: gold length + 16)", "N");
+    opt("store-attention",
+        "rows that keep their question attention: failures (default: FullCache rows and rows "
+        "answered wrong), all, none",
+        "WHICH");
     opt("shard", "run shard K of N (1-based) of the samples", "K/N", QStringLiteral("1/1"));
     opt("threads", "libtorch threads (default: the spec's, else all cores)", "N");
     opt("max-samples", "stop after running N samples (resume later)", "N");
@@ -128,7 +136,7 @@ int runRun(const QStringList& args)
 
     ExperimentSpec spec;
     if (parser.isSet(QStringLiteral("spec"))) {
-        for (const char* flag : {"suite", "n", "dataset", "press", "ratios"})
+        for (const char* flag : {"suite", "n", "dataset", "press", "ratios", "store-attention"})
             if (parser.isSet(QLatin1String(flag)))
                 throw Error(QStringLiteral("--%1 cannot be combined with --spec (edit the spec)")
                                 .arg(QLatin1String(flag)));

@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "comparepanel.h"
+#include "detailhints.h"
 #include "latestrequest.h"
 #include "newrundialog.h"
 #include "overlaplists.h"
@@ -14,6 +15,7 @@
 #include "views/evictionmapview.h"
 #include "views/failuresetsview.h"
 #include "views/gerconsensusview.h"
+#include "views/headselector.h"
 #include "views/heatmapview.h"
 #include "views/overlapmatrixview.h"
 #include "views/ratiocurvesview.h"
@@ -149,6 +151,8 @@ void MainWindow::createViews()
     m_referenceHeatmap = new HeatmapView;
     m_referenceHeatmap->setObjectName(QStringLiteral("ReferenceHeatmap"));
     m_referenceHeatmap->setEmptyHint(tr("No FullCache attention stored for this sample."));
+    // FullCache and the compressed map zoom together on one colour scale.
+    m_referenceHeatmap->setScalePartner(m_heatmap);
     m_eviction = new EvictionMapView;
     m_ger = new GerConsensusView;
     m_spanKeep = new RatioCurvesView(
@@ -222,9 +226,17 @@ void MainWindow::createViews()
 
     // FullCache above the compressed configuration: the evidence column bright in
     // one and evicted in the other.
-    auto* attentionPage = new QSplitter(Qt::Vertical);
-    attentionPage->addWidget(m_referenceHeatmap);
-    attentionPage->addWidget(m_heatmap);
+    // A layer × kv-head selector above them picks the rows of both.
+    auto* attentionSplit = new QSplitter(Qt::Vertical);
+    attentionSplit->addWidget(m_referenceHeatmap);
+    attentionSplit->addWidget(m_heatmap);
+    auto* attentionPage = new QWidget;
+    auto* attentionLayout = new QVBoxLayout(attentionPage);
+    attentionLayout->setContentsMargins(0, 4, 0, 0);
+    auto* heads = new HeadSelector;
+    attentionLayout->addWidget(heads);
+    attentionLayout->addWidget(attentionSplit, 1);
+    connect(heads, &HeadSelector::selectionChanged, m_heatmap, &HeatmapView::setHeadSelection);
 
     m_tabs->addTab(accuracyPage, tr("Accuracy"));
     m_tabs->addTab(m_taxonomy, tr("Taxonomy"));
@@ -319,7 +331,10 @@ void MainWindow::createMenus()
     m_colorMapGroup = new QActionGroup(this);
     for (const auto& [map, label] : {std::pair{ColorMap::Viridis, tr("Viridis")},
                                      std::pair{ColorMap::Cividis, tr("Cividis")}}) {
-        QAction* a = colorMap->addAction(label, this, [this, map] { m_heatmap->setColorMap(map); });
+        QAction* a = colorMap->addAction(label, this, [this, map] {
+            m_heatmap->setColorMap(map);
+            m_referenceHeatmap->setColorMap(map);
+        });
         a->setCheckable(true);
         a->setData(colorMapName(map));
         a->setChecked(map == m_heatmap->colorMap());
@@ -328,6 +343,13 @@ void MainWindow::createMenus()
     m_logScale = view->addAction(tr("Heatmap &logarithmic scale"), this,
                                  [this](bool on) { m_heatmap->setLogScale(on); });
     m_logScale->setCheckable(true);
+    QAction* sharedScale = view->addAction(
+        tr("Heatmaps: one colour sca&le for FullCache and compressed"), this, [this](bool on) {
+            m_heatmap->setSharedScale(on);
+            m_inspector->heatmap()->setSharedScale(on);
+        });
+    sharedScale->setCheckable(true);
+    sharedScale->setChecked(true);
     m_shares = view->addAction(tr("Taxonomy and chain breaks as &shares"), this, [this](bool on) {
         m_taxonomy->setNormalized(on);
         m_chainBreaks->setNormalized(on);
@@ -406,13 +428,11 @@ void MainWindow::showRun(const RunViewData& data)
     updateChoosers();
     updateCompareChoices();
     m_compare->setSample(data.sampleKey);
-    // Two heatmaps of one kind side by side: each title says what it shows.
-    const QString sample =
-        data.sampleKey.isEmpty() ? QString() : tr(" · sample %1").arg(data.sampleKey);
-    m_heatmap->setTitle(data.heatmap.isEmpty()
-                            ? tr("Question attention over the context")
-                            : tr("Question attention — %1%2").arg(data.focus.label(), sample));
-    m_referenceHeatmap->setTitle(tr("Question attention — FullCache%1").arg(sample));
+    // Each view says what it shows, and what is missing and why.
+    describeRunState(data, findChildren<PlotView*>());
+    describeDetailViews(data, m_heatmap, m_referenceHeatmap, m_eviction);
+    const Heatmap& shape = data.referenceHeatmap.isEmpty() ? data.heatmap : data.referenceHeatmap;
+    findChild<HeadSelector*>()->setShape(shape.rows, shape.perHead.isEmpty() ? 0 : shape.kvHeads);
     m_stack->setCurrentWidget(m_tabs);
     setRunChromeVisible(true);
     // Restore a saved overlap selection when the pair exists in this run.
@@ -458,6 +478,7 @@ void MainWindow::closeRun()
     m_spanKeep->clear();
     m_leakage->clear();
     m_interventions->clear();
+    describeRunState({}, findChildren<PlotView*>());
     m_rows->clear();
     m_overlapLists->clear();
     m_rowsQuery = {};
@@ -482,7 +503,20 @@ void MainWindow::updateTitle()
 void MainWindow::exportFigure()
 {
     PlotView* view = currentView();
-    if (!view || !view->hasData()) {
+    // Paired heatmaps (FullCache and compressed) export as one figure.
+    QVector<const PlotView*> pair;
+    Qt::Orientation orientation = Qt::Vertical;
+    if (view == m_heatmap) {
+        pair = {m_referenceHeatmap, m_heatmap};
+    } else if (m_tabs->currentWidget() == m_inspector) {
+        pair = {m_inspector->referenceHeatmap(), m_inspector->heatmap()};
+        orientation = Qt::Horizontal;
+        view = m_inspector->heatmap();
+    }
+    bool hasData = view && view->hasData();
+    for (const PlotView* v : pair)
+        hasData |= v->hasData();
+    if (!hasData) {
         statusBar()->showMessage(tr("Nothing to export: this view holds no data."));
         return;
     }
@@ -498,7 +532,10 @@ void MainWindow::exportFigure()
                 : selectedFilter.startsWith(QLatin1String("PNG")) ? QStringLiteral(".png")
                                                                   : QStringLiteral(".pdf");
     try {
-        view->exportFigure(file);
+        if (pair.isEmpty())
+            view->exportFigure(file);
+        else
+            PlotView::exportFigures(pair, file, orientation);
         statusBar()->showMessage(tr("Saved %1").arg(file));
     } catch (const Error& e) {
         QMessageBox::warning(this, tr("Export figure"), e.message());

@@ -158,9 +158,14 @@ void MainWindow::loadRun(bool refresh)
                 runRowsQuery(m_rowsTitle, m_rowsQuery);
             const QString rows =
                 tr("%n sample(s), %1 rows", nullptr, int(data.sampleCount)).arg(data.resultCount);
-            statusBar()->showMessage(data.status == QLatin1String("running")
-                                         ? tr("%1: %2, still running").arg(data.path, rows)
-                                         : tr("%1: %2").arg(data.path, rows));
+            const bool running = data.status == QLatin1String("running");
+            statusBar()->showMessage(
+                running && data.sampleCount == 0
+                    ? tr("%1: no sample finished; the file says 'running' (a run cancelled "
+                         "before its first sample stays so)")
+                          .arg(data.path)
+                : running ? tr("%1: %2, still running").arg(data.path, rows)
+                          : tr("%1: %2").arg(data.path, rows));
             emit runLoaded(data.path);
             again();
         },

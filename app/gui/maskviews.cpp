@@ -54,12 +54,19 @@ Heatmap attentionHeatmap(const AttentionSummary& attention, const KeptMask* mask
                 for (int t = 0; t < attention.contextLen; ++t)
                     map.values[qsizetype(l) * map.cols + t] +=
                         double(attention.at(l, h, t)) / attention.kvHeads;
+    // Every head as well, for the views' layer × kv-head selector.
+    map.kvHeads = attention.kvHeads;
+    map.perHead = QVector<double>(attention.weights.begin(), attention.weights.end());
     // A mask of other dimensions (a damaged or foreign row) is not drawn rather than misdrawn.
     if (mask && mask->layers == attention.layers && mask->contextLen == attention.contextLen) {
         const QVector<double> keep = layerKeepRates(*mask);
         map.evicted.resize(keep.size());
         for (qsizetype i = 0; i < keep.size(); ++i)
             map.evicted[i] = keep[i] <= 0.0;
+        if (mask->kvHeads == attention.kvHeads)
+            map.perHeadEvicted = QVector<bool>(mask->kept.begin(), mask->kept.end());
+        for (bool& evicted : map.perHeadEvicted)
+            evicted = !evicted; // kept → evicted
     }
     map.evidence = evidenceSpans(spans);
     return map;
@@ -78,6 +85,23 @@ QVector<PositionSpan> evidenceSpans(const QJsonArray& spans)
                        label.isEmpty() ? QStringLiteral("evidence") : label});
     }
     return out;
+}
+
+QStringList contextTokens(const QJsonObject& meta, int contextLen)
+{
+    const QString context = meta.value(QStringLiteral("context")).toString();
+    const QJsonArray offsets = meta.value(QStringLiteral("token_offsets")).toArray();
+    if (context.isEmpty() || offsets.size() != contextLen)
+        return {};
+    QStringList tokens;
+    tokens.reserve(contextLen);
+    for (const QJsonValue& v : offsets) {
+        const QJsonArray pair = v.toArray();
+        const int begin = std::clamp(pair.at(0).toInt(), 0, int(context.size()));
+        const int end = std::clamp(pair.at(1).toInt(), begin, int(context.size()));
+        tokens << context.mid(begin, end - begin);
+    }
+    return tokens;
 }
 
 QVector<RoleSpan> roleSpans(const QJsonArray& spans)

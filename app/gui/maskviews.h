@@ -4,6 +4,8 @@
 #include "views/heatmapdata.h"
 
 #include <QJsonArray>
+#include <QJsonObject>
+#include <QStringList>
 #include <QVector>
 
 namespace kvl {
@@ -20,13 +22,18 @@ QVector<double> layerKeepRates(const KeptMask& mask);
 // Fraction of all (layer, kv-head) slots keeping each position: how many heads kept a token.
 QVector<double> tokenKeepRates(const KeptMask& mask);
 
-// Question attention per layer (mean over kv-heads) over the context. With a mask,
+// Question attention per layer (mean over kv-heads) over the context, with every
+// kv-head's row as well (Heatmap::perHead) for the head selector. With a mask,
 // an entry is marked evicted when no kv-head of the layer keeps the position: it
 // then contributes no attention at all.
 Heatmap attentionHeatmap(const AttentionSummary& attention, const KeptMask* mask,
                          const QJsonArray& spans);
 
 QVector<PositionSpan> evidenceSpans(const QJsonArray& spans);
+// Each context position's token text, from a sample's meta "context" and
+// "token_offsets" (see SampleDetail); empty when the run stored no text or the offsets
+// do not cover contextLen positions.
+QStringList contextTokens(const QJsonObject& meta, int contextLen);
 // Every span with a kind other than evidence/distractor, labelled by role (or kind).
 QVector<RoleSpan> roleSpans(const QJsonArray& spans);
 

@@ -2,6 +2,7 @@
 
 #include "runprocess.h"
 
+#include <QCheckBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -62,6 +63,12 @@ NewRunDialog::NewRunDialog(QWidget* parent)
     form->addRow(tr("Ratios:"), m_ratios);
     m_output =
         addPathRow(form, tr("Run file:"), false, true, tr("KVLens runs (*.kvl);;All files (*)"));
+    m_storeAttention = new QCheckBox(tr("Store attention for every row"));
+    m_storeAttention->setToolTip(
+        tr("By default a run keeps the question attention of FullCache rows and of rows answered "
+           "wrong only; with this, every row keeps it, so the Attention tab draws a compressor's "
+           "own attention on the rows it answers right too (a larger run file)."));
+    form->addRow(QString(), m_storeAttention);
     layout->addLayout(form);
 
     m_progress = new QProgressBar;
@@ -152,6 +159,8 @@ QStringList NewRunDialog::arguments() const
     addOption("--press", m_compressors->text());
     addOption("--ratios", m_ratios->text());
     addOption("--out", m_output->text());
+    if (m_storeAttention->isChecked())
+        args << QStringLiteral("--store-attention") << QStringLiteral("all");
     return args;
 }
 

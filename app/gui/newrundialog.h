@@ -2,6 +2,7 @@
 
 #include <QDialog>
 
+class QCheckBox;
 class QDialogButtonBox;
 class QFormLayout;
 class QLabel;
@@ -64,6 +65,7 @@ class NewRunDialog : public QDialog
     QLineEdit* m_dataset;
     QLineEdit* m_compressors;
     QLineEdit* m_ratios;
+    QCheckBox* m_storeAttention = nullptr; // --store-attention all
     QLineEdit* m_output;
     QProgressBar* m_progress;
     QLabel* m_status;

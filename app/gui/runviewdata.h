@@ -75,6 +75,16 @@ struct RunViewData
     Provenance referenceProvenance;
     EvictionMap eviction;
     Provenance evictionProvenance;
+    // What the detail views lack and why, in words for their empty or partial state
+    // ("SnapKV @ 0.75's own attention is not stored for sample s3 (C→C) ..."); empty
+    // when everything is there.
+    QString heatmapMissing;
+    QString referenceMissing;
+    QString evictionMissing;
+    // The compressed row stores no attention of its own: `heatmap` is FullCache's with
+    // the compressor's evictions greyed.
+    bool heatmapStandIn = false;
+    int evictionSamples = 0; // masks in the eviction map (1 for one sample)
     GerData ger;
     // Instruction suites: keep rate of instruction spans by their order in the
     // prompt, and system-prompt leakage rate, against ratio (FullCache reference).

@@ -1,8 +1,12 @@
 #include "sampledetail.h"
 
+#include "diagnose/attentionsummary.h"
 #include "maskviews.h"
+#include "runviewdata.h"
 #include "store/runreader.h"
+#include "storepolicy.h"
 
+#include <QCoreApplication>
 #include <QJsonArray>
 
 #include <cmath>
@@ -48,12 +52,43 @@ SampleDetail loadSampleDetail(const QString& path, const QString& sampleKey,
         if (mask)
             d.tokenKeep = tokenKeepRates(*mask);
     }
+    const QStringList tokens = contextTokens(sample->meta, sample->contextLen);
+    std::optional<AttentionSummary> full;
+    if (fullId != 0)
+        full = reader.attention(sample->id, fullId);
+    if (full) {
+        d.referenceHeatmap = attentionHeatmap(*full, nullptr, sample->spans);
+        d.referenceHeatmap.tokens = tokens;
+    } else {
+        d.referenceMissing =
+            fullId == 0
+                ? QCoreApplication::translate(
+                      "kvl::SampleDetail",
+                      "This sample has no FullCache row, so there is no reference "
+                      "attention to compare with.")
+                : QCoreApplication::translate("kvl::SampleDetail",
+                                              "No FullCache attention is stored for this sample.");
+    }
+    std::optional<AttentionSummary> own;
     if (configId != 0)
-        if (const auto att = reader.attention(sample->id, configId))
-            d.heatmap = attentionHeatmap(*att, mask ? &*mask : nullptr, sample->spans);
-    if (fullId != 0 && fullId != configId)
-        if (const auto att = reader.attention(sample->id, fullId))
-            d.referenceHeatmap = attentionHeatmap(*att, nullptr, sample->spans);
+        own = configId == fullId ? full : reader.attention(sample->id, configId);
+    if (own) {
+        d.heatmap = attentionHeatmap(*own, mask ? &*mask : nullptr, sample->spans);
+        d.heatmap.tokens = tokens;
+    } else if (configId != 0) {
+        const QString config = ConfigChoice{compressor, ratio}.label();
+        d.heatmapMissing =
+            missingAttentionText(config, sampleKey, d.result, storePolicyText(reader, "attention"));
+        if (full && mask) {
+            d.heatmap = attentionHeatmap(*full, &*mask, sample->spans);
+            d.heatmap.tokens = tokens;
+            d.heatmapStandIn = true;
+        }
+    } else {
+        d.heatmapMissing =
+            QCoreApplication::translate("kvl::SampleDetail", "Sample %1 has no row under %2 yet.")
+                .arg(sampleKey, ConfigChoice{compressor, ratio}.label());
+    }
     return d;
 }
 

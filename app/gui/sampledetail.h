@@ -28,6 +28,12 @@ struct SampleDetail
     QVector<double> tokenKeep;
     Heatmap heatmap;          // this configuration
     Heatmap referenceHeatmap; // FullCache
+    // The row stores no attention of its own: `heatmap` is FullCache's with this
+    // configuration's evictions greyed.
+    bool heatmapStandIn = false;
+    // What each heatmap lacks and why, for its empty or partial state; empty when stored.
+    QString heatmapMissing;
+    QString referenceMissing;
 };
 
 // Reads one sample's row, mask and attention (and FullCache's); throws kvl::Error

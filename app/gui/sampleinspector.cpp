@@ -54,6 +54,8 @@ SampleInspector::SampleInspector(QWidget* parent)
     layout->addWidget(split, 1);
     m_reference->setEmptyHint(tr("No FullCache attention stored for this sample."));
     m_heatmap->setEmptyHint(tr("No attention stored for this sample under this configuration."));
+    // One colour scale and one zoom for the two maps: equal colours mean equal attention.
+    m_reference->setScalePartner(m_heatmap);
     clear();
 }
 
@@ -62,6 +64,7 @@ void SampleInspector::clear()
     m_detail = {};
     m_summary->setText(tr("Select a row in the Rows panel to inspect its sample."));
     m_metrics->clear();
+    m_heatmap->setNote({});
     m_legend->clear();
     m_context->clear();
     m_reference->clear();
@@ -130,7 +133,15 @@ void SampleInspector::setDetail(const SampleDetail& d)
     cur.note = ref.note;
     m_heatmap->setProvenance(cur);
     m_reference->setTitle(tr("Question attention — FullCache"));
-    m_heatmap->setTitle(tr("Question attention — %1").arg(config));
+    m_heatmap->setTitle(d.heatmapStandIn
+                            ? tr("FullCache attention, entries evicted by %1 greyed (its own "
+                                 "attention is not stored)")
+                                  .arg(config)
+                            : tr("Question attention — %1").arg(config));
+    // Say exactly what is missing and why (an empty map, or the stand-in above).
+    m_reference->setEmptyHint(tr("No FullCache attention to draw.\n%1").arg(d.referenceMissing));
+    m_heatmap->setEmptyHint(tr("No attention of %1 to draw.\n%2").arg(config, d.heatmapMissing));
+    m_heatmap->setNote(d.heatmapStandIn ? d.heatmapMissing : QString());
     if (d.referenceHeatmap.isEmpty())
         m_reference->clear();
     else

@@ -1,11 +1,13 @@
 #include "storerunloader.h"
 
+#include "diagnose/attentionsummary.h"
 #include "diagnose/failureoverlap.h"
 #include "diagnose/wilsoninterval.h"
 #include "keepaccumulator.h"
 #include "maskviews.h"
 #include "store/chainbreaks.h"
 #include "store/runreader.h"
+#include "storepolicy.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -28,6 +30,16 @@ constexpr int kMaxAveragedMasks = 256;
 bool sameRatio(double a, double b)
 {
     return std::abs(a - b) < 1e-9;
+}
+
+QString attentionPolicyText(RunReader& reader)
+{
+    return storePolicyText(reader, "attention");
+}
+
+QString maskPolicyText(RunReader& reader)
+{
+    return storePolicyText(reader, "masks");
 }
 
 // Cells come per suite: the curve is over the samples of `suite`, or of every suite
@@ -402,12 +414,11 @@ void detailsOf(RunReader& reader, const RunRequest& request, RunViewData& data)
     filter.ratio = data.focus.ratio;
     const std::vector<StoredResult> rows = reader.results(filter);
 
-    // The heatmap's sample: the one asked for, else the first C→W row with an
-    // attention summary (the question is why it failed), else any with one.
+    // The heatmap's sample: the one asked for (whatever is stored for it), else the
+    // first C→W row with an attention summary (the question is why it failed), else
+    // any with one.
     const StoredResult* shown = nullptr;
     for (const StoredResult& r : rows) {
-        if (!r.hasAttention)
-            continue;
         if (!request.sampleKey.isEmpty()) {
             if (r.sampleKey == request.sampleKey) {
                 shown = &r;
@@ -415,6 +426,8 @@ void detailsOf(RunReader& reader, const RunRequest& request, RunViewData& data)
             }
             continue;
         }
+        if (!r.hasAttention)
+            continue;
         if (!shown || (r.record.transition == Transition::CorrectToWrong &&
                        shown->record.transition != Transition::CorrectToWrong))
             shown = &r;
@@ -423,22 +436,64 @@ void detailsOf(RunReader& reader, const RunRequest& request, RunViewData& data)
     for (SampleInfo& s : reader.samples())
         samples[s.id] = std::move(s);
 
-    if (shown) {
+    const QString config = data.focus.label();
+    if (!shown) {
+        data.heatmapMissing =
+            request.sampleKey.isEmpty()
+                ? QCoreApplication::translate(
+                      "kvl::StoreRunLoader",
+                      "No row of %1 stores question attention yet: the run keeps it for rows "
+                      "answered wrong (%2), and none is stored so far.")
+                      .arg(config, attentionPolicyText(reader))
+                : QCoreApplication::translate("kvl::StoreRunLoader",
+                                              "Sample %1 has no row under %2 yet.")
+                      .arg(request.sampleKey, config);
+        data.referenceMissing = data.heatmapMissing;
+    } else {
         const SampleInfo& sample = samples[shown->sampleId];
+        const QStringList tokens = contextTokens(sample.meta, sample.contextLen);
         data.sampleKey = shown->sampleKey;
         const std::optional<KeptMask> mask = reader.mask(shown->sampleId, focusId);
-        if (const auto att = reader.attention(shown->sampleId, focusId)) {
-            data.heatmap = attentionHeatmap(*att, mask ? &*mask : nullptr, sample.spans);
-            data.heatmapProvenance.compressor = data.focus.compressor;
-            data.heatmapProvenance.ratio = data.focus.ratio;
-            data.heatmapProvenance.note = QStringLiteral("sample %1").arg(shown->sampleKey);
-        }
+        std::optional<AttentionSummary> full;
         if (fullId != 0)
-            if (const auto att = reader.attention(shown->sampleId, fullId)) {
-                data.referenceHeatmap = attentionHeatmap(*att, nullptr, sample.spans);
-                data.referenceProvenance.compressor = kFullCacheCompressor;
-                data.referenceProvenance.note = QStringLiteral("sample %1").arg(shown->sampleKey);
+            full = reader.attention(shown->sampleId, fullId);
+        if (full) {
+            data.referenceHeatmap = attentionHeatmap(*full, nullptr, sample.spans);
+            data.referenceHeatmap.tokens = tokens;
+            data.referenceProvenance.compressor = kFullCacheCompressor;
+            data.referenceProvenance.note = QStringLiteral("sample %1").arg(shown->sampleKey);
+        } else {
+            data.referenceMissing =
+                fullId == 0 ? QCoreApplication::translate(
+                                  "kvl::StoreRunLoader",
+                                  "This run has no FullCache rows, so there is no reference "
+                                  "attention to compare with.")
+                            : QCoreApplication::translate(
+                                  "kvl::StoreRunLoader",
+                                  "No FullCache attention is stored for sample %1 (the run's "
+                                  "attention policy: %2).")
+                                  .arg(shown->sampleKey, attentionPolicyText(reader));
+        }
+        data.heatmapProvenance.compressor = data.focus.compressor;
+        data.heatmapProvenance.ratio = data.focus.ratio;
+        data.heatmapProvenance.note = QStringLiteral("sample %1").arg(shown->sampleKey);
+        if (const auto att =
+                shown->hasAttention ? reader.attention(shown->sampleId, focusId) : std::nullopt) {
+            data.heatmap = attentionHeatmap(*att, mask ? &*mask : nullptr, sample.spans);
+            data.heatmap.tokens = tokens;
+        } else {
+            data.heatmapMissing = missingAttentionText(config, shown->sampleKey, shown->record,
+                                                       attentionPolicyText(reader));
+            // What is stored still answers "what did it evict of what FullCache looked at".
+            if (full && mask) {
+                data.heatmap = attentionHeatmap(*full, &*mask, sample.spans);
+                data.heatmap.tokens = tokens;
+                data.heatmapStandIn = true;
+                data.heatmapProvenance.note +=
+                    QStringLiteral("; FullCache attention, entries evicted by %1 greyed")
+                        .arg(config);
             }
+        }
     }
 
     // Eviction map: one sample's mask, or the mean over every sample with a mask.
@@ -453,9 +508,11 @@ void detailsOf(RunReader& reader, const RunRequest& request, RunViewData& data)
             continue;
         if (const auto mask = reader.mask(r.sampleId, focusId)) {
             keep.add(*mask);
-            if (spansFrom.isEmpty()) {
-                spansFrom = r.sampleKey;
+            // Spans of the first sample that has any (a retrieval sample has none).
+            if (data.eviction.spans.isEmpty()) {
                 data.eviction.spans = roleSpans(samples[r.sampleId].spans);
+                if (!data.eviction.spans.isEmpty())
+                    spansFrom = r.sampleKey;
             }
         }
     }
@@ -464,18 +521,39 @@ void detailsOf(RunReader& reader, const RunRequest& request, RunViewData& data)
         data.eviction = keep.result();
         data.eviction.spans = spans;
         data.evictionAveraged = request.sampleKey.isEmpty();
+        data.evictionSamples = keep.samples();
+        if (!data.evictionAveraged)
+            for (const StoredResult& r : rows)
+                if (r.sampleKey == request.sampleKey) {
+                    const SampleInfo& s = samples[r.sampleId];
+                    data.eviction.tokens = contextTokens(s.meta, s.contextLen);
+                    break;
+                }
         data.evictionProvenance.compressor = data.focus.compressor;
         data.evictionProvenance.ratio = data.focus.ratio;
         data.evictionProvenance.note =
-            !data.evictionAveraged ? QStringLiteral("sample %1").arg(spansFrom)
+            !data.evictionAveraged ? QStringLiteral("sample %1").arg(request.sampleKey)
             : withMask > keep.samples()
-                ? QStringLiteral("mean over the first %1 of %2 samples; spans of sample %3")
+                ? QStringLiteral("mean over the first %1 of %2 samples")
                       .arg(keep.samples())
                       .arg(withMask)
-                      .arg(spansFrom)
-                : QStringLiteral("mean over %1 samples; spans of sample %2")
-                      .arg(keep.samples())
-                      .arg(spansFrom);
+                : QStringLiteral("mean over %1 samples").arg(keep.samples());
+        if (data.evictionAveraged && !spansFrom.isEmpty())
+            data.evictionProvenance.note += QStringLiteral("; spans of sample %1").arg(spansFrom);
+    } else {
+        data.evictionMissing =
+            rows.empty() ? QCoreApplication::translate("kvl::StoreRunLoader", "%1 has no rows yet.")
+                               .arg(data.focus.label())
+            : !request.sampleKey.isEmpty()
+                ? QCoreApplication::translate(
+                      "kvl::StoreRunLoader",
+                      "No kept mask is stored for sample %1 under %2 (the run's mask policy: "
+                      "%3).")
+                      .arg(request.sampleKey, data.focus.label(), maskPolicyText(reader))
+                : QCoreApplication::translate(
+                      "kvl::StoreRunLoader",
+                      "No kept mask is stored for any row of %1 (the run's mask policy: %2).")
+                      .arg(data.focus.label(), maskPolicyText(reader));
     }
 }
 

@@ -21,14 +21,17 @@
 // s0 L0 GER 0.2 cons 0.5, L1 GER 0.4; s1 L0 GER 0.6 cons 1.0, L1 nothing; of
 // SnapKV@0.75: s0 L0 GER 1.0.
 // Instruction keep (order 0): SnapKV@0.5 s0 0.2, s1 0.6 (mean 0.4); SnapKV@0.75 s0 0.1.
+// SnapKV@0.75 masks: s2 (no spans) all kept but (L0,h0,t0); s3 (a "format" span over
+// position 1, labelled "fmt") all kept but (L0,h0,t1), (L0,h1,t1): s3 is C→C there and
+// stores no attention of its own, while its FullCache attention is 0.1 everywhere.
 // Leakage (leak when > 0.3): FullCache s0 0.1, s1 0.5 (rate 1/2); SnapKV@0.5 s0 0.4,
 // s1 0.9 (rate 1). Interventions on TOVA@0.5: s0 boost repaired, sham not; s1 neither
 // (boost 1/2, sham 0/2).
 #include "storefixtures.h"
 
 #include <QJsonArray>
-#include <map>
 #include <QJsonObject>
+#include <map>
 
 namespace kvl::guitest {
 
@@ -55,6 +58,12 @@ inline SampleRecord sample(int s)
                                                   {"end", 2},
                                                   {"role", "system"},
                                                   {"label", "rules"}}};
+    if (s == 3)
+        rec.sample.spans = QJsonArray{QJsonObject{{"kind", "instruction"},
+                                                  {"start", 1},
+                                                  {"end", 2},
+                                                  {"role", "format"},
+                                                  {"label", "fmt"}}};
     if (s == 1) {
         rec.sample.spans = QJsonArray{
             QJsonObject{{"kind", "evidence"}, {"start", 1}, {"end", 3}},
@@ -118,6 +127,14 @@ inline SampleRecord sample(int s)
         snap.attention = a;
         AttentionSummary full(2, 2, 5);
         std::fill(full.weights.begin(), full.weights.end(), 0.2f);
+        rec.results[0].attention = full;
+    }
+    if (s == 2)
+        snap75.mask = maskWithout(2, 2, 4, {{0, 0, 0}});
+    if (s == 3) {
+        snap75.mask = maskWithout(2, 2, 4, {{0, 0, 1}, {0, 1, 1}});
+        AttentionSummary full(2, 2, 4);
+        std::fill(full.weights.begin(), full.weights.end(), 0.1f);
         rec.results[0].attention = full;
     }
     return rec;

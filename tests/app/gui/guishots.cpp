@@ -6,6 +6,7 @@
 #include "overlaplists.h"
 #include "rowspanel.h"
 #include "storerunloader.h"
+#include "views/evictionmapview.h"
 #include "views/overlapmatrixview.h"
 #include "views/taxonomydata.h"
 
@@ -245,6 +246,31 @@ int main(int argc, char** argv)
         waitFor(&window, SIGNAL(sampleDetailAvailable(QString)));
         QTest::qWait(500);
         window.grab().save(out + "/inspector.png");
+    }
+    // KVLENS_SHOT_FOCUS="SnapKV,0.75,sample-key": the attention and eviction tabs of one
+    // configuration and sample, whole and zoomed to the first positions.
+    const QStringList focus = qEnvironmentVariable("KVLENS_SHOT_FOCUS").split(QLatin1Char(','));
+    if (focus.size() == 3) {
+        window.setFocusConfiguration(focus[0], focus[1].toDouble());
+        waitFor(&window, SIGNAL(runLoaded(QString)));
+        window.setFocusSample(focus[2]);
+        waitFor(&window, SIGNAL(runLoaded(QString)));
+        for (PlotView* v : window.views()) {
+            auto* map = qobject_cast<PooledMapView*>(v);
+            if (!map)
+                continue;
+            const bool eviction = qobject_cast<EvictionMapView*>(v) != nullptr;
+            window.tabs()->setCurrentIndex(window.tabs()->indexOf(
+                eviction ? static_cast<QWidget*>(v) : v->parentWidget()->parentWidget()));
+            QTest::qWait(500);
+            const QString name =
+                eviction ? QStringLiteral("focus-eviction") : QStringLiteral("focus-attention");
+            window.grab().save(QStringLiteral("%1/%2.png").arg(out, name));
+            map->setVisibleRange(0, eviction ? 60 : 200);
+            QTest::qWait(500);
+            window.grab().save(QStringLiteral("%1/%2-zoomed.png").arg(out, name));
+            map->resetZoom();
+        }
     }
     return 0;
 }

@@ -14,6 +14,7 @@
 #include "startpage.h"
 #include "storerunloader.h"
 #include "views/accuracyratioview.h"
+#include "views/evictionmapview.h"
 #include "views/failuresetsview.h"
 #include "views/heatmapview.h"
 #include "views/overlapmatrixview.h"
@@ -72,6 +73,83 @@ class TstRunBrowsing : public QObject
         QCOMPARE(window.runWatcher()->path(), path);
         window.closeRun();
         QVERIFY(window.startPageShown());
+    }
+
+    void cToCRowShowsFullCacheAndNamesWhatIsMissing()
+    {
+        // s3 under SnapKV@0.75 is C→C: its own attention is not stored, FullCache's is.
+        const QString path = writeRun(QStringLiteral("cc.kvl"), {0, 1, 2, 3});
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.openRun(path);
+        QVERIFY(loaded.wait(5000));
+        window.setFocusConfiguration(QStringLiteral("SnapKV"), 0.75);
+        QVERIFY(loaded.wait(5000));
+        window.setFocusSample(QStringLiteral("s3"));
+        QVERIFY(loaded.wait(5000));
+        HeatmapView* reference = window.referenceHeatmap();
+        HeatmapView* heatmap = nullptr;
+        for (PlotView* v : window.views())
+            if (auto* h = qobject_cast<HeatmapView*>(v))
+                heatmap = h;
+        QVERIFY(heatmap && heatmap != reference);
+        QVERIFY(reference->hasData());
+        QVERIFY(heatmap->hasData());
+        QVERIFY2(heatmap->title().contains(QStringLiteral("evicted by SnapKV @ 0.75")),
+                 qPrintable(heatmap->title()));
+        QVERIFY2(heatmap->note().contains(QStringLiteral("C->C")), qPrintable(heatmap->note()));
+        QCOMPARE(heatmap->colorRange(), reference->colorRange());
+        // The eviction map's title names its configuration and sample.
+        PlotView* eviction = nullptr;
+        for (PlotView* v : window.views())
+            if (qobject_cast<EvictionMapView*>(v))
+                eviction = v;
+        QVERIFY(eviction);
+        QVERIFY2(eviction->title().contains(QStringLiteral("SnapKV @ 0.75 · sample s3")),
+                 qPrintable(eviction->title()));
+        // No view of an open run says "No run open.".
+        for (PlotView* v : window.findChildren<PlotView*>())
+            if (!v->hasData())
+                QVERIFY2(!v->emptyHint().startsWith(QStringLiteral("No run open")),
+                         qPrintable(v->title()));
+
+        // TOVA@0.5 stores no attention and no mask: the views say so, not "No run open.".
+        window.setFocusSample({});
+        QVERIFY(loaded.wait(5000));
+        window.setFocusConfiguration(QStringLiteral("TOVA"), 0.5);
+        QVERIFY(loaded.wait(5000));
+        QVERIFY(!heatmap->hasData());
+        QVERIFY2(heatmap->emptyHint().contains(QStringLiteral("No row of TOVA @ 0.5 stores")),
+                 qPrintable(heatmap->emptyHint()));
+        QVERIFY2(eviction->emptyHint().contains(QStringLiteral("No kept mask")),
+                 qPrintable(eviction->emptyHint()));
+        window.closeRun();
+        QVERIFY(heatmap->emptyHint().startsWith(QStringLiteral("No run open")));
+    }
+
+    void runWithoutSamplesSaysSo()
+    {
+        // A run cancelled before its first sample: status "running", no sample.
+        const QString path = m_dir.filePath(QStringLiteral("empty.kvl"));
+        guitest::writeRun(path, {}, QStringLiteral("running"));
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.openRun(path);
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(window.runData().sampleCount, 0);
+        int empty = 0;
+        for (PlotView* v : window.views()) {
+            if (v->hasData())
+                continue; // (a view may draw the run's configurations without samples)
+            ++empty;
+            QVERIFY2(v->emptyHint().startsWith(QStringLiteral("No sample in this run yet")),
+                     qPrintable(v->title() + QLatin1String(": ") + v->emptyHint()));
+        }
+        QVERIFY(empty >= 5); // taxonomy, overlap, attention, eviction map, GER at least
+        QVERIFY(!window.referenceHeatmap()->hasData());
+        QVERIFY(window.referenceHeatmap()->emptyHint().startsWith(QStringLiteral("No sample")));
     }
 
     void sessionReopensRunWithItsFocus()

@@ -273,6 +273,68 @@ class TstStoreRunLoader : public QObject
         QVERIFY(t.ger.isEmpty());
     }
 
+    void cToCRowDrawsWhatIsStored()
+    {
+        // s3 under SnapKV@0.75 is C→C: the run stores FullCache's attention and the mask,
+        // not the compressor's own attention. Nothing is blank: FullCache is drawn, and
+        // the compressed panel shows FullCache's attention with the evictions greyed.
+        const RunViewData d = loadRunViewData({m_path, QStringLiteral("SnapKV"), 0.75, "s3"});
+        QCOMPARE(d.sampleKey, QStringLiteral("s3"));
+        QCOMPARE(d.referenceHeatmap.cols, 4);
+        compareVectors(d.referenceHeatmap.values, QVector<double>(8, 0.1), kHalf);
+        QVERIFY(d.referenceMissing.isEmpty());
+        QVERIFY(d.heatmapStandIn);
+        compareVectors(d.heatmap.values, QVector<double>(8, 0.1), kHalf);
+        // Layer 0 loses position 1 in both kv-heads; layer 1 keeps everything.
+        QCOMPARE(d.heatmap.evicted,
+                 (QVector<bool>{false, true, false, false, false, false, false, false}));
+        QVERIFY2(d.heatmapMissing.contains(QStringLiteral("C->C")) &&
+                     d.heatmapMissing.contains(QStringLiteral("--store-attention all")) &&
+                     d.heatmapMissing.contains(QStringLiteral("rows answered wrong")),
+                 qPrintable(d.heatmapMissing));
+        QVERIFY(d.heatmapProvenance.note.contains(QStringLiteral("evicted by SnapKV @ 0.75")));
+        // The eviction map of that one sample, with its span.
+        QVERIFY(!d.evictionAveraged);
+        QCOMPARE(d.eviction.spans.size(), 1);
+        QVERIFY(d.evictionMissing.isEmpty());
+
+        const SampleDetail s = loadSampleDetail(m_path, "s3", "SnapKV", 0.75);
+        QVERIFY(s.heatmapStandIn);
+        QCOMPARE(s.heatmap.evicted, d.heatmap.evicted);
+        QCOMPARE(s.referenceHeatmap.cols, 4);
+        QVERIFY(s.heatmapMissing.contains(QStringLiteral("C->C")));
+    }
+
+    void averagedEvictionMapTakesSpansOfASampleWithSpans()
+    {
+        // SnapKV@0.75 masks: s2 first, without spans; s3 with its "fmt" span.
+        const RunViewData d = loadRunViewData({m_path, QStringLiteral("SnapKV"), 0.75, {}});
+        QVERIFY(d.evictionAveraged);
+        QCOMPARE(d.evictionSamples, 2);
+        QCOMPARE(d.eviction.spans.size(), 1);
+        QCOMPARE(d.eviction.spans[0].label, QStringLiteral("fmt"));
+        // Layer 0: t0 kept by 1/2 (s2) and 2/2 (s3) → 0.75; t1 by 2/2 and 0/2 → 0.5.
+        compareVectors(d.eviction.keep, {0.75, 0.5, 1, 1, 1, 1, 1, 1});
+        QVERIFY(d.evictionProvenance.note.contains(QStringLiteral("spans of sample s3")));
+        QVERIFY(d.eviction.tokens.isEmpty()); // a mean over samples has no one text
+    }
+
+    void missingDetailsAreNamed()
+    {
+        // TOVA@0.5 stores neither attention nor masks.
+        const RunViewData t = loadRunViewData({m_path, QStringLiteral("TOVA"), 0.5, {}});
+        QVERIFY(t.heatmap.isEmpty());
+        QVERIFY2(t.heatmapMissing.contains(QStringLiteral("No row of TOVA @ 0.5 stores")),
+                 qPrintable(t.heatmapMissing));
+        QVERIFY2(t.evictionMissing.contains(QStringLiteral("No kept mask is stored for any row")),
+                 qPrintable(t.evictionMissing));
+        // Token text reaches the heatmaps of a sample that stored its context.
+        const RunViewData d = loadRunViewData({m_path, QStringLiteral("SnapKV"), 0.5, "s1"});
+        QCOMPARE(d.heatmap.tokens, (QStringList{"ab", "cd", "ef", "gh", "ij"}));
+        QCOMPARE(d.referenceHeatmap.tokens, d.heatmap.tokens);
+        QCOMPARE(d.eviction.tokens, d.heatmap.tokens);
+    }
+
     void sampleDetail()
     {
         const SampleDetail d = loadSampleDetail(m_path, "s1", "SnapKV", 0.5);
@@ -319,8 +381,8 @@ class TstStoreRunLoader : public QObject
         const QString file = m_dir.filePath(QStringLiteral("chains.kvl"));
         guitest::writeChainRun(file);
         const TaxonomyCounts t = loadRunViewData({file}).chainBreaks;
-        QCOMPARE(t.signatures, (QStringList{"chain_start", "chain_link_1", "chain_link_2",
-                                            "chain_value"}));
+        QCOMPARE(t.signatures,
+                 (QStringList{"chain_start", "chain_link_1", "chain_link_2", "chain_value"}));
         QCOMPARE(t.bars.size(), 3); // SnapKV 0.5, SnapKV 0.75, TOVA 0.5
         QCOMPARE(t.bars[0].compressor, QStringLiteral("SnapKV"));
         QCOMPARE(t.bars[0].counts, (QVector<int>{1, 0, 1, 0}));

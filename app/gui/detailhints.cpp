@@ -1,0 +1,117 @@
+#include "detailhints.h"
+
+#include "views/evictionmapview.h"
+#include "views/heatmapview.h"
+
+#include <QCoreApplication>
+#include <QVariant>
+
+namespace kvl {
+
+namespace {
+
+// The hint a view was built with, kept on the view while another one is shown.
+const char* const kOwnHint = "kvlOwnEmptyHint";
+
+void showHint(PlotView* view, const QString& hint)
+{
+    if (!view->property(kOwnHint).isValid())
+        view->setProperty(kOwnHint, view->emptyHint());
+    view->setEmptyHint(hint);
+}
+
+void restoreHint(PlotView* view)
+{
+    const QVariant own = view->property(kOwnHint);
+    if (own.isValid())
+        view->setEmptyHint(own.toString());
+}
+
+} // namespace
+
+void describeDetailViews(const RunViewData& data, HeatmapView* heatmap, HeatmapView* reference,
+                         EvictionMapView* eviction)
+{
+    const QString config = data.focus.label();
+    const QString sample =
+        data.sampleKey.isEmpty()
+            ? QString()
+            : QCoreApplication::translate("kvl::DetailHints", " · sample %1").arg(data.sampleKey);
+    if (data.heatmapStandIn)
+        heatmap->setTitle(QCoreApplication::translate(
+                              "kvl::DetailHints",
+                              "FullCache attention, entries evicted by %1 greyed%2 (its own "
+                              "attention is not stored)")
+                              .arg(config, sample));
+    else
+        heatmap->setTitle(
+            QCoreApplication::translate("kvl::DetailHints", "Question attention — %1%2")
+                .arg(config, sample));
+    reference->setTitle(
+        QCoreApplication::translate("kvl::DetailHints", "Question attention — FullCache%1")
+            .arg(sample));
+    const QString noConfig = QCoreApplication::translate(
+        "kvl::DetailHints",
+        "No compressed configuration chosen.\nPick one in the Configuration box of the toolbar.");
+    const auto because = [&config](const QString& reason) {
+        return reason.isEmpty()
+                   ? QCoreApplication::translate("kvl::DetailHints", "The run holds no rows of %1.")
+                         .arg(config)
+                   : reason;
+    };
+    if (data.sampleCount == 0) {
+        // describeRunState() has said why every view is empty.
+    } else if (data.focus.compressor.isEmpty()) {
+        showHint(heatmap, noConfig);
+        showHint(reference, noConfig);
+        showHint(eviction, noConfig);
+    } else {
+        showHint(heatmap,
+                 QCoreApplication::translate("kvl::DetailHints", "No attention of %1 to draw.\n%2")
+                     .arg(config, because(data.heatmapMissing)));
+        showHint(reference, QCoreApplication::translate("kvl::DetailHints",
+                                                        "No FullCache attention to draw.\n%1")
+                                .arg(because(data.referenceMissing)));
+        showHint(eviction,
+                 QCoreApplication::translate("kvl::DetailHints", "No eviction map of %1.\n%2")
+                     .arg(config, because(data.evictionMissing)));
+    }
+    heatmap->setNote(data.heatmapStandIn ? data.heatmapMissing : QString());
+    // The eviction map names its configuration and whether it is one sample or a mean.
+    QString what;
+    if (!data.evictionAveraged && !data.sampleKey.isEmpty())
+        what = QCoreApplication::translate("kvl::DetailHints", "sample %1").arg(data.sampleKey);
+    else if (data.evictionSamples > 0)
+        what = QCoreApplication::translate("kvl::DetailHints", "mean over %n sample(s)", nullptr,
+                                           data.evictionSamples);
+    eviction->setTitle(
+        what.isEmpty()
+            ? QCoreApplication::translate("kvl::DetailHints", "Eviction map — %1").arg(config)
+            : QCoreApplication::translate("kvl::DetailHints", "Eviction map — %1 · %2")
+                  .arg(config, what));
+}
+
+void describeRunState(const RunViewData& data, const QVector<PlotView*>& views)
+{
+    if (data.path.isEmpty() || data.sampleCount > 0) {
+        for (PlotView* view : views)
+            restoreHint(view);
+        return;
+    }
+    const QString hint =
+        data.status == QLatin1String("running")
+            ? QCoreApplication::translate(
+                  "kvl::DetailHints",
+                  "No sample in this run yet.\nThe run file says it is running, and no sample "
+                  "has finished. A run still preparing fills in as samples finish; a run "
+                  "cancelled before its first sample keeps this state (start it again with the "
+                  "same --out to resume).")
+            : QCoreApplication::translate("kvl::DetailHints",
+                                          "No sample in this run.\nThe run file's status is "
+                                          "'%1' and it holds no finished sample.")
+                  .arg(data.status.isEmpty() ? QStringLiteral("?") : data.status);
+    for (PlotView* view : views)
+        showHint(view, hint);
+}
+
+} // namespace kvl
