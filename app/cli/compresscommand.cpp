@@ -12,6 +12,7 @@
 #include "compressors/presscatalog.h"
 #include "model/answerdecoder.h"
 #include "model/transformer.h"
+#include "tasks/countedtokenizer.h"
 #include "tasks/promptlayout.h"
 #include "tasks/samplejsonl.h"
 #include "tasks/spantokens.h"
@@ -84,10 +85,12 @@ int runCompress(const QStringList& args)
     const auto press = catalog.press(parser.value(QStringLiteral("press")));
     const QString modelDir = parser.value(QStringLiteral("model"));
     const auto model = Transformer::load(modelDir);
-    const auto tokenizer = loadTokenizer(
-        model->checkpoint()->requireTokenizerPath(parser.value(QStringLiteral("tokenizer"))));
+    const QString tokenizerPath =
+        model->checkpoint()->requireTokenizerPath(parser.value(QStringLiteral("tokenizer")));
+    const auto tokenizer = loadTokenizer(tokenizerPath);
 
     const Sample& sample = samples[size_t(index)];
+    checkCountedTokenizer(sample, samplePath, *tokenizer, tokenizerPath);
     const PromptIds ids = promptIds(*tokenizer, sample);
     const auto length = int64_t(ids.context.size());
     model->checkLength(length + int64_t(ids.question.size()) + maxNew);

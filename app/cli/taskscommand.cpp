@@ -123,6 +123,7 @@ int runGenerate(const QStringList& args)
                {QStringLiteral("n"), int(samples.size())},
                {QStringLiteral("out"), parser.value(out)},
                {QStringLiteral("tokenizer"), tokenizerPath},
+               {QStringLiteral("tokenizer_id"), tokenizer->identity()},
                {QStringLiteral("min_tokens"), options.minTokens},
                {QStringLiteral("max_tokens"), options.maxTokens},
                {QStringLiteral("mean_context_tokens"), total / double(samples.size())}});

@@ -10,6 +10,7 @@
 #include "store/runmerge.h"
 #include "store/runreader.h"
 #include "store/runwriter.h"
+#include "tasks/countedtokenizer.h"
 #include "tokenizer/tokenizer.h"
 
 #include <c10/core/InferenceMode.h>
@@ -126,7 +127,13 @@ SweepSummary SweepRunner::run(const QString& outPath)
 
     const QString modelDir = m_options.modelDir.isEmpty() ? m_spec.model : m_options.modelDir;
     const auto model = Transformer::load(modelDir);
-    const auto tokenizer = loadTokenizer(model->checkpoint()->requireTokenizerPath());
+    const QString tokenizerPath = model->checkpoint()->requireTokenizerPath();
+    const auto tokenizer = loadTokenizer(tokenizerPath);
+    // Samples generated for another tokenizer fail before the run file is touched.
+    for (const PlannedSample* p : mine)
+        if (p->sample)
+            checkCountedTokenizer(*p->sample, m_spec.samples[size_t(p->source)].resolvedPath,
+                                  *tokenizer, tokenizerPath);
     if (m_spec.threads > 0)
         at::set_num_threads(m_spec.threads);
 

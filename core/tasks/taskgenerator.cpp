@@ -1,11 +1,13 @@
 #include "tasks/taskgenerator.h"
 
 #include "common/error.h"
+#include "tasks/countedtokenizer.h"
 #include "tasks/instructionsgenerator.h"
 #include "tasks/multihopgenerator.h"
 #include "tasks/retrievalgenerator.h"
 #include "tasks/rng.h"
 #include "tasks/text2jsongenerator.h"
+#include "tokenizer/tokenizer.h"
 
 namespace kvl {
 
@@ -33,6 +35,9 @@ Sample TaskGenerator::generate(const Tokenizer& tokenizer, const TaskOptions& op
     sample.id = QStringLiteral("%1-%2-%3").arg(suite()).arg(seed).arg(index);
     sample.suite = suite();
     sample.variant = variant;
+    // Lengths hold for this tokenizer only: say which one counted them.
+    if (const QString counted = tokenizer.identity(); !counted.isEmpty())
+        sample.meta.insert(kCountedTokenizerKey, counted);
     return sample;
 }
 

@@ -28,6 +28,7 @@ class ByteTokenizer : public Tokenizer
     std::optional<int> tokenToId(const QString& token) const override;
     // Printable ASCII as itself, other bytes as "<0xNN>", specials by name.
     QString idToToken(int id) const override;
+    QString identity() const override { return QStringLiteral("byte"); }
 
     static QString specialName(int id);
 };

@@ -43,6 +43,7 @@ class HfTokenizer : public Tokenizer
     std::vector<int> stopIds() const override { return m_stop; }
     std::optional<int> tokenToId(const QString& token) const override;
     QString idToToken(int id) const override;
+    QString identity() const override { return m_identity; }
 
     bool isByteLevel() const { return m_pre.isByteLevel(); }
     // Ids added before / after the text with addSpecial.
@@ -64,6 +65,7 @@ class HfTokenizer : public Tokenizer
     std::vector<BpeModel::Symbol> tokenizePiece(const QString& piece) const;
     std::vector<BpeModel::Symbol> initialSymbols(const QString& piece) const;
 
+    QString m_identity;
     std::vector<QString> m_idToToken;
     VocabIndex m_vocab; // model vocabulary only
     AddedTokens m_added;

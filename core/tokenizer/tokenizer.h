@@ -44,6 +44,10 @@ public:
     virtual std::optional<int> tokenToId(const QString& token) const = 0;
     // The vocabulary entry of an id (for display in the GUI).
     virtual QString idToToken(int id) const = 0;
+    // Which tokenizer this is, as generated samples record it (meta.tokenizer): "byte",
+    // or "sha256:" and the first 16 hex digits of the tokenizer.json file's SHA-256.
+    // Empty: unknown (a tokenizer built in memory).
+    virtual QString identity() const { return {}; }
 };
 
 // Loads tokenizer.json (both BPE flavours) or, for the path "byte", the bundled byte

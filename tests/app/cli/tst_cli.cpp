@@ -529,6 +529,46 @@ class TestCli : public QObject
         QVERIFY(list.out.contains("kvdiagnosis"));
     }
 
+    // Samples record the tokenizer that counted their lengths; run and compress refuse
+    // samples counted by another one than the model's, before any work.
+    void samplesOfAnotherTokenizerAreRefused()
+    {
+        const QString byteSamples = path("byte-counted.jsonl");
+        const Result generated = cli({"tasks", "generate", "--suite", "retrieval", "--n", "1",
+                                      "--tokens", "200:300", "--out", byteSamples});
+        CLI_OK(generated);
+        QCOMPARE(generated.lastJson().value(QStringLiteral("tokenizer_id")).toString(),
+                 QStringLiteral("byte"));
+        const Result run = cli({"run", "--model", m_model, "--dataset", byteSamples, "--press",
+                                "knorm", "--ratios", "0.5", "--out", path("byte-counted.kvl")});
+        CLI_FAILS_NAMING(run, byteSamples);
+        QVERIFY2(run.err.contains(QStringLiteral("meta.tokenizer byte")), qPrintable(run.err));
+        QVERIFY2(run.err.contains(m_model + QStringLiteral("/tokenizer.json")),
+                 qPrintable(run.err));
+        QVERIFY(!QFile::exists(path("byte-counted.kvl")));
+        const QStringList compress{"compress",
+                                   "--press",
+                                   "knorm",
+                                   "--ratio",
+                                   "0.5",
+                                   "--model",
+                                   m_model,
+                                   "--out",
+                                   path("kept.safetensors"),
+                                   "--max-new-tokens",
+                                   "2",
+                                   "--sample"};
+        const Result refused = cli(compress + QStringList{byteSamples});
+        CLI_FAILS_NAMING(refused, byteSamples);
+        QVERIFY2(refused.err.contains(QStringLiteral("meta.tokenizer byte")),
+                 qPrintable(refused.err));
+
+        const QString modelSamples = path("model-counted.jsonl");
+        CLI_OK(cli({"tasks", "generate", "--suite", "retrieval", "--n", "1", "--tokens", "200:300",
+                    "--model", m_model, "--out", modelSamples}));
+        CLI_OK(cli(compress + QStringList{modelSamples}));
+    }
+
     void anotherSpecOnExistingRun()
     {
         QStringList args = quickRun(m_run);

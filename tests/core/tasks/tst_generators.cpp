@@ -4,6 +4,7 @@
 #include "common/error.h"
 #include "common/jsonio.h"
 #include "tasks/corpus.h"
+#include "tasks/countedtokenizer.h"
 #include "tasks/instructionscore.h"
 #include "tasks/phrases.h"
 #include "tasks/rng.h"
@@ -19,7 +20,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
+#include <QFile>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <memory>
 
@@ -266,6 +269,54 @@ class TestGenerators : public QObject
         } catch (const Error& e) {
             QVERIFY(e.message().contains(QStringLiteral("hops9")));
             QVERIFY(e.message().contains(QStringLiteral("hops2")));
+        }
+    }
+
+    // Each sample records the tokenizer that counted its length; a run with another
+    // tokenizer is refused naming the file and both tokenizers.
+    void countedTokenizerIsRecordedAndChecked()
+    {
+        const auto byte = loadTokenizer(QStringLiteral("byte"));
+        const QString bpePath = QStringLiteral(KVLENS_TEST_DATA "/tokenizer/trained_small.json");
+        const auto bpe = loadTokenizer(bpePath);
+        QCOMPARE(byte->identity(), QStringLiteral("byte"));
+        QVERIFY2(QRegularExpression(QStringLiteral("^sha256:[0-9a-f]{16}$"))
+                     .match(bpe->identity())
+                     .hasMatch(),
+                 qPrintable(bpe->identity()));
+        // The file names it: the same bytes elsewhere are the same tokenizer; one built
+        // in memory has no identity.
+        QTemporaryDir dir;
+        const QString copy = dir.filePath(QStringLiteral("tokenizer.json"));
+        QVERIFY(QFile::copy(bpePath, copy));
+        QCOMPARE(loadTokenizer(copy)->identity(), bpe->identity());
+        QVERIFY(HfTokenizer::fromJson(readJsonObject(bpePath), QStringLiteral("x"))
+                    ->identity()
+                    .isEmpty());
+
+        const Sample counted = generate(QStringLiteral("retrieval"), *byte, 200, 300, {}, 1, 1)[0];
+        QCOMPARE(counted.meta.value(QStringLiteral("tokenizer")).toString(),
+                 QStringLiteral("byte"));
+        const Sample bpeCounted =
+            generate(QStringLiteral("retrieval"), *bpe, 200, 300, {}, 1, 1)[0];
+        QCOMPARE(bpeCounted.meta.value(QStringLiteral("tokenizer")).toString(), bpe->identity());
+        // A tokenizer of unknown identity records nothing.
+        const kvltest::WordTokenizer words;
+        QVERIFY(!generate(QStringLiteral("retrieval"), words, 200, 300, {}, 1, 1)[0].meta.contains(
+            QStringLiteral("tokenizer")));
+
+        checkCountedTokenizer(counted, QStringLiteral("s.jsonl"), *byte, QStringLiteral("byte"));
+        Sample own = counted;
+        own.meta.remove(QStringLiteral("tokenizer")); // a user's own data: accepted
+        checkCountedTokenizer(own, QStringLiteral("s.jsonl"), *bpe, bpePath);
+        try {
+            checkCountedTokenizer(counted, QStringLiteral("s.jsonl"), *bpe, bpePath);
+            QFAIL("no error");
+        } catch (const Error& e) {
+            for (const QString& part :
+                 {QStringLiteral("s.jsonl"), counted.id, QStringLiteral("meta.tokenizer byte"),
+                  bpePath, bpe->identity()})
+                QVERIFY2(e.message().contains(part), qPrintable(e.message()));
         }
     }
 
