@@ -5,7 +5,7 @@
 
 #include "checkpoint/checkpointdir.h"
 #include "common/error.h"
-#include "common/jsonio.h"
+#include "common/utf8text.h"
 #include "model/answerdecoder.h"
 #include "model/transformer.h"
 #include "tokenizer/tokenizer.h"
@@ -47,10 +47,8 @@ int runGenerate(const QStringList& args)
     const auto tokenizer = loadTokenizer(
         model->checkpoint()->requireTokenizerPath(parser.value(QStringLiteral("tokenizer"))));
 
-    const QString context =
-        QString::fromUtf8(readFileBytes(parser.value(QStringLiteral("context-file"))));
-    const QString question =
-        QString::fromUtf8(readFileBytes(parser.value(QStringLiteral("question-file"))));
+    const QString context = readUtf8File(parser.value(QStringLiteral("context-file")));
+    const QString question = readUtf8File(parser.value(QStringLiteral("question-file")));
     const std::vector<int> contextIds = tokenizer->encode(context, true);
     const std::vector<int> questionIds = tokenizer->encode(question, false);
 

@@ -8,6 +8,7 @@
 #include "checkpoint/hfconfigreader.h"
 #include "checkpoint/modellocator.h"
 #include "common/error.h"
+#include "model/modelweights.h"
 
 #include <QCommandLineParser>
 #include <QDir>
@@ -105,6 +106,8 @@ int runInfo(const QStringList& args)
     const QString dir = resolveModelDir(parser.value(QStringLiteral("model")),
                                         QStringLiteral(KVLENS_SOURCE_RESOURCES));
     const auto model = CheckpointDir::open(dir);
+    // A directory the engine cannot load is an error here too, not a description.
+    checkModelTensors(*model);
     printJson(infoJson(*model));
     return 0;
 }

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "common/jsonio.h"
+#include "common/utf8text.h"
 #include "tokenizer/tokenizer.h"
 
 #include <QCommandLineParser>
@@ -108,11 +109,11 @@ int runTokenize(const QStringList& args)
     const bool skipSpecial = !p.isSet(QStringLiteral("keep-special"));
 
     if (!single.isEmpty()) {
-        const QByteArray bytes = readFileBytes(single);
         if (!decode) {
-            printJson(encodeObject(*tok, QString::fromUtf8(bytes), addSpecial, offsets));
+            printJson(encodeObject(*tok, readUtf8File(single), addSpecial, offsets));
             return 0;
         }
+        const QByteArray bytes = readFileBytes(single);
         QJsonParseError err;
         const QJsonDocument doc = QJsonDocument::fromJson(bytes, &err);
         if (err.error != QJsonParseError::NoError)

@@ -6,6 +6,10 @@
 #include <torch/torch.h>
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <cmath>
 
 namespace kvl {
 
@@ -14,6 +18,13 @@ namespace {
 QString layerName(int layer, const char* suffix)
 {
     return QStringLiteral("model.layers.%1.%2").arg(layer).arg(QLatin1String(suffix));
+}
+
+[[noreturn]] void unsupportedDType(const TensorView& view)
+{
+    throw Error(view.file, QStringLiteral("tensor %1 has dtype %2; weights must be F32, F16 "
+                                          "or BF16")
+                               .arg(view.name, dtypeName(view.dtype)));
 }
 
 // A float32 tensor over the mapped bytes: F32 is wrapped without a copy (when aligned),
@@ -39,10 +50,44 @@ at::Tensor toFloat(const TensorView& view)
     case DType::F64:
         return at::from_blob(data, shape, at::TensorOptions().dtype(at::kDouble)).to(at::kFloat);
     default:
-        throw Error(view.file, QStringLiteral("tensor %1 has dtype %2; weights must be F32, F16 "
-                                              "or BF16")
-                                   .arg(view.name, dtypeName(view.dtype)));
+        unsupportedDType(view);
     }
+}
+
+// Throws kvl::Error naming the file and tensor when `t` (float32, contiguous) holds a
+// NaN or an infinity: such weights make every logit NaN without any error. The test is
+// on the exponent bits (all ones means Inf or NaN), an integer OR per block that the
+// compiler vectorizes, so the scan runs at memory speed beside the load.
+void requireFinite(const at::Tensor& t, const TensorView& view)
+{
+    constexpr int64_t kBlock = int64_t(1) << 16;
+    constexpr uint32_t kExponent = 0x7f800000u;
+    const auto* bits = static_cast<const uint32_t*>(t.data_ptr());
+    const int64_t n = t.numel();
+    const int64_t blocks = (n + kBlock - 1) / kBlock;
+    std::vector<uint8_t> bad(size_t(blocks), 0);
+    at::parallel_for(0, blocks, 16, [&](int64_t begin, int64_t end) {
+        for (int64_t b = begin; b < end; ++b) {
+            uint32_t any = 0;
+            for (int64_t i = b * kBlock, e = std::min(n, i + kBlock); i < e; ++i)
+                any |= uint32_t((bits[i] & kExponent) == kExponent);
+            bad[size_t(b)] = uint8_t(any);
+        }
+    });
+    const auto block = std::find(bad.begin(), bad.end(), uint8_t(1));
+    if (block == bad.end())
+        return;
+    const float* values = static_cast<const float*>(t.data_ptr());
+    int64_t i = int64_t(block - bad.begin()) * kBlock;
+    while ((bits[i] & kExponent) != kExponent)
+        ++i;
+    throw Error(view.file, QStringLiteral("tensor '%1' holds %2 at element %3: the weights are "
+                                          "damaged (a model with non-finite weights computes "
+                                          "only NaN)")
+                               .arg(view.name)
+                               .arg(std::isnan(values[i]) ? QStringLiteral("NaN")
+                                                          : QStringLiteral("an infinity"))
+                               .arg(i));
 }
 
 struct Shapes
@@ -139,11 +184,26 @@ ModelWeights loadModelWeights(const CheckpointDir& checkpoint)
 {
     const ModelConfig& config = checkpoint.config();
     ModelWeights w = emptyWeights(config);
-    for (auto& [name, tensor] : w.named(config))
-        *tensor = toFloat(checkpoint.tensor(name, expectedShape(config, name)));
+    for (auto& [name, tensor] : w.named(config)) {
+        const TensorView& view = checkpoint.tensor(name, expectedShape(config, name));
+        *tensor = toFloat(view);
+        requireFinite(*tensor, view);
+    }
     if (config.tieWordEmbeddings)
         w.lmHead = w.embed;
     return w;
+}
+
+void checkModelTensors(const CheckpointDir& checkpoint)
+{
+    const ModelConfig& config = checkpoint.config();
+    ModelWeights w = emptyWeights(config);
+    for (const auto& named : w.named(config)) {
+        const TensorView& view = checkpoint.tensor(named.first, expectedShape(config, named.first));
+        if (view.dtype != DType::F32 && view.dtype != DType::F16 && view.dtype != DType::BF16 &&
+            view.dtype != DType::F64)
+            unsupportedDType(view);
+    }
 }
 
 ModelWeights randomModelWeights(const ModelConfig& config, uint64_t seed, double scale)

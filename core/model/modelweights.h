@@ -39,8 +39,14 @@ struct ModelWeights
 };
 
 // Reads and converts (F16/BF16 -> F32) every tensor the config asks for; a missing or
-// mis-shaped tensor throws kvl::Error naming the file and the tensor.
+// mis-shaped tensor, or one holding NaN or Inf, throws kvl::Error naming the file and
+// the tensor.
 ModelWeights loadModelWeights(const CheckpointDir& checkpoint);
+
+// Checks, without reading any weight, that every tensor the config asks for is there
+// with its shape and a supported dtype (what `info` checks): kvl::Error naming the
+// file and the tensor otherwise.
+void checkModelTensors(const CheckpointDir& checkpoint);
 
 // Random weights of the config's shapes (normal, std `scale`; norms near 1).
 ModelWeights randomModelWeights(const ModelConfig& config, uint64_t seed, double scale = 0.02);

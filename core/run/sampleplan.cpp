@@ -1,5 +1,6 @@
 #include "run/sampleplan.h"
 
+#include "common/error.h"
 #include "run/experimentspec.h"
 #include "tasks/samplejsonl.h"
 #include "tasks/taskgenerator.h"
@@ -17,6 +18,10 @@ std::vector<PlannedSample> planSamples(const ExperimentSpec& spec)
         std::vector<PlannedSample> part;
         if (source.kind == SampleSource::Kind::Jsonl) {
             std::vector<Sample> samples = readSamples(source.resolvedPath);
+            if (samples.empty()) // a run that would do nothing and report success
+                throw Error(source.resolvedPath,
+                            QStringLiteral("no samples: the file is empty or holds only blank "
+                                           "lines"));
             for (size_t i = 0; i < samples.size(); ++i)
                 part.push_back({samples[i].id, int(s), int(i), std::move(samples[i])});
         } else {

@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QtEndian>
 #include <QtTest>
 
 namespace {
@@ -90,6 +91,34 @@ class TestCli : public QObject
     QString m_run;
 
     QString path(const QString& name) const { return m_dir.filePath(name); }
+    // A copy of the tiny model's directory, to damage.
+    QString modelCopy(const QString& name) const
+    {
+        const QString dir = path(name);
+        QDir().mkpath(dir);
+        for (const QString& f : QDir(m_model).entryList(QDir::Files)) {
+            QFile::remove(dir + QLatin1Char('/') + f);
+            QFile::copy(m_model + QLatin1Char('/') + f, dir + QLatin1Char('/') + f);
+        }
+        return dir;
+    }
+    // Writes `bytes` over the first element of `tensor` in a safetensors file (an F32
+    // tensor: the tiny model is trained and saved in float32).
+    static void overwriteTensorStart(const QString& file, const QString& tensor,
+                                     const QByteArray& bytes)
+    {
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        const QByteArray all = f.readAll();
+        const qint64 headerLength = qFromLittleEndian<qint64>(all.constData());
+        const QJsonObject entry =
+            QJsonDocument::fromJson(all.mid(8, headerLength)).object().value(tensor).toObject();
+        QCOMPARE(entry.value(QStringLiteral("dtype")).toString(), QStringLiteral("F32"));
+        const qint64 begin =
+            entry.value(QStringLiteral("data_offsets")).toArray().at(0).toInteger();
+        QVERIFY(f.seek(8 + headerLength + begin));
+        QCOMPARE(f.write(bytes), qint64(bytes.size()));
+    }
     QStringList quickRun(const QString& out) const
     {
         return {QStringLiteral("run"),
@@ -483,6 +512,54 @@ class TestCli : public QObject
         QVERIFY2(r.err.contains(QStringLiteral("model.safetensors")), qPrintable(r.err));
     }
 
+    // Checkpoints the engine cannot run fail naming the file and the tensor: a NaN or an
+    // infinity in the weights at load (forward used to write all-NaN logits and exit
+    // 0), and `info` on weights that lack tensors the config asks for.
+    void checkpointsTheEngineCannotRun_data()
+    {
+        QTest::addColumn<QByteArray>("value"); // little-endian F32
+        QTest::addColumn<QString>("words");
+        QTest::newRow("NaN") << QByteArray("\x00\x00\xc0\x7f", 4) << "holds NaN at element 0";
+        QTest::newRow("Inf") << QByteArray("\x00\x00\x80\xff", 4)
+                             << "holds an infinity at element 0";
+    }
+    void checkpointsTheEngineCannotRun()
+    {
+        QFETCH(QByteArray, value);
+        QFETCH(QString, words);
+        const QString tensor = QStringLiteral("model.layers.1.mlp.up_proj.weight");
+        const QString poisoned = modelCopy(QStringLiteral("poisoned-") + QTest::currentDataTag());
+        overwriteTensorStart(poisoned + QStringLiteral("/model.safetensors"), tensor, value);
+        writeFile(path("ids.json"), "[1, 2, 3]");
+        const Result forward = cli({"forward", "--model", poisoned, "--ids-file", path("ids.json"),
+                                    "--out", path("poisoned-logits.safetensors")});
+        CLI_FAILS_NAMING(forward, poisoned + QStringLiteral("/model.safetensors"));
+        QVERIFY2(forward.err.contains(QStringLiteral("tensor '%1' %2").arg(tensor, words)),
+                 qPrintable(forward.err));
+
+        // info reads no weight, but the tensors must be there: a config asking for a
+        // third layer, and weights with an empty header.
+        const QString deeper = modelCopy(QStringLiteral("deeper"));
+        QFile config(deeper + QStringLiteral("/config.json"));
+        QVERIFY(config.open(QIODevice::ReadOnly));
+        QJsonObject json = QJsonDocument::fromJson(config.readAll()).object();
+        config.close();
+        json.insert(QStringLiteral("num_hidden_layers"), 3);
+        writeFile(deeper + QStringLiteral("/config.json"), QJsonDocument(json).toJson());
+        const Result info = cli({"info", "--model", deeper});
+        CLI_FAILS_NAMING(info, deeper + QStringLiteral("/model.safetensors"));
+        QVERIFY2(info.err.contains(QStringLiteral("missing tensor 'model.layers.2.")),
+                 qPrintable(info.err));
+        const QString empty = modelCopy(QStringLiteral("empty-header"));
+        writeFile(empty + QStringLiteral("/model.safetensors"),
+                  QByteArray("\x02\0\0\0\0\0\0\0{}", 10));
+        const Result emptyInfo = cli({"info", "--model", empty});
+        CLI_FAILS_NAMING(emptyInfo, empty + QStringLiteral("/model.safetensors"));
+        QVERIFY2(
+            emptyInfo.err.contains(QStringLiteral("missing tensor 'model.embed_tokens.weight'")),
+            qPrintable(emptyInfo.err));
+    }
+
     void badJsonlLine()
     {
         writeFile(path("bad.jsonl"),
@@ -567,6 +644,27 @@ class TestCli : public QObject
         CLI_OK(cli({"tasks", "generate", "--suite", "retrieval", "--n", "1", "--tokens", "200:300",
                     "--model", m_model, "--out", modelSamples}));
         CLI_OK(cli(compress + QStringList{modelSamples}));
+    }
+
+    // Inputs that used to pass silently: invalid UTF-8 in a text file (decoded to
+    // U+FFFD), a dataset of blank lines only (a run that did nothing and exited 0).
+    void textInputsThatCannotBeRead()
+    {
+        writeFile(path("latin1.txt"), "caf\xe9 au lait");
+        const Result tok = cli({"tokenize", "--model", m_model, "--text-file", path("latin1.txt")});
+        CLI_FAILS_NAMING(tok, path("latin1.txt"));
+        QVERIFY2(tok.err.contains(QStringLiteral("invalid byte 0xe9 at offset 3")),
+                 qPrintable(tok.err));
+        writeFile(path("question.txt"), "\nQuestion: what?\nAnswer:");
+        const Result gen = cli({"generate", "--model", m_model, "--context-file",
+                                path("latin1.txt"), "--question-file", path("question.txt")});
+        CLI_FAILS_NAMING(gen, path("latin1.txt"));
+
+        writeFile(path("blank.jsonl"), "\n  \n\n");
+        const Result run = cli({"run", "--model", m_model, "--dataset", path("blank.jsonl"),
+                                "--press", "knorm", "--ratios", "0.5", "--out", path("blank.kvl")});
+        CLI_FAILS_NAMING(run, path("blank.jsonl"));
+        QVERIFY2(run.err.contains(QStringLiteral("no samples")), qPrintable(run.err));
     }
 
     void anotherSpecOnExistingRun()
