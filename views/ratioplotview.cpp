@@ -211,8 +211,28 @@ void RatioPlotView::addLegendKey(const RatioAxes& axes, const QString& name, con
     axes.legend->addElement(row, column, new QCPPlottableLegendItem(axes.legend, key));
 }
 
-void RatioPlotView::finishRatioPlot(const RatioAxes&, const QString& note)
+void RatioPlotView::finishRatioPlot(const RatioAxes& axes, const QString& note)
 {
+    // The legend goes to the corner with the fewest points: accuracy falls towards the
+    // bottom right, leakage rises from the bottom left, where a fixed legend hid the
+    // points at 0.
+    const QCPRange xr = axes.x->range(), yr = axes.y->range();
+    int counts[4] = {0, 0, 0, 0}; // bottom left, bottom right, top left, top right
+    for (const DrawnSeries& s : m_series)
+        for (const DrawnPoint& p : s.points)
+            if (!std::isnan(p.value))
+                ++counts[(p.value > yr.center() ? 2 : 0) + (p.key > xr.center() ? 1 : 0)];
+    static const Qt::Alignment corners[4] = {
+        Qt::AlignBottom | Qt::AlignLeft, Qt::AlignBottom | Qt::AlignRight,
+        Qt::AlignTop | Qt::AlignLeft, Qt::AlignTop | Qt::AlignRight};
+    int best = 0;
+    for (int c = 1; c < 4; ++c)
+        if (counts[c] < counts[best])
+            best = c;
+    for (int i = 0; i < axes.rect->insetLayout()->elementCount(); ++i)
+        if (axes.rect->insetLayout()->elementAt(i) == axes.legend)
+            axes.rect->insetLayout()->setInsetAlignment(i, corners[best]);
+
     QStringList parts;
     if (!note.isEmpty())
         parts << note;

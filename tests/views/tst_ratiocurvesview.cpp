@@ -118,6 +118,20 @@ class TstRatioCurvesView : public QObject
         QCOMPARE(errorBars, 1);
     }
 
+    void legendAvoidsThePoints()
+    {
+        // Leakage rises from 0 at the lowest ratio: a legend fixed at the bottom left
+        // hid the points at 0; it takes the emptiest corner (bottom right here).
+        RatioCurves d;
+        d.curves = {{QStringLiteral("S"), {0.25, 0.5, 0.75}, {0.0, 0.8, 0.9}, 0, false},
+                    {QStringLiteral("T"), {0.25, 0.5, 0.75}, {0.0, 0.85, 0.95}, 1, false}};
+        RatioCurvesView view(QStringLiteral("T"), QStringLiteral("hint"));
+        view.setData(d);
+        QCPLayoutInset* inset = view.plot()->axisRects().first()->insetLayout();
+        QCOMPARE(inset->elementCount(), 1);
+        QCOMPARE(inset->insetAlignment(0), Qt::AlignBottom | Qt::AlignRight);
+    }
+
     void groupedLegendForAGrid()
     {
         // Two compressors × two instructions: four curves, four legend entries (two
