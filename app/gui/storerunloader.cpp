@@ -197,6 +197,10 @@ void failureSetsOf(RunReader& reader, RunViewData& data)
 // Failure-set overlap per ratio; the diagonal holds each compressor's own C→W count.
 void overlapsOf(RunReader& reader, RunViewData& data)
 {
+    // No sample yet: configurations exist, but there is nothing to overlap (an all-empty
+    // matrix would leave the view "with data" where every other view says the run is empty).
+    if (data.sampleCount == 0)
+        return;
     std::map<double, std::map<QString, qint64>> failures;
     for (const TransitionCounts& t : reader.transitions())
         if (t.compressor != kFullCacheCompressor)
