@@ -1,26 +1,59 @@
 // PyramidKV: layer l keeps round(max - l·(max - min)/(L - 1)) entries per head, with
-// min = T(1-r)/β and max = 2T(1-r) - min, falling back to the uniform int(T(1-r))
-// unless T >= max >= min >= window; scores from SnapKV by default (kvpress PyramidKVPress).
+// min = T(1-r)/β and max = 2T(1-r) - min; when max >= T - window, max = T - window and
+// min = 2T(1-r) - max; uniform round(T(1-r)) unless T >= max >= min >= window; scores from
+// SnapKV by default (kvpress PyramidKVPress).
 #include "cache/keptselection.h"
 #include "cache/pressparams.h"
 #include "compressors/presscatalog.h"
 #include "compressors/pyramidbudget.h"
 
+#include <QJsonArray>
 #include <cmath>
 #include <torch/torch.h>
 
 namespace kvl {
+namespace {
+
+struct PyramidRange
+{
+    double maxNum = 0.0;
+    double minNum = 0.0;
+    bool fallsBack = true;
+};
+
+PyramidRange pyramidRange(int64_t length, double ratio, int window, double beta, int layers)
+{
+    // kvpress's arithmetic, step for step (max_capacity_prompt includes the window).
+    const double maxCapacity = window + double(length) * (1.0 - ratio);
+    PyramidRange r;
+    r.minNum = (maxCapacity - window) / beta;
+    r.maxNum = (maxCapacity - window) * 2.0 - r.minNum;
+    // The largest layer cannot keep more than the context outside the window: the
+    // pyramid is flattened from the top, the total kept unchanged.
+    if (r.maxNum >= double(length - window)) {
+        r.maxNum = double(length - window);
+        r.minNum = (maxCapacity - window) * 2.0 - r.maxNum;
+    }
+    r.fallsBack =
+        !(double(length) >= r.maxNum && r.maxNum >= r.minNum && r.minNum >= window) || layers < 2;
+    return r;
+}
+
+} // namespace
 
 int64_t pyramidLayerBudget(int64_t length, double ratio, int window, double beta, int layer,
                            int layers)
 {
-    const double maxCapacity = window + double(length) * (1.0 - ratio);
-    const double minNum = (maxCapacity - window) / beta;
-    const double maxNum = (maxCapacity - window) * 2.0 - minNum;
-    if (!(double(length) >= maxNum && maxNum >= minNum && minNum >= window) || layers < 2)
+    const PyramidRange r = pyramidRange(length, ratio, window, beta, layers);
+    if (r.fallsBack)
         return int64_t(std::nearbyint(double(length) * (1.0 - ratio))); // Python round()
-    const double steps = (maxNum - minNum) / double(layers - 1);
-    return int64_t(std::nearbyint(maxNum - double(layer) * steps));
+    const double steps = (r.maxNum - r.minNum) / double(layers - 1);
+    return int64_t(std::nearbyint(r.maxNum - double(layer) * steps));
+}
+
+bool pyramidFallsBack(int64_t length, double ratio, int window, double beta, int layers)
+{
+    return pyramidRange(length, ratio, window, beta, layers).fallsBack;
 }
 
 namespace {
@@ -49,7 +82,17 @@ class PyramidKvPress : public Press
         const at::Tensor perRow = torch::tensor(budgets, torch::kLong)
                                       .unsqueeze(1)
                                       .expand({input.layers(), input.kvHeads()});
-        return evictionResult(topKMaskPerRow(scores, perRow), scores, input.headDim());
+        CompressionResult r =
+            evictionResult(topKMaskPerRow(scores, perRow), scores, input.headDim());
+        // Whether this (T, r) got a pyramid at all: below the lengths in the catalog's
+        // rule it is SnapKV with another rounding, and a sweep should say so.
+        r.details[QStringLiteral("uniform_fallback")] =
+            pyramidFallsBack(input.length(), ratio, m_window, m_beta, input.layers());
+        QJsonArray perLayer;
+        for (int64_t b : budgets)
+            perLayer.append(qint64(b));
+        r.details[QStringLiteral("layer_budgets")] = perLayer;
+        return r;
     }
 
   private:
@@ -76,8 +119,11 @@ PressEntry pyramidKvEntry()
 {
     return {QStringLiteral("pyramidkv"),
             PressEntry::Kind::Selector,
-            QStringLiteral("per-layer budgets falling linearly from 2T(1-r)-min to min = "
-                           "T(1-r)/beta (uniform when that does not fit); SnapKV scores"),
+            QStringLiteral("per-layer budgets falling linearly from max = min(2T(1-r) - "
+                           "T(1-r)/beta, T - window) to 2T(1-r) - max; uniform round(T(1-r)) "
+                           "when rT < window or (r > 0.5 and T(1-r) < beta x window): at the "
+                           "defaults a pyramid needs T >= 64/r for r <= 0.5, T >= 1280/(1-r) "
+                           "above; SnapKV scores"),
             QStringLiteral("scorer (optional, default snapkv)"),
             {{QStringLiteral("window"), QString::number(kWindow),
               QStringLiteral("SnapKV window, also in the budget formula")},

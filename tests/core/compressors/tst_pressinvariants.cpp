@@ -9,6 +9,7 @@
 
 #include <QtTest>
 #include <cmath>
+#include <map>
 
 using namespace kvl;
 using namespace kvl::test;
@@ -39,9 +40,8 @@ QString budgetKind(const QString& spec)
         return QStringLiteral("composed");
     if (spec.startsWith(QLatin1String("quantized")) || spec.startsWith(QLatin1String("think")))
         return QStringLiteral("all");
-    // pyramidkv with its defaults falls back to kvpress's round(T(1 - r)) at T = 300.
     if (spec.startsWith(QLatin1String("pyramidkv")))
-        return QStringLiteral("round");
+        return QStringLiteral("pyramid");
     return QStringLiteral("head");
 }
 
@@ -86,10 +86,19 @@ class TestPressInvariants : public QObject
         } else if (kind == QLatin1String("head")) {
             QCOMPARE(perHead.min().item<int64_t>(), n);
             QCOMPARE(perHead.max().item<int64_t>(), n);
-        } else if (kind == QLatin1String("round")) {
-            const auto rounded = int64_t(std::nearbyint(kLength * (1.0 - ratio))); // ties to even
-            QCOMPARE(perHead.min().item<int64_t>(), rounded);
-            QCOMPARE(perHead.max().item<int64_t>(), rounded);
+        } else if (kind == QLatin1String("pyramid")) {
+            // kvpress get_layer_budget, T 300, window 64, beta 20, 3 layers. r 0.25: max
+            // 450 - 11.25 clamped to 300 - 64 = 236, min 450 - 236 = 214, steps 11. r 0.5:
+            // max 236, min 300 - 236 = 64, steps 86. r 0.75, 0.9: max 2T(1-r) - T(1-r)/20 < 236
+            // (no clamp) and min T(1-r)/20 < 64 -> every layer round(T(1-r)).
+            const std::map<double, std::vector<int64_t>> layers{{0.25, {236, 225, 214}},
+                                                                {0.5, {236, 150, 64}},
+                                                                {0.75, {75, 75, 75}},
+                                                                {0.9, {30, 30, 30}}};
+            for (int l = 0; l < kLayers; ++l) {
+                QCOMPARE(perHead[l].min().item<int64_t>(), layers.at(ratio)[size_t(l)]);
+                QCOMPARE(perHead[l].max().item<int64_t>(), layers.at(ratio)[size_t(l)]);
+            }
         } else if (kind == QLatin1String("layer")) {
             const at::Tensor perLayer = r.kept.sum({1, 2});
             QCOMPARE(perLayer.min().item<int64_t>(), kKv * n);
@@ -125,8 +134,7 @@ class TestPressInvariants : public QObject
         for (const QString& spec : PressCatalog().exampleSpecs())
             QTest::newRow(qPrintable(spec)) << spec;
         QTest::newRow("criticalkv(snapkv)") << QStringLiteral("criticalkv(snapkv)");
-        QTest::newRow("whitelist(criticalkv)")
-            << QStringLiteral("whitelist(criticalkv(knorm))");
+        QTest::newRow("whitelist(criticalkv)") << QStringLiteral("whitelist(criticalkv(knorm))");
     }
     void scoreMemoChangesNoMask()
     {

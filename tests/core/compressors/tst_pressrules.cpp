@@ -8,6 +8,7 @@
 #include "compressors/presscatalog.h"
 #include "model/transformer.h"
 
+#include <QJsonArray>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -389,10 +390,48 @@ class TestPressRules : public QObject
         QCOMPARE(keptAt(r.kept, 0, 0), (Ints{2, 3, 4, 5, 6, 7}));
         QCOMPARE(keptAt(r.kept, 1, 0), (Ints{4, 5, 6, 7}));
         QCOMPARE(keptAt(r.kept, 2, 0), (Ints{6, 7}));
-        // Defaults (window 64, beta 20): min 4/20 < 64 -> uniform round(8 * 0.5) = 4.
+        QCOMPARE(r.details.value(QStringLiteral("uniform_fallback")).toBool(), false);
+        // Defaults (window 64, beta 20): max 8 - 0.2 >= 8 - 64, clamped to T - 64 = -56,
+        // min = 8 + 56 = 64 > max -> uniform round(8 * 0.5) = 4.
         const CompressionResult u = run(QStringLiteral("pyramidkv(knorm)"), f, 0.5);
         for (int l = 0; l < 3; ++l)
             QCOMPARE(keptAt(u.kept, l, 0), (Ints{4, 5, 6, 7}));
+        QCOMPARE(u.details.value(QStringLiteral("uniform_fallback")).toBool(), true);
+    }
+
+    void pyramidKvClampsTheLargestBudget()
+    {
+        // kvpress get_layer_budget at T 310, window 64, beta 20, 3 layers.
+        // r 0.25: T(1-r) = 232.5, min 11.625, max 465 - 11.625 >= 310 - 64: max = 246,
+        // min = 465 - 246 = 219; 310 >= 246 >= 219 >= 64; steps 13.5: 246, round(232.5) =
+        // 232 (ties to even), 219. r 0.5: 155, max 246, min 310 - 246 = 64; steps 91:
+        // 246, 155, 64. Without the clamp min < 64 and every layer kept round(T(1-r)).
+        PressFixture f(3, 1, 1, 310, 2, 1);
+        const auto perLayer = [&](double ratio) {
+            const CompressionResult r = run(QStringLiteral("pyramidkv(knorm)"), f, ratio);
+            std::vector<int64_t> kept;
+            for (int l = 0; l < 3; ++l)
+                kept.push_back(r.kept[l][0].sum().item<int64_t>());
+            return std::make_pair(kept, r.details);
+        };
+        const auto [quarter, quarterDetails] = perLayer(0.25);
+        QCOMPARE(quarter, (std::vector<int64_t>{246, 232, 219}));
+        QCOMPARE(quarterDetails.value(QStringLiteral("uniform_fallback")).toBool(), false);
+        QCOMPARE(quarterDetails.value(QStringLiteral("layer_budgets")).toArray().size(), 3);
+        QCOMPARE(quarterDetails.value(QStringLiteral("layer_budgets")).toArray()[1].toInt(), 232);
+        QCOMPARE(perLayer(0.5).first, (std::vector<int64_t>{246, 155, 64}));
+        // r 0.75: T(1-r) = 77.5, min 3.875, max 155 - 3.875 < 246 (no clamp); min < 64 ->
+        // uniform round(77.5) = 78 (ties to even).
+        const auto [most, mostDetails] = perLayer(0.75);
+        QCOMPARE(most, (std::vector<int64_t>{78, 78, 78}));
+        QCOMPARE(mostDetails.value(QStringLiteral("uniform_fallback")).toBool(), true);
+        // T 200, r 0.25: rT = 50 < 64: clamped max 136, min 300 - 136 = 164 > max ->
+        // uniform round(150) = 150.
+        PressFixture g(3, 1, 1, 200, 2, 1);
+        const CompressionResult u = run(QStringLiteral("pyramidkv(knorm)"), g, 0.25);
+        QCOMPARE(u.kept.sum(-1).min().item<int64_t>(), 150);
+        QCOMPARE(u.kept.sum(-1).max().item<int64_t>(), 150);
+        QCOMPARE(u.details.value(QStringLiteral("uniform_fallback")).toBool(), true);
     }
 
     void adaKv()
