@@ -1,7 +1,7 @@
 // ExpectedAttention: softmax over the context of the attention expected from the next
 // n positions' queries, modelled as a Gaussian (mean and covariance of the pre-RoPE
 // context queries, rotated by the RoPE averaged over those positions):
-// q̄·k/√d + kᵀΣk/(2d); mean over the GQA group, times ||v||; sinks kept (kvpress
+// q̄·k/√d + kᵀΣk/(2d); mean over the GQA group, times ||v||; sinks kept at max + 1 (kvpress
 // ExpectedAttentionPress). Statistics use every captured query after the sinks: all of
 // them when prefill captured the whole context (queryWindow = T), as kvpress does.
 #include "cache/pressparams.h"
@@ -63,7 +63,8 @@ class ExpectedAttentionScorer : public Scorer
             s = groupMean(torch::softmax(s, -1), input.kvHeads());
             if (m_vnorm)
                 s = (s + m_eps) * l.values.narrow(1, m_sinks, length - m_sinks).norm(2, -1);
-            const double top = s.max().item<double>();
+            // Above the maximum (see snapkvscorer.cpp), as kvpress pads them.
+            const double top = s.max().item<double>() + 1.0;
             layers.push_back(torch::constant_pad_nd(s, {m_sinks, 0}, top));
         }
         return torch::stack(layers);

@@ -1,6 +1,6 @@
 // SnapKV: attention of the last `window` context queries (softmax over the context),
 // mean over the window, avg-pooled (kernel), mean over the GQA group; the window itself
-// gets the layer's maximum score so it is kept (kvpress SnapKVPress).
+// gets the layer's maximum score + 1 so it is kept (kvpress SnapKVPress).
 #include "cache/pressparams.h"
 #include "common/error.h"
 #include "compressors/presscatalog.h"
@@ -39,7 +39,9 @@ class SnapKvScorer : public Scorer
             s = torch::avg_pool1d(s.unsqueeze(0), {m_kernel}, {1}, {m_kernel / 2}, false, true)
                     .squeeze(0);
             s = groupMean(s, input.kvHeads());
-            const double top = s.max().item<double>();
+            // Above the maximum, not at it: a tie would go to the earlier (outside) entry,
+            // and selectors that average scores (ChunkKV) must see the window stand out.
+            const double top = s.max().item<double>() + 1.0;
             layers.push_back(torch::constant_pad_nd(s, {0, m_window}, top));
         }
         return torch::stack(layers);

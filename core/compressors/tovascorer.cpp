@@ -1,5 +1,6 @@
 // TOVA: attention of the last context token, averaged over all query heads, one score
-// shared by every kv-head; the last token itself kept with the maximum (kvpress TOVAPress).
+// shared by every kv-head; the last token itself kept with the maximum + 1 (kvpress
+// TOVAPress).
 #include "cache/pressparams.h"
 #include "common/error.h"
 #include "compressors/presscatalog.h"
@@ -26,7 +27,8 @@ class TovaScorer : public Scorer
         for (const LayerCache& l : input.cache->layers) {
             const at::Tensor attn = windowAttention(l, 1, m_spec);             // [heads, 1, T]
             at::Tensor s = attn.select(1, 0).narrow(1, 0, length - 1).mean(0); // [T - 1]
-            const double top = s.max().item<double>();
+            // Above the maximum (see snapkvscorer.cpp): ties and chunk means keep it.
+            const double top = s.max().item<double>() + 1.0;
             s = torch::constant_pad_nd(s, {0, 1}, top);
             layers.push_back(s.expand({input.kvHeads(), length}));
         }

@@ -103,6 +103,12 @@ class TestPressRules : public QObject
         QVERIFY(std::abs(r.scores[0][0][0].item<double>() - (e / z4 + e / (z4 + 1)) / 2) < 1e-6);
         // A window the prefill did not capture is an error, not a guess.
         QVERIFY_THROWS_EXCEPTION(Error, run(QStringLiteral("snapkv:window=3"), f, 0.3));
+        // n_kept = window: r 0.6 keeps int(6 * 0.4) = 2, the window {4, 5} alone. The
+        // window scores the context's maximum s1 + 1 (kvpress pads with max + 1); padded
+        // with s1 itself, s1 would tie with it and win as the earlier entry: {1, 4}.
+        const CompressionResult w = run(QStringLiteral("snapkv:window=2,kernel=1"), f, 0.6);
+        QCOMPARE(keptAt(w.kept, 0, 0), (Ints{4, 5}));
+        QCOMPARE(w.scores[0][0][5].item<float>(), w.scores[0][0][1].item<float>() + 1.0f);
     }
 
     void tovaSharesOneScoreAcrossHeads()
@@ -110,7 +116,7 @@ class TestPressRules : public QObject
         // Head 0 (q [1,0]) reads kv-head 0 whose key 0 is [4,0]: attention
         // [e^(4/√2), 1, 1, 1] / Z0. Head 1 (q [0,1]) reads kv-head 1 whose key 1 is [0,3]:
         // [1, e^(3/√2), 1, 1] / Z1. Mean over heads: position 0 ≈ 0.469 > position 1 ≈
-        // 0.393 > 2 ≈ 0.069; the last token gets the max. r 0.5 keeps 2: {0, 3} for BOTH
+        // 0.393 > 2 ≈ 0.069; the last token gets the max + 1. r 0.5 keeps 2: {0, 3} for BOTH
         // kv-heads (kv-head 1 on its own would prefer 1).
         PressFixture f(1, 2, 2, 4, 2, 1);
         f.setKeys(0, 0, {{4, 0}});
@@ -123,6 +129,21 @@ class TestPressRules : public QObject
         const double a = std::exp(4 / std::sqrt(2.0)), b = std::exp(3 / std::sqrt(2.0));
         const double expected0 = (a / (a + 3) + 1 / (b + 3)) / 2;
         QVERIFY(std::abs(r.scores[0][1][0].item<double>() - expected0) < 1e-6);
+        QVERIFY(std::abs(r.scores[0][0][3].item<double>() - (expected0 + 1)) < 1e-6);
+    }
+
+    void chunkKvKeepsTovasLastToken()
+    {
+        // Query [1,0], keys [3,0], [3,0], 0, 0: the last token's attention is e/Z, e/Z,
+        // 1/Z (Z = 2e + 2, e = e^(3/√2) ≈ 8.34): a ≈ 0.446, a, b ≈ 0.054; the last token
+        // is padded with a + 1. chunk 2, r 0.5 keeps int(2 * 0.5) = 1 chunk: means a for
+        // {0, 1} and (b + a + 1)/2 ≈ 0.75 for {2, 3}: {2, 3}, the last token kept, as in
+        // kvpress. Padded with a alone, (b + a)/2 < a would evict it: {0, 1}.
+        PressFixture f(1, 1, 1, 4, 2, 1);
+        f.setKeys(0, 0, {{3, 0}, {3, 0}});
+        f.cache.layers[0].windowQueries[0][0][0] = 1.0;
+        const CompressionResult r = run(QStringLiteral("chunkkv(tova):chunk=2"), f, 0.5);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{2, 3}));
     }
 
     void observedAttention()
@@ -203,6 +224,11 @@ class TestPressRules : public QObject
         QVERIFY(std::abs(plain.scores[0][0][0].item<double>() - std::exp(1 / std::sqrt(2.0)) / z) <
                 1e-5);
         QCOMPARE(keptAt(run(base, f, 0.5).kept, 0, 0), (Ints{0, 3}));
+        // A sink scores the layer's maximum + 1, as kvpress pads it.
+        const CompressionResult sink = run(
+            QStringLiteral("expected:n_future_positions=1,n_sink=1,use_covariance=false"), f, 0.5);
+        QCOMPARE(sink.scores[0][0][0].item<float>(),
+                 sink.scores[0][0].narrow(0, 1, 3).max().item<float>() + 1.0f);
     }
 
     void keyDiff()
@@ -346,7 +372,8 @@ class TestPressRules : public QObject
             for (int64_t t = 0; t < 4; ++t) {
                 double mean = 0;
                 for (int64_t h = 2 * c; h < 2 * c + 2; ++h)
-                    mean += at::matmul(o.narrow(1, h * 2, 2), v[c][t]).abs().sum().item<double>() / 2;
+                    mean +=
+                        at::matmul(o.narrow(1, h * 2, 2), v[c][t]).abs().sum().item<double>() / 2;
                 const double got = scores[0][c][t].item<double>();
                 QVERIFY2(std::abs(got - 1e-4 * mean) < 1e-9,
                          qPrintable(QStringLiteral("%1 vs %2").arg(got).arg(1e-4 * mean)));
