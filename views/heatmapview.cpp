@@ -55,16 +55,20 @@ void HeatmapView::applySelection()
 {
     m_data = selectHeads(m_source, m_selection);
     dataReplaced();
-    Provenance p = provenance();
-    const bool perHead = m_source.kvHeads > 0 && !m_source.perHead.isEmpty();
-    const HeadSelection::Mode mode = perHead ? m_selection.mode : HeadSelection::Mode::LayersMean;
-    p.layer = mode == HeadSelection::Mode::LayerHeads || mode == HeadSelection::Mode::OneHead
-                  ? std::clamp(m_selection.layer, 0, std::max(0, m_source.rows - 1))
-                  : -1;
-    p.head = mode == HeadSelection::Mode::OneHead
-                 ? std::clamp(m_selection.head, 0, std::max(0, m_source.kvHeads - 1))
-                 : -1;
-    setProvenance(p);
+    // The selector decides the layer and head only where the map carries per-head
+    // data; otherwise the rows are what the caller gave (a layer's heads, say), and
+    // the caller's provenance stays.
+    if (m_source.kvHeads > 0 && !m_source.perHead.isEmpty()) {
+        Provenance p = provenance();
+        const HeadSelection::Mode mode = m_selection.mode;
+        p.layer = mode == HeadSelection::Mode::LayerHeads || mode == HeadSelection::Mode::OneHead
+                      ? std::clamp(m_selection.layer, 0, std::max(0, m_source.rows - 1))
+                      : -1;
+        p.head = mode == HeadSelection::Mode::OneHead
+                     ? std::clamp(m_selection.head, 0, std::max(0, m_source.kvHeads - 1))
+                     : -1;
+        setProvenance(p);
+    }
     setHasData(!m_data.isEmpty());
     if (hasData())
         rebuild();

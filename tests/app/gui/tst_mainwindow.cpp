@@ -23,6 +23,11 @@ RunViewData sampleRun()
                                 QStringLiteral("chain_value")};
     d.chainBreaks.bars = {{QStringLiteral("S"), 0.5, {1, 2, 0}}};
     d.overlap = sample::overlap();
+    // The overlap at its one ratio, and the failure sets (UpSet tab) at the same ratio.
+    d.overlapRatios = {d.overlap.ratio};
+    d.overlaps = {d.overlap};
+    d.failureSets = {sample::failureSets()};
+    d.overlapIndex = 0;
     d.heatmap = sample::heatmap();
     d.heatmapProvenance.compressor = QStringLiteral("SnapKV");
     d.heatmapProvenance.layer = 3;
@@ -40,7 +45,7 @@ class TstMainWindow : public QObject
     void emptyWithoutRun()
     {
         MainWindow window;
-        QCOMPARE(window.views().size(), 7);
+        QCOMPARE(window.views().size(), 8);
         for (PlotView* v : window.views()) {
             QVERIFY(!v->hasData());
             QVERIFY(!v->emptyHint().isEmpty());
