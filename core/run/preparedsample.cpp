@@ -62,6 +62,9 @@ PreparedSample prepareSample(const Sample& sample, const QString& key, const Tok
         offsets.append(QJsonArray{0, 0});
     for (const TokenSpan& t : tokens.context)
         offsets.append(QJsonArray{t.begin, t.end});
+    // The question text too: comparing two runs matches samples by their content
+    // (store/samplematching), not by ids that each run draws anew.
+    p.info.meta.insert(QStringLiteral("question"), sample.question);
     if (offsets.size() == p.info.contextLen) {
         p.info.meta.insert(QStringLiteral("context"), sample.context);
         p.info.meta.insert(QStringLiteral("token_offsets"), offsets);
