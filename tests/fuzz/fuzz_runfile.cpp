@@ -1,0 +1,31 @@
+// Run files: arbitrary bytes as a .kvl file, opened read-only (openRunFile's checks and
+// migrations), then read the way the desktop app reads one.
+
+#include "common/error.h"
+#include "fuzztarget.h"
+#include "store/runreader.h"
+
+#include <QFile>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    const QString path =
+        kvl::fuzz::writeTempFile(kvl::fuzz::bytesOf(data, size), QStringLiteral("run.kvl"));
+    // A migration of an old schema writes WAL files beside it; start each input clean.
+    QFile::remove(path + QStringLiteral("-wal"));
+    QFile::remove(path + QStringLiteral("-shm"));
+    try {
+        kvl::RunReader reader(path);
+        reader.runInfo();
+        reader.configs();
+        reader.samples();
+        reader.results();
+        reader.accuracy();
+        reader.transitions();
+        reader.signatureTotals();
+        reader.failureOverlaps();
+    } catch (const kvl::Error& e) {
+        kvl::fuzz::rejected(e);
+    }
+    return 0;
+}
