@@ -37,6 +37,14 @@ QStringList resultValueColumns()
     return columns;
 }
 
+QString resultChecksumSql(const QString& alias)
+{
+    QStringList values;
+    for (const QString& c : resultValueColumns())
+        values << alias + QLatin1Char('.') + c;
+    return QStringLiteral("kvl_checksum(%1)").arg(values.join(QLatin1String(", ")));
+}
+
 QString jsonText(const QJsonObject& object)
 {
     if (object.isEmpty())

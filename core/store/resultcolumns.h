@@ -13,6 +13,9 @@ class SqliteStatement;
 // and the reader (SELECT), so the mapping between ResultRecord and SQL lives here
 // only. Metric columns carry the KVDiagnosis names (ERR_slot, ECov_slot, delta_NLL...).
 QStringList resultValueColumns();
+// kvl_checksum() over the value columns of the result row aliased `alias` (e.g. "r"):
+// what the writer stores in result.row_checksum and a reader compares it with.
+QString resultChecksumSql(const QString& alias);
 
 // Binds the value columns starting at parameter firstIndex.
 void bindResultValues(SqliteStatement& st, int firstIndex, const ResultRecord& r);

@@ -6,8 +6,19 @@
 #include "store/runfile.h"
 #include "store/runfilequeries.h"
 #include "store/sqlitestatement.h"
+#include "store/storechecksum.h"
 
 namespace kvl {
+
+namespace {
+Error damagedRowError(const QString& path, const QString& sampleKey, const QString& configKey)
+{
+    return Error(path, QStringLiteral("damaged result row of sample '%1' under configuration '%2' "
+                                      "(table result: its checksum does not match the stored "
+                                      "values, which changed after they were written)")
+                           .arg(sampleKey, configKey));
+}
+} // namespace
 
 RunReader::RunReader(const QString& path) : m_db(openRunFile(path, SqliteDatabase::Mode::ReadOnly))
 {}
@@ -44,6 +55,23 @@ void RunReader::checkIntegrity()
             QStringLiteral("damaged file (%1)").arg(problems.mid(0, 3).join(QLatin1String("; "))));
 }
 
+RowChecksums RunReader::verifyRowChecksums()
+{
+    SqliteStatement st =
+        m_db->prepare(QStringLiteral("SELECT s.sample_key, c.config_key, r.row_checksum IS NULL, "
+                                     "r.row_checksum IS NOT NULL AND r.row_checksum <> %1 "
+                                     "FROM result r LEFT JOIN sample s ON s.id = r.sample_id "
+                                     "LEFT JOIN config c ON c.id = r.config_id")
+                          .arg(resultChecksumSql(QStringLiteral("r"))));
+    RowChecksums counts;
+    while (st.step()) {
+        if (st.columnInt(3) != 0)
+            throw damagedRowError(path(), st.columnText(0), st.columnText(1));
+        ++(st.columnInt(2) != 0 ? counts.unverified : counts.verified);
+    }
+    return counts;
+}
+
 RunInfo RunReader::runInfo()
 {
     return queryRunInfo(*m_db).value_or(RunInfo());
@@ -75,17 +103,28 @@ std::optional<Decoded> decodedBlob(SqliteDatabase& db, const char* table, const 
 {
     SqliteStatement st = prepareForRow(
         db,
-        QStringLiteral("SELECT layers, kv_heads, context_len, %1 FROM %2 WHERE sample_id = ? AND "
-                       "config_id = ?")
+        QStringLiteral("SELECT t.layers, t.kv_heads, t.context_len, t.%1, t.checksum, "
+                       "s.sample_key, c.config_key FROM %2 t "
+                       "LEFT JOIN sample s ON s.id = t.sample_id "
+                       "LEFT JOIN config c ON c.id = t.config_id "
+                       "WHERE t.sample_id = ? AND t.config_id = ?")
             .arg(QLatin1String(blobColumn), QLatin1String(table)),
         sampleId, configId);
     if (!st.step())
         return std::nullopt;
+    const QByteArray blob = st.columnBlob(3);
+    // NULL: written before schema version 3, not verified.
+    if (!st.isNull(4) && st.columnInt(4) != blobChecksum(blob))
+        throw Error(db.path(),
+                    QStringLiteral("damaged %1 blob of sample '%2' under configuration '%3' "
+                                   "(table %1: its checksum does not match the stored bytes, "
+                                   "which changed after they were written)")
+                        .arg(QLatin1String(table), st.columnText(5), st.columnText(6)));
     try {
-        return decode(st.columnBlob(3), int(st.columnInt(0)), int(st.columnInt(1)),
-                      int(st.columnInt(2)));
+        return decode(blob, int(st.columnInt(0)), int(st.columnInt(1)), int(st.columnInt(2)));
     } catch (const Error& e) {
-        throw Error(db.path(), e.message());
+        throw Error(db.path(), QStringLiteral("%1 (sample '%2', configuration '%3')")
+                                   .arg(e.message(), st.columnText(5), st.columnText(6)));
     }
 }
 
@@ -176,7 +215,8 @@ std::vector<StoredResult> RunReader::results(const ResultFilter& f)
                        "EXISTS (SELECT 1 FROM mask m WHERE m.sample_id = r.sample_id AND "
                        "m.config_id = r.config_id), "
                        "EXISTS (SELECT 1 FROM attention a WHERE a.sample_id = r.sample_id AND "
-                       "a.config_id = r.config_id) "
+                       "a.config_id = r.config_id), "
+                       "r.row_checksum IS NOT NULL AND r.row_checksum <> %5 "
                        "FROM result r JOIN sample s ON s.id = r.sample_id "
                        "JOIN config c ON c.id = r.config_id %2 "
                        "ORDER BY r.sample_id, c.compressor <> 'FullCache', c.compressor, c.ratio "
@@ -185,7 +225,8 @@ std::vector<StoredResult> RunReader::results(const ResultFilter& f)
                  where.isEmpty() ? QString()
                                  : QStringLiteral("WHERE ") + where.join(QLatin1String(" AND ")))
             .arg(f.limit)
-            .arg(f.offset);
+            .arg(f.offset)
+            .arg(resultChecksumSql(QStringLiteral("r")));
     SqliteStatement st = m_db->prepare(sql);
     // Named parameters: the index of each follows the order they appear in.
     int i = 1;
@@ -220,6 +261,8 @@ std::vector<StoredResult> RunReader::results(const ResultFilter& f)
         readResultValues(st, 7, row.record);
         row.hasMask = st.columnInt(7 + valueCount) != 0;
         row.hasAttention = st.columnInt(8 + valueCount) != 0;
+        if (st.columnInt(9 + valueCount) != 0)
+            throw damagedRowError(path(), row.sampleKey, row.record.configKey);
         rows.push_back(std::move(row));
     }
     return rows;

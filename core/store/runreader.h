@@ -30,6 +30,14 @@ struct ResultFilter
     int offset = 0;
 };
 
+// How many result rows RunReader::verifyRowChecksums() checked, and how many it could
+// not (written before schema version 3, whose rows carry no checksum).
+struct RowChecksums
+{
+    qint64 verified = 0;
+    qint64 unverified = 0;
+};
+
 // Reads a run file, read-only: safe while a RunWriter in another process (or thread)
 // writes it, each query sees the samples committed when it starts. Opening checks
 // the file (see openRunFile) and throws kvl::Error naming the file and the problem;
@@ -50,6 +58,12 @@ class RunReader
     qint64 dataVersion();
     // Runs SQLite's quick_check over the whole file (O(size)); throws "damaged file".
     void checkIntegrity();
+    // Recomputes every result row's checksum (store/storechecksum.h) and throws
+    // kvl::Error naming the file, the sample and the configuration of the first row
+    // whose stored values changed after they were written: damage that SQLite's
+    // page checks cannot see. results() checks the rows it returns the same way;
+    // mask() and attention() check their blob.
+    RowChecksums verifyRowChecksums();
 
     RunInfo runInfo(); // empty RunInfo when the writer has not written it yet
     std::vector<ConfigRecord> configs();

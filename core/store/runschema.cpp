@@ -93,6 +93,13 @@ CREATE INDEX result_by_signature ON result(config_id, signature);
 ALTER TABLE result ADD COLUMN layer_json TEXT;
 ALTER TABLE result ADD COLUMN span_keep_json TEXT;
 )sql"},
+        // Checksums (store/storechecksum.h). Rows and blobs of older files keep NULL:
+        // readable as before, but unverified.
+        {3, R"sql(
+ALTER TABLE result ADD COLUMN row_checksum INTEGER;
+ALTER TABLE mask ADD COLUMN checksum INTEGER;
+ALTER TABLE attention ADD COLUMN checksum INTEGER;
+)sql"},
     };
     return list;
 }
@@ -107,11 +114,16 @@ int RunSchema::tableVersion(SqliteDatabase& db)
 {
     if (!db.hasTable(QStringLiteral("result")))
         return 0;
-    // Version 2 added result.GER (with its siblings, in one migration).
-    return db.scalarInt(QStringLiteral(
-               "SELECT COUNT(*) FROM pragma_table_info('result') WHERE name = 'GER'")) > 0
-               ? 2
-               : 1;
+    const auto hasResultColumn = [&](const char* name) {
+        return db.scalarInt(QStringLiteral("SELECT COUNT(*) FROM pragma_table_info('result') "
+                                           "WHERE name = '%1'")
+                                .arg(QLatin1String(name))) > 0;
+    };
+    // Version 3 added result.row_checksum, version 2 result.GER (each with its
+    // siblings, in one migration).
+    if (hasResultColumn("row_checksum"))
+        return 3;
+    return hasResultColumn("GER") ? 2 : 1;
 }
 
 QStringList RunSchema::requiredTables()

@@ -16,6 +16,9 @@ class SqliteDatabase;
 //   v2  result: GER, leakage, compliance, Text2JSON score, kv bytes, timings,
 //       layer_json (GER and consensus per layer: [[layer, GER, consensus], ...]),
 //       span_keep_json (keep rate per span: [[span_index, kind, order, keep_rate], ...])
+//   v3  result.row_checksum (kvl_checksum over the value columns), mask.checksum and
+//       attention.checksum (over the stored blob): see store/storechecksum.h. Rows and
+//       blobs written before v3 keep NULL there: still read, not verified.
 //
 // Per-layer and per-span values are JSON arrays in the result row rather than child
 // tables: one INSERT per row keeps a 60,000-row sweep of a 36-layer model well under
@@ -23,7 +26,7 @@ class SqliteDatabase;
 class RunSchema
 {
   public:
-    static constexpr int kCurrentVersion = 2;
+    static constexpr int kCurrentVersion = 3;
     // PRAGMA application_id of every run file: "KVL1".
     static constexpr int kApplicationId = 0x4B564C31;
 

@@ -6,6 +6,7 @@
 #include "store/runfile.h"
 #include "store/runfilequeries.h"
 #include "store/sqlitestatement.h"
+#include "store/storechecksum.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -37,6 +38,7 @@ struct RunWriter::Statements
 {
     SqliteStatement upsertSample;
     SqliteStatement insertResult;
+    SqliteStatement stampResult;
     SqliteStatement insertMask;
     SqliteStatement insertAttention;
     SqliteStatement insertIntervention;
@@ -54,12 +56,17 @@ struct RunWriter::Statements
                   "INSERT OR REPLACE INTO result(sample_id, config_id, %1) VALUES (?,?,%2)")
                   .arg(resultValueColumns().join(QLatin1Char(',')),
                        placeholders(int(resultValueColumns().size()))))),
+          // The checksum over the row as SQLite stored it (after column affinity), in
+          // the sample's transaction.
+          stampResult(db.prepare(QStringLiteral("UPDATE result AS r SET row_checksum = %1 "
+                                                "WHERE sample_id = ? AND config_id = ?")
+                                     .arg(resultChecksumSql(QStringLiteral("r"))))),
           insertMask(db.prepare(QStringLiteral(
               "INSERT OR REPLACE INTO mask(sample_id, config_id, layers, kv_heads, context_len, "
-              "bits) VALUES (?,?,?,?,?,?)"))),
+              "bits, checksum) VALUES (?,?,?,?,?,?,?)"))),
           insertAttention(db.prepare(QStringLiteral(
               "INSERT OR REPLACE INTO attention(sample_id, config_id, layers, kv_heads, "
-              "context_len, weights) VALUES (?,?,?,?,?,?)"))),
+              "context_len, weights, checksum) VALUES (?,?,?,?,?,?,?)"))),
           insertIntervention(db.prepare(QStringLiteral(
               "INSERT OR REPLACE INTO intervention(sample_id, config_id, kind, beta, answer, "
               "repaired) VALUES (?,?,?,?,?,?)")))
@@ -242,13 +249,18 @@ void RunWriter::addResult(const ResultRecord& input)
     st.bind(2, cid);
     bindResultValues(st, 3, r);
     st.run();
+    m_st->stampResult.bind(1, sid);
+    m_st->stampResult.bind(2, cid);
+    m_st->stampResult.run();
     if (r.mask) {
         m_st->insertMask.bind(1, sid);
         m_st->insertMask.bind(2, cid);
         m_st->insertMask.bind(3, qint64(r.mask->layers));
         m_st->insertMask.bind(4, qint64(r.mask->kvHeads));
         m_st->insertMask.bind(5, qint64(r.mask->contextLen));
-        m_st->insertMask.bind(6, encodeMask(*r.mask));
+        const QByteArray bits = encodeMask(*r.mask);
+        m_st->insertMask.bind(6, bits);
+        m_st->insertMask.bind(7, blobChecksum(bits));
         m_st->insertMask.run();
     }
     if (r.attention) {
@@ -257,7 +269,9 @@ void RunWriter::addResult(const ResultRecord& input)
         m_st->insertAttention.bind(3, qint64(r.attention->layers));
         m_st->insertAttention.bind(4, qint64(r.attention->kvHeads));
         m_st->insertAttention.bind(5, qint64(r.attention->contextLen));
-        m_st->insertAttention.bind(6, encodeAttention(*r.attention));
+        const QByteArray weights = encodeAttention(*r.attention);
+        m_st->insertAttention.bind(6, weights);
+        m_st->insertAttention.bind(7, blobChecksum(weights));
         m_st->insertAttention.run();
     }
     for (const InterventionRecord& i : r.interventions) {

@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "store/sqlitestatement.h"
+#include "store/storechecksum.h"
 
 #include <sqlite3.h>
 
@@ -41,6 +42,13 @@ SqliteDatabase::SqliteDatabase(const QString& path, Mode mode) : m_path(path), m
         throw Error(path, describeSqliteError(rc, detail));
     }
     sqlite3_extended_result_codes(m_db, 1);
+    try {
+        registerChecksumFunction(m_db, path);
+    } catch (...) {
+        sqlite3_close(m_db);
+        m_db = nullptr;
+        throw;
+    }
     // A writer commits in a few milliseconds; readers and a second writer wait.
     sqlite3_busy_timeout(m_db, 10000);
 }

@@ -6,6 +6,7 @@
 #include "common/jsonio.h"
 #include "store/runreader.h"
 #include "store/runreport.h"
+#include "store/runschema.h"
 #include "store/runwriter.h"
 
 #include <QFile>
@@ -90,6 +91,54 @@ void readAll(const QString& path)
     }
 }
 
+// The blob of (sample key, config key) in `table`.`column`, read and written with plain
+// SQLite: what a damaged disk or a hand edit does, behind KVLens's back.
+QByteArray blobOf(const QString& path, const char* table, const char* column, const char* sampleKey,
+                  const char* configKey)
+{
+    sqlite3* db = nullptr;
+    sqlite3_open(path.toUtf8().constData(), &db);
+    sqlite3_stmt* st = nullptr;
+    const QByteArray query =
+        QStringLiteral("SELECT t.%1 FROM %2 t JOIN sample s ON s.id = t.sample_id JOIN config c "
+                       "ON c.id = t.config_id WHERE s.sample_key = ? AND c.config_key = ?")
+            .arg(QLatin1String(column), QLatin1String(table))
+            .toUtf8();
+    sqlite3_prepare_v2(db, query.constData(), -1, &st, nullptr);
+    sqlite3_bind_text(st, 1, sampleKey, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, configKey, -1, SQLITE_TRANSIENT);
+    QByteArray blob;
+    if (sqlite3_step(st) == SQLITE_ROW)
+        blob = QByteArray(static_cast<const char*>(sqlite3_column_blob(st, 0)),
+                          sqlite3_column_bytes(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return blob;
+}
+
+void setBlob(const QString& path, const char* table, const char* column, const char* sampleKey,
+             const char* configKey, const QByteArray& blob)
+{
+    sqlite3* db = nullptr;
+    QCOMPARE_EQ(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    const QByteArray update =
+        QStringLiteral("UPDATE %2 SET %1 = ? WHERE sample_id = (SELECT id FROM sample WHERE "
+                       "sample_key = ?) AND config_id = (SELECT id FROM config WHERE "
+                       "config_key = ?)")
+            .arg(QLatin1String(column), QLatin1String(table))
+            .toUtf8();
+    QCOMPARE_EQ(sqlite3_prepare_v2(db, update.constData(), -1, &st, nullptr), SQLITE_OK);
+    sqlite3_bind_blob(st, 1, blob.constData(), int(blob.size()), SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, sampleKey, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 3, configKey, -1, SQLITE_TRANSIENT);
+    const int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    QCOMPARE_EQ(sqlite3_changes(db), 1);
+    sqlite3_close(db);
+    QCOMPARE_EQ(rc, SQLITE_DONE);
+}
+
 void overwrite(const QString& path, qint64 offset, qint64 count, char byte)
 {
     QFile f(path);
@@ -139,7 +188,7 @@ class TestRunFile : public QObject
         sql(file, kVersionOneFile);
         {
             RunReader reader(file); // read-only open upgrades through a short writer
-            QCOMPARE(reader.schemaVersion(), 2);
+            QCOMPARE(reader.schemaVersion(), RunSchema::kCurrentVersion);
             QCOMPARE(reader.runInfo().modelHash, QStringLiteral("h1"));
             const auto rows = reader.results();
             QCOMPARE(rows.size(), std::size_t(2));
@@ -204,9 +253,10 @@ class TestRunFile : public QObject
     {
         QTest::addColumn<int>("version");
         QTest::addColumn<QString>("words");
-        QTest::newRow("0") << 0 << "user_version is 0, but the tables are of schema version 2";
-        QTest::newRow("-1") << -1 << "user_version is -1, but the tables are of schema version 2";
-        QTest::newRow("1") << 1 << "user_version is 1, but the tables are of schema version 2";
+        QTest::newRow("0") << 0 << "user_version is 0, but the tables are of schema version 3";
+        QTest::newRow("-1") << -1 << "user_version is -1, but the tables are of schema version 3";
+        QTest::newRow("1") << 1 << "user_version is 1, but the tables are of schema version 3";
+        QTest::newRow("2") << 2 << "user_version is 2, but the tables are of schema version 3";
     }
     void damagedVersionIsRefused()
     {
@@ -217,9 +267,9 @@ class TestRunFile : public QObject
         sql(file, qPrintable(QStringLiteral("PRAGMA user_version = %1;").arg(version)));
         expectError([&] { RunReader r(file); }, file, words);
         expectError([&] { RunWriter w(file); }, file, words);
-        expectError([&] { RunWriter w(file); }, file, QStringLiteral("schema versions 1 to 2"));
+        expectError([&] { RunWriter w(file); }, file, QStringLiteral("schema versions 1 to 3"));
         // Nothing was migrated: restoring the header restores the file.
-        sql(file, "PRAGMA user_version = 2;");
+        sql(file, "PRAGMA user_version = 3;");
         QCOMPARE(RunReader(file).resultCount(), qint64(handSample(0).results.size()));
     }
 
@@ -293,6 +343,129 @@ class TestRunFile : public QObject
         readAll(file);
         RunReader reader(file);
         QCOMPARE(reader.resultCount(), 160);
+        const RowChecksums checked = reader.verifyRowChecksums();
+        QCOMPARE(checked.verified, 160);
+        QCOMPARE(checked.unverified, 0);
+    }
+
+    // Issue 18: values changed with plain SQL keep the file sound for SQLite
+    // (quick_check passes) but are named as damage with their sample and configuration.
+    void changedResultValueIsNamed_data()
+    {
+        QTest::addColumn<QString>("change");
+        QTest::newRow("correct flipped") << "UPDATE result SET correct = 1 - correct";
+        QTest::newRow("answer edited") << "UPDATE result SET answer = answer || 'x'";
+        QTest::newRow("transition nulled") << "UPDATE result SET transition = NULL";
+        QTest::newRow("integer for real") << "UPDATE result SET score = 1, correct = 1.0";
+    }
+    void changedResultValueIsNamed()
+    {
+        QFETCH(QString, change);
+        const QString file = realRun(qPrintable(QStringLiteral("row-%1.kvl")
+                                                    .arg(QTest::currentDataTag())
+                                                    .replace(QLatin1Char(' '), QLatin1Char('-'))));
+        sql(file,
+            qPrintable(change + QStringLiteral(" WHERE sample_id = (SELECT id FROM sample WHERE "
+                                               "sample_key = 'k5') AND config_id = (SELECT id FROM "
+                                               "config WHERE config_key = 'SnapKV@0.5');")));
+        RunReader reader(file);
+        reader.checkIntegrity(); // SQLite sees nothing wrong
+        expectError([&] { reader.verifyRowChecksums(); }, file,
+                    QStringLiteral("sample 'k5' under configuration 'SnapKV@0.5'"));
+        expectError([&] { reader.results(); }, file, QStringLiteral("sample 'k5'"));
+        expectError([&] { readAll(file); }, file, QStringLiteral("damaged result row"));
+        // Rows of other samples still read.
+        ResultFilter other;
+        other.sampleKey = QStringLiteral("k6");
+        QCOMPARE(reader.results(other).size(), std::size_t(4));
+    }
+
+    void changedBlobIsNamed_data()
+    {
+        QTest::addColumn<QString>("table");
+        QTest::addColumn<QString>("column");
+        QTest::addColumn<bool>("swap"); // another sample's valid blob, else one byte flipped
+        QTest::newRow("mask swapped") << "mask"
+                                      << "bits" << true;
+        QTest::newRow("attention swapped") << "attention"
+                                           << "weights" << true;
+        QTest::newRow("mask byte") << "mask"
+                                   << "bits" << false;
+        QTest::newRow("attention byte") << "attention"
+                                        << "weights" << false;
+    }
+    void changedBlobIsNamed()
+    {
+        QFETCH(QString, table);
+        QFETCH(QString, column);
+        QFETCH(bool, swap);
+        const QString file =
+            realRun(qPrintable(QStringLiteral("blob-%1.kvl")
+                                   .arg(QString::fromLatin1(QTest::currentDataTag())
+                                            .replace(QLatin1Char(' '), QLatin1Char('-')))));
+        const QByteArray t = table.toLatin1(), c = column.toLatin1();
+        QByteArray blob = blobOf(file, t, c, "k6", "TOVA@0.5");
+        QVERIFY(!blob.isEmpty());
+        if (swap) {
+            // A blob that decodes to other figures: zlib and the size check accept it.
+            blob = blobOf(file, t, c, "k7", "TOVA@0.5");
+        } else {
+            // The high byte of qCompress's size header: zlib still inflates the same
+            // bytes, so only the checksum sees it.
+            blob[0] = char(blob[0] ^ 0x01);
+        }
+        setBlob(file, t, c, "k6", "TOVA@0.5", blob);
+        RunReader reader(file);
+        reader.checkIntegrity();
+        reader.verifyRowChecksums(); // the rows are intact
+        ResultFilter f;
+        f.sampleKey = QStringLiteral("k6");
+        f.configKey = QStringLiteral("TOVA@0.5");
+        const std::vector<StoredResult> rows = reader.results(f);
+        QCOMPARE(rows.size(), std::size_t(1));
+        const auto read = [&] {
+            if (table == QLatin1String("mask"))
+                reader.mask(rows[0].sampleId, rows[0].configId);
+            else
+                reader.attention(rows[0].sampleId, rows[0].configId);
+        };
+        expectError(read, file,
+                    QStringLiteral("damaged %1 blob of sample 'k6' under configuration "
+                                   "'TOVA@0.5'")
+                        .arg(table));
+    }
+
+    // A file written before schema version 3 (the checksum columns dropped, stamped
+    // version 2) is migrated on open, reads as before and is reported unverified;
+    // rows written after the migration are verified.
+    void versionTwoFileReadsUnverified()
+    {
+        const QString file = realRun("v2.kvl");
+        sql(file, "ALTER TABLE result DROP COLUMN row_checksum;"
+                  "ALTER TABLE mask DROP COLUMN checksum;"
+                  "ALTER TABLE attention DROP COLUMN checksum;"
+                  "PRAGMA user_version = 2;");
+        // A v2 file has no checksum to catch this: it reads, with the edited value.
+        sql(file, "UPDATE result SET answer = 'edited' WHERE sample_id = 1 AND config_id = 1;");
+        readAll(file);
+        {
+            RunReader reader(file);
+            QCOMPARE(reader.schemaVersion(), 3);
+            const RowChecksums checked = reader.verifyRowChecksums();
+            QCOMPARE(checked.verified, 0);
+            QCOMPARE(checked.unverified, 160);
+            QCOMPARE(reader.results().front().record.answer, QStringLiteral("edited"));
+        }
+        {
+            RunWriter w(file);
+            SampleRecord rec = handSample(1);
+            rec.sample.key = QStringLiteral("after-v3");
+            w.writeSample(rec);
+        }
+        RunReader reader(file);
+        const RowChecksums checked = reader.verifyRowChecksums();
+        QCOMPARE(checked.verified, qint64(handSample(1).results.size()));
+        QCOMPARE(checked.unverified, 160);
     }
 };
 

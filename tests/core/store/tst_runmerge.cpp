@@ -9,6 +9,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <sqlite3.h>
 
 using namespace kvl;
 using namespace kvl::test;
@@ -36,6 +37,20 @@ void writeSix(const QString& path, const std::vector<int>& samples, const QStrin
     for (int s : samples)
         w.writeSample(sixSample(s));
     w.setStatus(QStringLiteral("finished"));
+}
+
+qint64 countOf(const QString& path, const char* query)
+{
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt* st = nullptr;
+    qint64 n = -1;
+    if (sqlite3_prepare_v2(db, query, -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
 }
 
 // Everything a reader can say about a run, keyed by names (ids may differ).
@@ -95,6 +110,12 @@ class TestRunMerge : public QObject
         QCOMPARE(all.value(QLatin1String("rows")).toObject().size(), 24);
         QCOMPARE(all, one);
         QCOMPARE(RunReader(path("all.kvl")).runInfo().status, QStringLiteral("finished"));
+        // The shards' checksums travel with their rows and blobs (issue 18).
+        const RowChecksums checked = RunReader(path("all.kvl")).verifyRowChecksums();
+        QCOMPARE(checked.verified, 24);
+        QCOMPARE(checked.unverified, 0);
+        QCOMPARE(countOf(path("all.kvl"), "SELECT COUNT(*) FROM mask WHERE checksum IS NULL"), 0);
+        QCOMPARE(countOf(path("all.kvl"), "SELECT COUNT(*) FROM mask"), 24);
     }
 
     void overlappingShardsKeepEachRowOnce()

@@ -78,7 +78,7 @@ class TestRunStore : public QObject
             w.writeSample(rec);
         }
         RunReader reader(file);
-        QCOMPARE(reader.schemaVersion(), 2);
+        QCOMPARE(reader.schemaVersion(), 3);
         const RunInfo info = reader.runInfo();
         QCOMPARE(info.spec, runInfo().spec);
         QCOMPARE(info.modelHash, QStringLiteral("abc123"));
