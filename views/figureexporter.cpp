@@ -20,6 +20,33 @@ namespace kvl {
 namespace {
 
 const QString creator = QStringLiteral("KVLens");
+// Layout units per inch of a print figure: Qt's logical DPI of images and of the
+// offscreen screen, so point-sized fonts come out at their point size on paper.
+constexpr double kLayoutDpi = 96.0;
+
+// XMP metadata of a PDF: the title, the provenance lines as dc:description, the tool
+// and the date (Qt's PDF info dictionary has no description field).
+QByteArray xmpPacket(const QString& title, const QString& description, const QString& created)
+{
+    const auto alt = [](const QString& text) {
+        return QStringLiteral("<rdf:Alt><rdf:li xml:lang=\"x-default\">%1</rdf:li></rdf:Alt>")
+            .arg(text.toHtmlEscaped());
+    };
+    const QString xml =
+        QStringLiteral(
+            "<?xpacket begin=\"\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
+            "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n"
+            "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n"
+            "<rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" "
+            "xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" "
+            "xmlns:pdf=\"http://ns.adobe.com/pdf/1.3/\">\n"
+            "<dc:title>%1</dc:title>\n<dc:description>%2</dc:description>\n"
+            "<xmp:CreatorTool>%3</xmp:CreatorTool>\n<xmp:CreateDate>%4</xmp:CreateDate>\n"
+            "<pdf:Producer>%3</pdf:Producer>\n"
+            "</rdf:Description>\n</rdf:RDF>\n</x:xmpmeta>\n<?xpacket end=\"w\"?>")
+            .arg(alt(title), alt(description), FigureExporter::toolName().toHtmlEscaped(), created);
+    return xml.toUtf8();
+}
 
 // Adds the provenance line under the plot for the time of one export, so the
 // on-screen view stays uncluttered while every saved file names its source.
@@ -231,20 +258,120 @@ void FigureExporter::saveFigures(const QVector<QCustomPlot*>& plots, const QStri
         throw Error(path, QCoreApplication::translate("kvl::FigureExporter", qPrintable(fail)));
 }
 
-QString FigureExporter::csvProvenanceLines(const QString& provenance)
+QString FigureExporter::toolName()
 {
     const QString version = QCoreApplication::applicationVersion();
+    return version.isEmpty() ? creator : creator + QLatin1Char(' ') + version;
+}
+
+QString FigureExporter::csvProvenanceLines(const QString& provenance, const QStringList& details)
+{
     QString lines = QStringLiteral("# %1 · exported %2\n")
-                        .arg(version.isEmpty() ? creator : creator + QLatin1Char(' ') + version,
-                             QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+                        .arg(toolName(), QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
     if (!provenance.isEmpty())
         lines += QStringLiteral("# %1\n").arg(provenance.simplified());
+    for (const QString& line : details)
+        lines += QStringLiteral("# %1\n").arg(line.simplified());
     return lines;
 }
 
-void FigureExporter::saveCsv(const QString& path, const QString& csv, const QString& provenance)
+void FigureExporter::saveCsv(const QString& path, const QString& csv, const QString& provenance,
+                             const QStringList& details)
 {
-    writeFileAtomically(path, (csvProvenanceLines(provenance) + csv).toUtf8());
+    writeFileAtomically(path, (csvProvenanceLines(provenance, details) + csv).toUtf8());
+}
+
+QSize FigureExporter::PrintSize::layoutSize() const
+{
+    return QSize(qRound(widthInches * kLayoutDpi), qRound(heightInches * kLayoutDpi));
+}
+
+QSize FigureExporter::PrintSize::pixelSize() const
+{
+    // From the layout size, so the PNG's pixels and the vector pages agree exactly.
+    const QSize layout = layoutSize();
+    return QSize(qRound(layout.width() * dpi / kLayoutDpi),
+                 qRound(layout.height() * dpi / kLayoutDpi));
+}
+
+void FigureExporter::savePrintFigure(QCustomPlot* plot, const QString& path, const PrintSize& size,
+                                     const QString& title, const QStringList& metadata,
+                                     const QString& footerText)
+{
+    const Format format = formatForPath(path);
+    const QSize layout = size.layoutSize();
+    if (layout.isEmpty() || size.dpi <= 0)
+        throw Error(path,
+                    QCoreApplication::translate("kvl::FigureExporter", "the figure size is empty"));
+    ProvenanceFooter footer(plot, footerText);
+    const QString description = metadata.join(QLatin1Char('\n'));
+    const QString created = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    bool ok = true;
+    switch (format) {
+    case Format::Png: {
+        const QSize pixels = size.pixelSize();
+        QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QCPPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.scale(double(pixels.width()) / layout.width(),
+                      double(pixels.height()) / layout.height());
+        plot->toPainter(&painter, layout.width(), layout.height());
+        painter.end();
+        // After painting: the image's own DPI would otherwise scale the fonts again.
+        const int dotsPerMeter = qRound(size.dpi / 0.0254);
+        image.setDotsPerMeterX(dotsPerMeter);
+        image.setDotsPerMeterY(dotsPerMeter);
+        image.setText(QStringLiteral("Title"), title);
+        image.setText(QStringLiteral("Software"), toolName());
+        image.setText(QStringLiteral("Creation Time"), created);
+        if (!description.isEmpty())
+            image.setText(QStringLiteral("Description"), description);
+        ok = image.save(path, "PNG");
+        break;
+    }
+    case Format::Pdf: {
+        QPdfWriter writer(path);
+        writer.setCreator(toolName());
+        writer.setTitle(title);
+        writer.setDocumentXmpMetadata(xmpPacket(title, description, created));
+        writer.setResolution(int(kLayoutDpi));
+        // The page in points (1/72 in) from the layout size, as the PNG's pixels are.
+        writer.setPageSize(QPageSize(QSizeF(layout) * (72.0 / kLayoutDpi), QPageSize::Point));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        QCPPainter painter;
+        ok = painter.begin(&writer);
+        if (ok) {
+            painter.setMode(QCPPainter::pmVectorized);
+            painter.setMode(QCPPainter::pmNoCaching);
+            painter.setMode(QCPPainter::pmNonCosmetic);
+            plot->toPainter(&painter, layout.width(), layout.height());
+            painter.end();
+        }
+        break;
+    }
+    case Format::Svg: {
+        QSvgGenerator generator;
+        generator.setFileName(path);
+        generator.setResolution(int(kLayoutDpi)); // width/height in mm from the layout size
+        generator.setSize(layout);
+        generator.setViewBox(QRect(QPoint(0, 0), layout));
+        generator.setTitle(title);
+        generator.setDescription(description);
+        QCPPainter painter;
+        ok = painter.begin(&generator);
+        if (ok) {
+            painter.setMode(QCPPainter::pmVectorized);
+            painter.setMode(QCPPainter::pmNoCaching);
+            plot->toPainter(&painter, layout.width(), layout.height());
+            painter.end();
+        }
+        break;
+    }
+    }
+    if (!ok || !QFileInfo(path).exists() || QFileInfo(path).size() == 0)
+        throw Error(path, QCoreApplication::translate("kvl::FigureExporter",
+                                                      "cannot write the figure file"));
 }
 
 } // namespace kvl

@@ -121,7 +121,7 @@ void PlotView::exportCsv(const QString& path) const
 {
     if (!m_hasData)
         throw Error(path, tr("the %1 view holds no data to export").arg(m_title));
-    FigureExporter::saveCsv(path, csv(), m_provenance.toText());
+    FigureExporter::saveCsv(path, csv(), m_provenance.toText(), m_provenance.detailLines());
 }
 
 void PlotView::setTitle(const QString& title)

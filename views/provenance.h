@@ -19,11 +19,19 @@ struct Provenance
     int layer = -1;
     int head = -1;
     QString note;
+    // Identity of the data behind the figure, for the file's metadata and the CSV
+    // header (too long for the one-line footer): the run file's SHA-256, the store's
+    // model identity hash, the KVLens that wrote the run, the run's configurations.
+    QString runHash;
+    QString modelHash;
+    QString runToolVersion;
+    QString configuration;
 
     bool isEmpty() const
     {
         return run.isEmpty() && model.isEmpty() && compressor.isEmpty() && std::isnan(ratio) &&
-               layer < 0 && head < 0 && note.isEmpty();
+               layer < 0 && head < 0 && note.isEmpty() && runHash.isEmpty() &&
+               modelHash.isEmpty() && runToolVersion.isEmpty() && configuration.isEmpty();
     }
 
     // One line, "key: value" pairs separated by " · ", in a fixed order.
@@ -45,6 +53,21 @@ struct Provenance
         if (!note.isEmpty())
             parts << note;
         return parts.join(QStringLiteral(" · "));
+    }
+
+    // The identity fields that are set, one "key: value" line each, in a fixed order.
+    QStringList detailLines() const
+    {
+        QStringList lines;
+        if (!runHash.isEmpty())
+            lines << QStringLiteral("run sha256: %1").arg(runHash);
+        if (!modelHash.isEmpty())
+            lines << QStringLiteral("model hash: %1").arg(modelHash);
+        if (!runToolVersion.isEmpty())
+            lines << QStringLiteral("run written by: KVLens %1").arg(runToolVersion);
+        if (!configuration.isEmpty())
+            lines << QStringLiteral("configuration: %1").arg(configuration);
+        return lines;
     }
 };
 
