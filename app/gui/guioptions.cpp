@@ -35,8 +35,29 @@ GuiOptions parseGuiOptions(const QStringList& arguments)
     tabOption.setFlags(QCommandLineOption::HiddenFromHelp);
     QCommandLineOption themeOption(QStringLiteral("theme"), QStringLiteral("light or dark."),
                                    QStringLiteral("name"));
-    parser.addOptions(
-        {localeOption, sessionOption, noSessionOption, demoOption, tabOption, themeOption});
+    QCommandLineOption exportOption(
+        QStringLiteral("export-figures"),
+        QStringLiteral("Write every view's figure and data for the run file, without a window."),
+        QStringLiteral("run.kvl"));
+    QCommandLineOption outOption(
+        QStringLiteral("out"), QStringLiteral("Folder for --export-figures (created if missing)."),
+        QStringLiteral("dir"));
+    QCommandLineOption formatOption(
+        QStringLiteral("format"), QStringLiteral("Comma-separated: png,pdf,svg,csv (default all)."),
+        QStringLiteral("list"));
+    QCommandLineOption sizeOption(
+        QStringLiteral("size"),
+        QStringLiteral("Figure width: single (3.5 in) or double (7 in) column (default double)."),
+        QStringLiteral("preset"));
+    QCommandLineOption dpiOption(QStringLiteral("dpi"),
+                                 QStringLiteral("PNG resolution in pixels per inch (default 300)."),
+                                 QStringLiteral("n"));
+    QCommandLineOption noFooterOption(QStringLiteral("no-footer"),
+                                      QStringLiteral("No provenance line under the figures (the "
+                                                     "file's metadata still carries it)."));
+    parser.addOptions({localeOption, sessionOption, noSessionOption, demoOption, tabOption,
+                       themeOption, exportOption, outOption, formatOption, sizeOption, dpiOption,
+                       noFooterOption});
     parser.process(arguments);
 
     GuiOptions options;
@@ -50,7 +71,68 @@ GuiOptions parseGuiOptions(const QStringList& arguments)
     if (options.demoScreenshot.isEmpty() && !parser.isSet(noSessionOption))
         options.sessionPath =
             parser.isSet(sessionOption) ? parser.value(sessionOption) : SessionState::defaultPath();
+
+    options.exportRun = parser.value(exportOption);
+    options.exportDir = parser.value(outOption);
+    options.exportFooter = !parser.isSet(noFooterOption);
+    const bool exportAsked = parser.isSet(exportOption);
+    if (exportAsked) {
+        options.sessionPath.clear(); // a batch export never touches a session
+        if (options.exportRun.isEmpty())
+            options.error = QStringLiteral("--export-figures needs a run file");
+        else if (options.exportDir.isEmpty())
+            options.error = QStringLiteral("--export-figures needs --out DIR");
+    } else {
+        for (const QCommandLineOption* o : {&outOption, &formatOption, &sizeOption, &dpiOption})
+            if (parser.isSet(*o))
+                options.error = QStringLiteral("--%1 is an option of --export-figures")
+                                    .arg(o->names().constFirst());
+    }
+    const QStringList known{QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("svg"),
+                            QStringLiteral("csv")};
+    if (parser.isSet(formatOption)) {
+        for (const QString& f :
+             parser.value(formatOption).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const QString format = f.trimmed().toLower();
+            if (!known.contains(format))
+                options.error =
+                    QStringLiteral("--format: unknown format '%1' (use png, pdf, svg, csv)")
+                        .arg(f.trimmed());
+            else if (!options.exportFormats.contains(format))
+                options.exportFormats << format;
+        }
+        if (options.exportFormats.isEmpty() && options.error.isEmpty())
+            options.error = QStringLiteral("--format: no format given (use png, pdf, svg, csv)");
+    } else {
+        options.exportFormats = known;
+    }
+    options.exportSize =
+        parser.isSet(sizeOption) ? parser.value(sizeOption).toLower() : QStringLiteral("double");
+    if (options.exportSize != QLatin1String("single") &&
+        options.exportSize != QLatin1String("double"))
+        options.error =
+            QStringLiteral("--size: '%1' is not single or double").arg(parser.value(sizeOption));
+    if (parser.isSet(dpiOption)) {
+        bool ok = false;
+        options.exportDpi = parser.value(dpiOption).toInt(&ok);
+        // 2400 dpi at 7 in is 16800 pixels across: past that an image runs out of memory.
+        if (!ok || options.exportDpi < 30 || options.exportDpi > 2400)
+            options.error = QStringLiteral("--dpi: '%1' is not a whole number from 30 to 2400")
+                                .arg(parser.value(dpiOption));
+    }
     return options;
+}
+
+bool wantsBatchExport(int argc, const char* const* argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArray arg(argv[i]);
+        if (arg == "--export-figures" || arg.startsWith("--export-figures="))
+            return true;
+        if (arg == "--")
+            break;
+    }
+    return false;
 }
 
 } // namespace kvl

@@ -17,7 +17,20 @@ struct GuiOptions
     QString theme;          // "light", "dark", or empty for the default
     QString demoScreenshot; // development aid: render synthetic data, save, exit
     int tab = 0;            // with demoScreenshot: the tab to show
+    // --export-figures RUN.kvl --out DIR: write every view's figure and data, no window.
+    QString exportRun;
+    QString exportDir;
+    QStringList exportFormats; // of png, pdf, svg, csv (default: all four)
+    QString exportSize;        // "single" (3.5 in) or "double" (7 in, the default)
+    int exportDpi = 300;       // PNG pixels per inch
+    bool exportFooter = true;  // the provenance line under each figure
+    // A bad value of an export option, as a message for stderr (main exits 1); empty: fine.
+    QString error;
 };
+
+// Whether argv asks for the batch export. main() checks this before QApplication
+// exists, to choose the offscreen platform (no display needed, no window shown).
+bool wantsBatchExport(int argc, const char* const* argv);
 
 // Parses `arguments` (program name first). --help and --version print and exit, a
 // bad option prints the error and exits 1, as QCommandLineParser::process does.

@@ -1,4 +1,5 @@
 // kvlens: the desktop app (views over run files; runs happen in kvlens-cli).
+#include "batchexport.h"
 #include "demodata.h"
 #include "guioptions.h"
 #include "mainwindow.h"
@@ -10,8 +11,11 @@
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QTabWidget>
+#include <QTextStream>
 #include <QTimer>
 #include <QTranslator>
+
+#include <cstdio>
 
 namespace {
 
@@ -32,6 +36,10 @@ void installTranslations(QApplication& app, const QLocale& locale)
 
 int main(int argc, char** argv)
 {
+    // The batch export draws without a window: no display needed (a server, a CI job).
+    // The platform is chosen when QApplication is built, so before it.
+    if (kvl::wantsBatchExport(argc, argv))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("KVLens"));
     QApplication::setOrganizationName(QStringLiteral("KVLens"));
@@ -40,6 +48,13 @@ int main(int argc, char** argv)
 
     const kvl::GuiOptions options = kvl::parseGuiOptions(QApplication::arguments());
     installTranslations(app, options.locale);
+    QTextStream out(stdout), err(stderr);
+    if (!options.error.isEmpty()) {
+        err << "kvlens: error: " << options.error << '\n';
+        return 1;
+    }
+    if (!options.exportRun.isEmpty())
+        return kvl::runBatchExport(options, out, err);
 
     const bool demo = !options.demoScreenshot.isEmpty();
     kvl::MainWindow window(options.sessionPath);

@@ -52,6 +52,80 @@ class TestGuiOptions : public QObject
         QCOMPARE(options.theme, QStringLiteral("dark"));
         QCOMPARE(options.locale.language(), QLocale::Japanese);
     }
+
+    void batchExportOptions()
+    {
+        const GuiOptions options = parseGuiOptions(
+            {QStringLiteral("kvlens"), QStringLiteral("--export-figures"), QStringLiteral("r.kvl"),
+             QStringLiteral("--out"), QStringLiteral("figs"), QStringLiteral("--format"),
+             QStringLiteral("PDF, csv,pdf"), QStringLiteral("--size"), QStringLiteral("single"),
+             QStringLiteral("--dpi"), QStringLiteral("600"), QStringLiteral("--no-footer")});
+        QVERIFY2(options.error.isEmpty(), qPrintable(options.error));
+        QCOMPARE(options.exportRun, QStringLiteral("r.kvl"));
+        QCOMPARE(options.exportDir, QStringLiteral("figs"));
+        QCOMPARE(options.exportFormats, QStringList({"pdf", "csv"}));
+        QCOMPARE(options.exportSize, QStringLiteral("single"));
+        QCOMPARE(options.exportDpi, 600);
+        QVERIFY(!options.exportFooter);
+        QVERIFY(options.sessionPath.isEmpty()); // a batch export never touches a session
+
+        const GuiOptions defaults = parseGuiOptions(
+            {QStringLiteral("kvlens"), QStringLiteral("--export-figures"), QStringLiteral("r.kvl"),
+             QStringLiteral("--out"), QStringLiteral("figs")});
+        QVERIFY(defaults.error.isEmpty());
+        QCOMPARE(defaults.exportFormats, QStringList({"png", "pdf", "svg", "csv"}));
+        QCOMPARE(defaults.exportSize, QStringLiteral("double"));
+        QCOMPARE(defaults.exportDpi, 300);
+        QVERIFY(defaults.exportFooter);
+        QVERIFY(parseGuiOptions({QStringLiteral("kvlens")}).exportRun.isEmpty());
+    }
+
+    void badBatchExportOptions_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("named"); // what the message must name
+        const QStringList base{QStringLiteral("kvlens"), QStringLiteral("--export-figures"),
+                               QStringLiteral("r.kvl"), QStringLiteral("--out"),
+                               QStringLiteral("figs")};
+        QTest::newRow("format") << base + QStringList{"--format", "png,tiff"} << "tiff";
+        QTest::newRow("no format") << base + QStringList{"--format", ","} << "--format";
+        QTest::newRow("size") << base + QStringList{"--size", "triple"} << "triple";
+        QTest::newRow("dpi zero") << base + QStringList{"--dpi", "0"} << "--dpi";
+        QTest::newRow("dpi text") << base + QStringList{"--dpi", "high"} << "high";
+        QTest::newRow("no out") << QStringList{"kvlens", "--export-figures", "r.kvl"} << "--out";
+        QTest::newRow("out alone") << QStringList{"kvlens", "--out", "figs"} << "--out";
+        QTest::newRow("dpi alone") << QStringList{"kvlens", "--dpi", "300"} << "--dpi";
+    }
+    void badBatchExportOptions()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, named);
+        const GuiOptions options = parseGuiOptions(arguments);
+        QVERIFY2(options.error.contains(named), qPrintable(options.error));
+    }
+
+    void batchExportIsSeenBeforeQApplication_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<bool>("batch");
+        QTest::newRow("plain") << QStringList{"kvlens", "run.kvl"} << false;
+        QTest::newRow("option") << QStringList{"kvlens", "--export-figures", "r.kvl"} << true;
+        QTest::newRow("with =") << QStringList{"kvlens", "--export-figures=r.kvl"} << true;
+        QTest::newRow("after --") << QStringList{"kvlens", "--", "--export-figures"} << false;
+        QTest::newRow("a file named so") << QStringList{"kvlens", "export-figures"} << false;
+    }
+    void batchExportIsSeenBeforeQApplication()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(bool, batch);
+        std::vector<QByteArray> bytes;
+        for (const QString& a : arguments)
+            bytes.push_back(a.toLocal8Bit());
+        std::vector<const char*> argv;
+        for (const QByteArray& b : bytes)
+            argv.push_back(b.constData());
+        QCOMPARE(wantsBatchExport(int(argv.size()), argv.data()), batch);
+    }
 };
 
 // A main of its own: the test needs a QApplication built from a chosen argv.
