@@ -3,8 +3,8 @@
 # targets). The engine (model, cache, compressors, offload, run, train, kvlens-cli and
 # their tests) is left out, on purpose: its work happens inside Debian's libtorch and
 # OpenBLAS, which are not instrumented, so ASan would see only our thin glue around
-# them (no bounds checks on tensor storage or BLAS buffers), LeakSanitizer reports the
-# process-lifetime allocations of libtorch's and OpenMP's static pools, and the engine
+# them (no bounds checks on tensor storage or BLAS buffers), LeakSanitizer would have to
+# tell libtorch's and OpenMP's process-lifetime pools from real leaks, and the engine
 # tests, already the slow ones, would run several times slower under instrumentation.
 # KVLENS_ENGINE tells the CMake files whether the engine is part of this build.
 set(KVLENS_SANITIZE "" CACHE STRING

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The torch-free part of KVLens under AddressSanitizer + UndefinedBehaviorSanitizer:
+# core modules without libtorch (common, tokenizer, chattemplate, checkpoint, tasks,
+# store, diagnose), their tests and the fuzz targets' corpus replays; then, with
+# KVLENS_FUZZ_SECONDS=N, each fuzz target mutating its corpus for N seconds.
+#   packaging/sanitize.sh            build + test (core only: the CI-sized run)
+#   packaging/sanitize.sh --all      also the views and the desktop app's tests
+# KVLENS_BUILD_DIR overrides the build folder (default: build-sanitize/ in the checkout).
+# The libtorch engine is left out (see cmake/KvlensSanitize.cmake: libtorch and
+# OpenBLAS are not instrumented). Prints the build and test times.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${KVLENS_BUILD_DIR:-$root/build-sanitize}
+fuzz_seconds=${KVLENS_FUZZ_SECONDS:-0}
+all=0
+[ "${1:-}" = "--all" ] && all=1
+
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+# Reports fail the test that triggers them; leaks are checked at exit.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+start=$(date +%s)
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DKVLENS_SANITIZE=address,undefined
+# The tests ctest knows in this tree; the views' and app's only with --all.
+gui='gui_links_no_torch|tst_(runprocess|sessionstate|mainwindow|guioptions|translations|storerunloader|runbrowsing|columnpooling|viewdata|viewexport|viewselection|ratiocurvesview|pooledmapview|figureexport.*)'
+tests=$(ctest --test-dir "$build" -N | awk '/Test +#/{print $3}')
+[ $all -eq 1 ] || tests=$(echo "$tests" | grep -vxE "$gui")
+targets=$(echo "$tests" | sed 's/_corpus$//' | grep -v '^gui_links_no_torch$' | sort -u)
+cmake --build "$build" --parallel "$(nproc)" --target $targets
+built=$(date +%s)
+echo "sanitize: build $((built - start)) s"
+
+regex="^($(echo "$tests" | paste -sd'|'))\$"
+ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" -R "$regex"
+tested=$(date +%s)
+echo "sanitize: tests $((tested - built)) s"
+
+if [ "$fuzz_seconds" -gt 0 ]; then
+  mkdir -p "$build/fuzz-artifacts"
+  cd "$build/fuzz-artifacts" # crashing inputs land here (crash-<target>-<pid>.bin)
+  for exe in "$build"/tests/fuzz/fuzz_*; do
+    name=$(basename "$exe")
+    "$exe" --mutate "$fuzz_seconds" --seed "${KVLENS_FUZZ_SEED:-$RANDOM}" \
+      "$root/tests/fuzz/corpus/$name"
+  done
+  echo "sanitize: fuzzing $(( $(date +%s) - tested )) s"
+fi
