@@ -80,6 +80,22 @@ Open a run file (File › Open run…) or start one (File › New run…) to see
         <source>sample %1</source>
         <translation>サンプル %1</translation>
     </message>
+    <message>
+        <source>%1 vs %2: %3</source>
+        <translation>%1 と %2: %3</translation>
+    </message>
+    <message>
+        <source>sample %1 not compared: in %2 this id names another sample (%3)</source>
+        <translation>サンプル %1 は比較しません: %2 ではこの ID が別のサンプルを指します（%3）</translation>
+    </message>
+    <message>
+        <source>sample %1 not compared: %2 holds no sample with the same content</source>
+        <translation>サンプル %1 は比較しません: %2 に同じ内容のサンプルがありません</translation>
+    </message>
+    <message>
+        <source>sample %1 (same content as %2)</source>
+        <translation>サンプル %1（%2 と同じ内容）</translation>
+    </message>
 </context>
 <context>
     <name>kvl::EvictionMapView</name>
@@ -711,6 +727,10 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
     <message>
         <source>%1: no sample finished; the file says &apos;running&apos; (a run cancelled before its first sample stays so)</source>
         <translation>%1: 完了したサンプルはありません。ファイルは「実行中」と記録しています（最初のサンプルの前に取り消された実行はこのままです）</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>サンプル</translation>
     </message>
 </context>
 <context>
@@ -1502,6 +1522,131 @@ The run file&apos;s status is &apos;%1&apos; and it holds no finished sample.</s
     <message>
         <source>This attention has no per-head values: only the mean over kv-heads of each layer can be drawn.</source>
         <translation>このアテンションにはヘッドごとの値がありません。各層の kv ヘッド平均のみ描画できます。</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::RunComparisonViews</name>
+    <message>
+        <source>Accuracy (matched samples)</source>
+        <translation>正解率（対応したサンプル）</translation>
+    </message>
+    <message>
+        <source>over the %1 samples both runs hold (matched by content; mismatched and one-run samples left out) · Wilson score intervals</source>
+        <translation>両方の実行にある %1 サンプルで集計（内容で対応付け。不一致と片方のみのサンプルは除外）· Wilson スコア区間</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::RunComparePanel</name>
+    <message>
+        <source>Run A:</source>
+        <translation>実行 A:</translation>
+    </message>
+    <message>
+        <source>Run B:</source>
+        <translation>実行 B:</translation>
+    </message>
+    <message>
+        <source>Export table (CSV)…</source>
+        <translation>表をエクスポート（CSV）…</translation>
+    </message>
+    <message>
+        <source>Open a second run (File › Open run…) to compare two runs.</source>
+        <translation>2 つの実行を比較するには、もう 1 つの実行を開いてください（ファイル › 実行を開く…）。</translation>
+    </message>
+    <message>
+        <source>Accuracy of two runs over their matched samples</source>
+        <translation>2 つの実行の正解率（対応したサンプル）</translation>
+    </message>
+    <message>
+        <source>Open two runs to overlay their accuracy.
+Samples are paired by content (suite, context, question, answer), never by id alone.</source>
+        <translation>2 つの実行を開くと正解率を重ねて表示します。
+サンプルは内容（スイート、コンテキスト、質問、答え）で対応付け、ID だけでは対応付けません。</translation>
+    </message>
+    <message>
+        <source>Samples not compared: the same id naming other content in the two runs (never paired), and samples of one run only</source>
+        <translation>比較しないサンプル: 2 つの実行で同じ ID が別の内容を指すもの（対応付けない）と、片方の実行にしかないもの</translation>
+    </message>
+    <message>
+        <source>Export comparison table</source>
+        <translation>比較表をエクスポート</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>エクスポートに失敗しました</translation>
+    </message>
+    <message>
+        <source>comparison of %1 and %2</source>
+        <translation>%1 と %2 の比較</translation>
+    </message>
+    <message>
+        <source>Pick two different runs to compare.</source>
+        <translation>比較する 2 つの異なる実行を選んでください。</translation>
+    </message>
+    <message>
+        <source>Comparing…</source>
+        <translation>比較中…</translation>
+    </message>
+    <message>
+        <source>%1 vs %2 — samples: %3</source>
+        <translation>%1 と %2 — サンプル: %3</translation>
+    </message>
+    <message>
+        <source>mismatched %1</source>
+        <translation>不一致 %1</translation>
+    </message>
+    <message>
+        <source>only in A: %1</source>
+        <translation>A のみ: %1</translation>
+    </message>
+    <message>
+        <source>only in B: %1</source>
+        <translation>B のみ: %1</translation>
+    </message>
+    <message>
+        <source>No configuration has rows for a matched sample in both runs.
+%1</source>
+        <translation>対応したサンプルについて両方の実行に行がある構成はありません。
+%1</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::AccuracyDeltaModel</name>
+    <message>
+        <source>not in A</source>
+        <translation>A になし</translation>
+    </message>
+    <message>
+        <source>not in B</source>
+        <translation>B になし</translation>
+    </message>
+    <message>
+        <source>Compressor</source>
+        <translation>圧縮手法</translation>
+    </message>
+    <message>
+        <source>Ratio</source>
+        <translation>比率</translation>
+    </message>
+    <message>
+        <source>Accuracy A</source>
+        <translation>正解率 A</translation>
+    </message>
+    <message>
+        <source>Accuracy B</source>
+        <translation>正解率 B</translation>
+    </message>
+    <message>
+        <source>n matched</source>
+        <translation>対応数 n</translation>
+    </message>
+    <message>
+        <source>Correct only in A</source>
+        <translation>A のみ正解</translation>
+    </message>
+    <message>
+        <source>Correct only in B</source>
+        <translation>B のみ正解</translation>
     </message>
 </context>
 </TS>

@@ -1,16 +1,21 @@
 #include "comparepanel.h"
 
 #include "latestrequest.h"
+#include "store/runreader.h"
+#include "store/samplematching.h"
 #include "views/heatmapview.h"
 #include "views/signaturenames.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QFileInfo>
 #include <QGridLayout>
 #include <QLabel>
 #include <QSplitter>
 #include <QVBoxLayout>
 
 #include <array>
+#include <map>
 
 namespace kvl {
 
@@ -38,6 +43,11 @@ ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent), m_request(new Lat
     }
     pickers->setColumnStretch(6, 1);
     layout->addLayout(pickers);
+    m_match = new QLabel;
+    m_match->setWordWrap(true);
+    m_match->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_match->hide();
+    layout->addWidget(m_match);
     layout->addWidget(split, 1);
 }
 
@@ -77,12 +87,18 @@ void ComparePanel::setChoices(const QVector<CompareChoice>& choices)
     reload();
 }
 
-void ComparePanel::setSample(const QString& sampleKey)
+void ComparePanel::setSample(const QString& sampleKey, const QString& runPath)
 {
-    if (sampleKey == m_sample)
+    if (sampleKey == m_sample && runPath == m_sampleRun)
         return;
     m_sample = sampleKey;
+    m_sampleRun = runPath;
     reload();
+}
+
+QString ComparePanel::matchSummary() const
+{
+    return m_match->isHidden() ? QString() : m_match->text();
 }
 
 void ComparePanel::pick(int slot, int choiceIndex)
@@ -107,10 +123,76 @@ void ComparePanel::setPreferred(const CompareChoice& a, const CompareChoice& b)
     m_preferred[1] = b;
 }
 
+namespace {
+
+// What one reload loads: per slot the key shown (empty: refused, with the reason).
+struct CompareLoad
+{
+    std::array<QString, 3> keys;
+    std::array<QString, 3> refusals;
+    QVector<SampleDetail> details;
+    QStringList matchSummaries;
+};
+
+QString runLabel(const QString& path)
+{
+    return QFileInfo(path).completeBaseName();
+}
+
+CompareLoad loadCompare(const std::array<CompareChoice, 3>& picks, const QString& sample,
+                        const QString& sampleRun)
+{
+    CompareLoad load;
+    std::map<QString, SampleMatching> matchings; // by the other run's path
+    for (int i = 0; i < 3; ++i) {
+        const CompareChoice& c = picks[i];
+        QString key = sample;
+        if (!sampleRun.isEmpty() && !c.path.isEmpty() && c.path != sampleRun) {
+            auto it = matchings.find(c.path);
+            if (it == matchings.end()) {
+                RunReader a(sampleRun);
+                RunReader b(c.path);
+                it = matchings.emplace(c.path, matchSamples(a.samples(), b.samples())).first;
+                load.matchSummaries
+                    << QCoreApplication::translate("kvl::ComparePanel", "%1 vs %2: %3")
+                           .arg(runLabel(sampleRun), runLabel(c.path),
+                                it->second.summary(runLabel(sampleRun), runLabel(c.path)));
+            }
+            const SampleMatching& m = it->second;
+            key = m.keyInB(sample).value_or(QString());
+            if (key.isEmpty()) {
+                QString why;
+                for (const SampleMismatch& mm : m.mismatched)
+                    if (mm.key == sample)
+                        why = QCoreApplication::translate(
+                                  "kvl::ComparePanel",
+                                  "sample %1 not compared: in %2 this id names another sample "
+                                  "(%3)")
+                                  .arg(sample, runLabel(c.path), mm.why);
+                if (why.isEmpty())
+                    why = QCoreApplication::translate("kvl::ComparePanel",
+                                                      "sample %1 not compared: %2 holds no "
+                                                      "sample with the same content")
+                              .arg(sample, runLabel(c.path));
+                load.refusals[i] = why;
+            }
+        }
+        load.keys[i] = key;
+        load.details << (key.isEmpty()
+                             ? SampleDetail{}
+                             : loadSampleDetail(c.path, key, c.config.compressor, c.config.ratio));
+    }
+    return load;
+}
+
+} // namespace
+
 void ComparePanel::reload()
 {
     if (m_sample.isEmpty() || m_choices.isEmpty()) {
+        m_match->hide();
         for (int i = 0; i < 3; ++i) {
+            m_slotSample[i].clear();
             m_maps[i]->clear();
             m_maps[i]->setTitle(picked(i).label());
         }
@@ -118,20 +200,24 @@ void ComparePanel::reload()
     }
     const std::array<CompareChoice, 3> picks = {picked(0), picked(1), picked(2)};
     const QString sample = m_sample;
+    const QString sampleRun = m_sampleRun.isEmpty() ? m_choices.first().path : m_sampleRun;
     for (int i = 0; i < 3; ++i)
         m_maps[i]->setTitle(tr("%1 — loading…").arg(picks[i].label()));
-    m_request->run<QVector<SampleDetail>>(
-        [picks, sample] {
-            QVector<SampleDetail> out;
-            for (const CompareChoice& c : picks)
-                out << loadSampleDetail(c.path, sample, c.config.compressor, c.config.ratio);
-            return out;
-        },
-        [this, picks](const QVector<SampleDetail>& details) {
+    m_request->run<CompareLoad>(
+        [picks, sample, sampleRun] { return loadCompare(picks, sample, sampleRun); },
+        [this, picks](const CompareLoad& load) {
+            m_match->setText(load.matchSummaries.join(QLatin1Char('\n')));
+            m_match->setVisible(!load.matchSummaries.isEmpty());
             for (int i = 0; i < 3; ++i) {
-                const SampleDetail& d = details[i];
+                const SampleDetail& d = load.details[i];
+                m_slotSample[i] = load.keys[i];
                 QString text = picks[i].label();
-                if (d.found) {
+                if (!load.refusals[i].isEmpty()) {
+                    text += QStringLiteral(" — ") + load.refusals[i];
+                } else if (d.found) {
+                    if (load.keys[i] != m_sample)
+                        text += QStringLiteral(" — ") +
+                                tr("sample %1 (same content as %2)").arg(load.keys[i], m_sample);
                     text +=
                         QStringLiteral(" — ") +
                         tr("answer %1 (%2)")
@@ -140,14 +226,14 @@ void ComparePanel::reload()
                         text += QStringLiteral(" · ") +
                                 signatureDisplayName(signatureName(*d.result.signature));
                 } else {
-                    text += QStringLiteral(" — ") + tr("no row for sample %1").arg(m_sample);
+                    text += QStringLiteral(" — ") + tr("no row for sample %1").arg(load.keys[i]);
                 }
                 m_maps[i]->setTitle(text);
                 Provenance p;
                 p.run = picks[i].runName;
                 p.compressor = picks[i].config.compressor;
                 p.ratio = picks[i].config.ratio;
-                p.note = tr("sample %1").arg(m_sample);
+                p.note = tr("sample %1").arg(load.keys[i].isEmpty() ? m_sample : load.keys[i]);
                 m_maps[i]->setProvenance(p);
                 if (d.heatmap.isEmpty())
                     m_maps[i]->clear();

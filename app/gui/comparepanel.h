@@ -35,8 +35,17 @@ class ComparePanel : public QWidget
 
     // Keeps the current picks where they are still offered.
     void setChoices(const QVector<CompareChoice>& choices);
-    void setSample(const QString& sampleKey);
+    // `runPath`: the run the key belongs to. A slot showing another run shows the
+    // sample that run holds with the same content (store/samplematching), whatever its
+    // id, and refuses a sample with no such match (same id, other content: never
+    // paired). Empty: the run of the first choice (the window's current run).
+    void setSample(const QString& sampleKey, const QString& runPath = {});
     QString sample() const { return m_sample; }
+    // The key a slot shows (its run's id of the sample); empty when it is refused.
+    QString slotSample(int slot) const { return m_slotSample[slot]; }
+    // How the sample's run and the other picked run match, when a slot shows another
+    // run ("8 matched by content ... · 2 mismatched ..."); empty otherwise.
+    QString matchSummary() const;
     // 0 = reference, 1 = A, 2 = B.
     void pick(int slot, int choiceIndex);
     CompareChoice picked(int slot) const;
@@ -56,6 +65,9 @@ class ComparePanel : public QWidget
 
     QVector<CompareChoice> m_choices;
     QString m_sample;
+    QString m_sampleRun;
+    QString m_slotSample[3];
+    QLabel* m_match;
     QComboBox* m_combos[3];
     CompareChoice m_preferred[2];
     HeatmapView* m_maps[3];

@@ -7,6 +7,7 @@
 #include "newrundialog.h"
 #include "overlaplists.h"
 #include "rowspanel.h"
+#include "runcomparepanel.h"
 #include "runprocess.h"
 #include "runwatcher.h"
 #include "sampleinspector.h"
@@ -169,6 +170,7 @@ void MainWindow::createViews()
         tr("No interventions in this run.\nRuns with interventions boost the attention on the "
            "evidence of low-EAR rows, and on random entries as a sham."));
     m_compare = new ComparePanel;
+    m_runCompare = new RunComparePanel;
     m_inspector = new SampleInspector;
 
     // Accuracy over every suite, or one: a chooser above it when the run has several.
@@ -249,7 +251,12 @@ void MainWindow::createViews()
     m_tabs->addTab(m_spanKeep, tr("Span keep"));
     m_tabs->addTab(m_leakage, tr("Leakage"));
     m_tabs->addTab(m_interventions, tr("Interventions"));
-    m_tabs->addTab(m_compare, tr("Compare"));
+    // Compare: samples side by side, and two open runs over their matched samples.
+    auto* comparePages = new QTabWidget;
+    comparePages->setDocumentMode(true);
+    comparePages->addTab(m_compare, tr("Samples"));
+    comparePages->addTab(m_runCompare, tr("Runs"));
+    m_tabs->addTab(comparePages, tr("Compare"));
     m_tabs->addTab(m_inspector, tr("Sample"));
     m_views = {m_accuracy, m_taxonomy, m_chainBreaks, m_overlap,
                m_heatmap,  m_eviction, m_ger,         m_failureSets};
@@ -427,7 +434,7 @@ void MainWindow::showRun(const RunViewData& data)
         m_failureSets->setData(sets);
     updateChoosers();
     updateCompareChoices();
-    m_compare->setSample(data.sampleKey);
+    m_compare->setSample(data.sampleKey, m_currentRun);
     // Each view says what it shows, and what is missing and why.
     describeRunState(data, findChildren<PlotView*>());
     describeDetailViews(data, m_heatmap, m_referenceHeatmap, m_eviction);

@@ -27,6 +27,7 @@ namespace kvl {
 
 class AccuracyRatioView;
 class ComparePanel;
+class RunComparePanel;
 class EvictionMapView;
 class FailureSetsView;
 class GerConsensusView;
@@ -102,6 +103,7 @@ class MainWindow : public QMainWindow
     RowsPanel* rowsPanel() const { return m_rows; }
     SampleInspector* sampleInspector() const { return m_inspector; }
     ComparePanel* comparePanel() const { return m_compare; }
+    RunComparePanel* runComparePanel() const { return m_runCompare; }
     OverlapLists* overlapLists() const { return m_overlapLists; }
     FailureSetsView* failureSetsView() const { return m_failureSets; }
     HeatmapView* referenceHeatmap() const { return m_referenceHeatmap; }
@@ -185,6 +187,7 @@ class MainWindow : public QMainWindow
     RatioCurvesView* m_leakage = nullptr;
     RatioCurvesView* m_interventions = nullptr;
     ComparePanel* m_compare = nullptr;
+    RunComparePanel* m_runCompare = nullptr;
     SampleInspector* m_inspector = nullptr;
     RowsPanel* m_rows = nullptr;
     QToolBar* m_selectionBar = nullptr;

@@ -9,6 +9,7 @@
 #include "overlaplists.h"
 #include "rowqueries.h"
 #include "rowspanel.h"
+#include "runcomparepanel.h"
 #include "runprocess.h"
 #include "runwatcher.h"
 #include "sampledetail.h"
@@ -261,6 +262,7 @@ void MainWindow::updateCompareChoices()
     }
     m_compare->setPreferred(a, b);
     m_compare->setChoices(choices);
+    m_runCompare->setRuns(m_openRuns, m_currentRun);
 }
 
 void MainWindow::setFocusConfiguration(const QString& compressor, double ratio)
@@ -373,7 +375,7 @@ void MainWindow::inspectRow(const ResultRow& row)
     const StoredResult r = row.result;
     m_inspector->setBusy(r.sampleKey);
     m_tabs->setCurrentWidget(m_inspector);
-    m_compare->setSample(r.sampleKey);
+    m_compare->setSample(r.sampleKey, path);
     m_sampleRequest->run<SampleDetail>(
         [path, r] { return loadSampleDetail(path, r.sampleKey, r.compressor, r.ratio); },
         [this](const SampleDetail& d) {

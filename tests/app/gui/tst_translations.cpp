@@ -26,6 +26,10 @@ class TstTranslations : public QObject
                                       << "Failure sets (UpSet)";
         QTest::newRow("interval footnote") << "kvl::RatioPlotView"
                                            << "bars: 95% intervals";
+        QTest::newRow("run comparison") << "kvl::RunComparePanel"
+                                        << "Accuracy of two runs over their matched samples";
+        QTest::newRow("delta table") << "kvl::AccuracyDeltaModel"
+                                     << "Correct only in B";
     }
     void japaneseCatalogue()
     {

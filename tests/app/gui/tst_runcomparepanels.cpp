@@ -1,0 +1,158 @@
+// The Compare tab over two hand-made runs (comparefixtures.h): the Samples page
+// shows a sample of another run only when that run holds the same content (whatever
+// its id) and refuses a mismatched one; the Runs page says how many samples matched,
+// names the rest, overlays both runs' accuracy over the matched samples and lists
+// the deltas (exported with the '#' provenance lines).
+#include "comparefixtures.h"
+#include "comparepanel.h"
+#include "mainwindow.h"
+#include "offscreentestmain.h"
+#include "runcomparepanel.h"
+#include "storerunloader.h"
+#include "views/accuracydeltamodel.h"
+#include "views/heatmapview.h"
+#include "views/ratiocurvesview.h"
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+using namespace kvl;
+
+class TstRunComparePanels : public QObject
+{
+    Q_OBJECT
+  private:
+    QTemporaryDir m_dir;
+    QString m_a, m_b;
+
+  private slots:
+    void initTestCase()
+    {
+        m_a = m_dir.filePath(QStringLiteral("run-a.kvl"));
+        m_b = m_dir.filePath(QStringLiteral("run-b.kvl"));
+        test::writeComparedRuns(m_a, m_b);
+    }
+
+    void samplesPageRefusesMismatchedSample()
+    {
+        ComparePanel panel;
+        const ConfigChoice full{QStringLiteral("FullCache"), 0.0};
+        const ConfigChoice snap{QStringLiteral("SnapKV"), 0.5};
+        panel.setChoices({{m_a, QStringLiteral("run-a"), full},
+                          {m_a, QStringLiteral("run-a"), snap},
+                          {m_b, QStringLiteral("run-b"), snap}});
+        panel.pick(0, 0);
+        panel.pick(1, 1);
+        QSignalSpy shown(&panel, &ComparePanel::detailsAvailable);
+        panel.pick(2, 2);
+        panel.setSample(QStringLiteral("p1"), m_a);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && panel.slotSample(0) == "p1", 5000);
+        // p1 of B is another sample ('Zoe Hart'): never shown beside A's p1.
+        QCOMPARE(panel.slotSample(1), QStringLiteral("p1"));
+        QCOMPARE(panel.slotSample(2), QString());
+        QVERIFY2(panel.caption(2).contains(QLatin1String("not compared")),
+                 qPrintable(panel.caption(2)));
+        QVERIFY2(panel.caption(2).contains(QLatin1String("'Zoe Pike' vs 'Zoe Hart'")),
+                 qPrintable(panel.caption(2)));
+        QVERIFY(!panel.caption(2).contains(QLatin1String("answer Zoe Hart")));
+        QVERIFY2(panel.matchSummary().contains(QLatin1String("2 matched by content")),
+                 qPrintable(panel.matchSummary()));
+        QVERIFY(panel.matchSummary().contains(QLatin1String("1 mismatched")));
+
+        // A's p2 is B's x2: shown under B's id, with B's row (SnapKV wrong there).
+        shown.clear();
+        panel.setSample(QStringLiteral("p2"), m_a);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && panel.slotSample(2) == "x2", 5000);
+        QVERIFY2(panel.caption(2).contains(QLatin1String("x2 (same content as p2)")),
+                 qPrintable(panel.caption(2)));
+        QVERIFY(panel.caption(2).contains(QLatin1String("(wrong)")));
+        QVERIFY(panel.caption(1).contains(QLatin1String("answer Ann (correct)")));
+
+        // Only in A: refused too.
+        shown.clear();
+        panel.setSample(QStringLiteral("p3"), m_a);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && panel.slotSample(0) == "p3", 5000);
+        QCOMPARE(panel.slotSample(2), QString());
+        QVERIFY2(panel.caption(2).contains(QLatin1String("holds no sample with the same content")),
+                 qPrintable(panel.caption(2)));
+    }
+
+    void runsPageComparesMatchedSamples()
+    {
+        RunComparePanel panel;
+        QAbstractItemModelTester tester(panel.deltaModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy compared(&panel, &RunComparePanel::comparisonAvailable);
+        panel.setRuns({m_a, m_b}, m_a);
+        QVERIFY(compared.wait(5000));
+        QCOMPARE(panel.pathA(), m_a);
+        QCOMPARE(panel.pathB(), m_b);
+        QVERIFY2(panel.summaryText().contains(QStringLiteral(
+                     "2 matched by content (suite, context, question, answer) · 1 mismatched")),
+                 qPrintable(panel.summaryText()));
+        const QStringList lines = panel.mismatchLines();
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(lines[0].startsWith(QLatin1String("mismatched p1: answer differs ('Zoe Pike' vs "
+                                                   "'Zoe Hart')")),
+                 qPrintable(lines[0]));
+        QCOMPARE(lines[1], QStringLiteral("only in A: p3"));
+        QCOMPARE(lines[2], QStringLiteral("only in B: p4"));
+
+        // Hand-computed (comparefixtures.h): FullCache 1/2 vs 2/2, SnapKV 1/2 vs 1/2.
+        AccuracyDeltaModel* model = panel.deltaModel();
+        QCOMPARE(model->rowCount(), 3);
+        QCOMPARE(model->table().rows[0].compressor, QStringLiteral("FullCache"));
+        QCOMPARE(model->table().rows[0].delta, 0.5);
+        QCOMPARE(model->table().rows[0].n, 2);
+        QCOMPARE(model->table().rows[1].delta, 0.0);
+        QCOMPARE(model->table().rows[2].missingFrom, QStringLiteral("A"));
+
+        // Two curves per compressor with matched rows (FullCache as ratio 0, SnapKV), a
+        // line style per run named in the legend.
+        RatioCurvesView* curves = panel.curves();
+        QVERIFY(curves->hasData());
+        QCOMPARE(curves->data().curves.size(), 4);
+        QCOMPARE(curves->data().colorNames,
+                 (QStringList{QStringLiteral("FullCache"), QStringLiteral("SnapKV")}));
+        QCOMPARE(curves->data().styleNames, (QStringList{QStringLiteral("A: run-a (tiny)"),
+                                                         QStringLiteral("B: run-b (tiny)")}));
+        QCOMPARE(curves->data().curves[3].values, (QVector<double>{0.5}));
+        QCOMPARE(curves->data().curves[3].n, (QVector<int>{2}));
+        QVERIFY(curves->data().intervalNote.contains(QLatin1String("over the 2 samples")));
+
+        const QString csvPath = m_dir.filePath(QStringLiteral("delta.csv"));
+        panel.exportCsv(csvPath);
+        QFile f(csvPath);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QVERIFY2(text.startsWith(QLatin1Char('#')), qPrintable(text));
+        QVERIFY(
+            text.contains(QLatin1String("# comparison of A: run-a (tiny) and B: run-b (tiny)")));
+        QVERIFY(text.contains(QLatin1String("\ncompressor,ratio,accuracy_a,accuracy_b,delta,")));
+        QVERIFY(text.contains(QLatin1String("\nFullCache,0,0.5,1,0.5,2,0,1\n")));
+    }
+
+    void windowFeedsTheRunsPage()
+    {
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.openRun(m_a);
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(window.runComparePanel()->pathB(), QString());
+        QVERIFY(window.runComparePanel()->summaryText().contains(QLatin1String("second run")));
+        QSignalSpy compared(window.runComparePanel(), &RunComparePanel::comparisonAvailable);
+        window.openRun(m_b);
+        QVERIFY(loaded.wait(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(!compared.isEmpty(), 5000);
+        // A stays the run it was (the first opened); B is the new one.
+        QCOMPARE(window.runComparePanel()->pathA(), m_a);
+        QCOMPARE(window.runComparePanel()->pathB(), m_b);
+        QCOMPARE(window.runComparePanel()->deltaModel()->rowCount(), 3);
+    }
+};
+
+KVL_OFFSCREEN_TEST_MAIN(TstRunComparePanels)
+#include "tst_runcomparepanels.moc"
