@@ -191,6 +191,24 @@ class TstBatchExport : public QObject
         QCOMPARE(png.dotsPerMeterX(), qRound(300 / 0.0254));
     }
 
+    // The footer is drawn text in the SVG besides the description; --no-footer drops
+    // the drawing only.
+    void noFooterKeepsTheMetadata()
+    {
+        QTemporaryDir dir;
+        const QString run = dir.filePath(QStringLiteral("run.kvl"));
+        writeTwoSuiteRun(run);
+        const QString with = dir.filePath(QStringLiteral("with"));
+        const QString without = dir.filePath(QStringLiteral("without"));
+        exportRunFigures(exportOptions(run, with, QStringLiteral("--format svg")));
+        exportRunFigures(exportOptions(run, without, QStringLiteral("--format svg --no-footer")));
+        const QByteArray a = contents(QDir(with).filePath(QStringLiteral("accuracy.svg")));
+        const QByteArray b = contents(QDir(without).filePath(QStringLiteral("accuracy.svg")));
+        QCOMPARE(a.count("model: tiny"), 2); // <desc> and the footer
+        QCOMPARE(b.count("model: tiny"), 1); // <desc> only
+        QCOMPARE(b.count(sha256(run).toLatin1()), 1);
+    }
+
     void badRunFileNamesIt_data()
     {
         QTest::addColumn<QByteArray>("content"); // empty: no file at all
