@@ -3,6 +3,7 @@
 // (missing model directory, corrupt safetensors, bad JSONL line, another spec on an
 // existing run file) -> a non-zero exit with the file named.
 #include "store/runreader.h"
+#include "store/sqlitedatabase.h"
 
 #include <QDir>
 #include <QFile>
@@ -199,6 +200,27 @@ class TestCli : public QObject
         QVERIFY(!report.value(QStringLiteral("accuracy")).toArray().isEmpty());
         CLI_OK(cli({"report", m_run}));
         QCOMPARE(cli({"report", m_run, "--format", "xml"}).code, 1);
+    }
+
+    // Issue 18: a value changed behind the writer's back (the file still passes SQLite's
+    // checks) stops the report with the file and the sample named, before any figure.
+    void reportRefusesChangedRow()
+    {
+        const QString copy = path("changed.kvl");
+        QFile::remove(copy);
+        QVERIFY(QFile::copy(m_run, copy));
+        QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner);
+        CLI_OK(cli({"report", copy, "--format", "json"}));
+        SqliteDatabase(copy, SqliteDatabase::Mode::ReadWriteCreate)
+            .exec(QStringLiteral("UPDATE result SET correct = 1 - correct WHERE sample_id = "
+                                 "(SELECT MAX(sample_id) FROM result) AND config_id = "
+                                 "(SELECT MAX(config_id) FROM result)"));
+        const Result r = cli({"report", copy, "--format", "json"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(copy) && r.err.contains(QStringLiteral("damaged result row of "
+                                                                       "sample '")),
+                 qPrintable(r.err));
+        QVERIFY2(r.out.isEmpty(), r.out.constData());
     }
 
     void specFileShardsAndMerge()

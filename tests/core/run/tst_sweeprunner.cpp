@@ -21,6 +21,7 @@
 #include "run/sweepbenchmark.h"
 #include "run/sweepconfig.h"
 #include "run/sweeprunner.h"
+#include "store/resultcolumns.h"
 #include "store/runmerge.h"
 #include "store/runreader.h"
 #include "store/sqlitedatabase.h"
@@ -232,8 +233,11 @@ class TestSweepRunner : public QObject
         SweepOptions first;
         first.maxSamples = 2;
         QCOMPARE(runSweep(spec, out, first).ran, 2);
+        // Re-stamped (issue 18): an edit that leaves the checksums stale is damage.
         SqliteDatabase(out, SqliteDatabase::Mode::ReadWriteCreate)
-            .exec(QStringLiteral("UPDATE result SET correct = 1"));
+            .exec(QStringLiteral("UPDATE result SET correct = 1; "
+                                 "UPDATE result AS r SET row_checksum = %1")
+                      .arg(resultChecksumSql(QStringLiteral("r"))));
 
         std::vector<SweepProgress> progress;
         SweepOptions rest;
