@@ -2,229 +2,66 @@
 
 #include "chattemplate/jinjapython.h"
 #include "common/error.h"
+#include "common/jsonloads.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace kvl::jinja {
 namespace {
 
-class JsonReader
+// json.loads's tree as the Jinja side holds it: dicts in input order (a repeated key
+// keeps its first place and takes the last value, as a Python dict built in order does),
+// an integer that fits 64 bits as Int and a larger one as Float.
+Value toValue(const JsonLoadsValue& j, const QString& origin)
 {
-  public:
-    JsonReader(const QByteArray& bytes, const QString& origin)
-        : m_text(QString::fromUtf8(bytes)), m_origin(origin)
-    {}
-
-    Value document()
-    {
-        Value v = value();
-        skipSpace();
-        if (m_pos != m_text.size())
-            fail(QStringLiteral("unexpected text after the JSON value"));
-        return v;
-    }
-
-  private:
-    [[noreturn]] void fail(const QString& what) const
-    {
-        const qsizetype lineStart = m_text.lastIndexOf(QLatin1Char('\n'), m_pos - 1) + 1;
-        throw Error(m_origin, QStringLiteral("malformed JSON at line %1, column %2: %3")
-                                  .arg(m_text.left(m_pos).count(QLatin1Char('\n')) + 1)
-                                  .arg(m_pos - lineStart + 1)
-                                  .arg(what));
-    }
-
-    void skipSpace()
-    {
-        while (m_pos < m_text.size() &&
-               (m_text[m_pos] == QLatin1Char(' ') || m_text[m_pos] == QLatin1Char('\n') ||
-                m_text[m_pos] == QLatin1Char('\r') || m_text[m_pos] == QLatin1Char('\t')))
-            ++m_pos;
-    }
-
-    bool take(QLatin1String word)
-    {
-        if (QStringView(m_text).mid(m_pos).startsWith(word)) {
-            m_pos += word.size();
-            return true;
-        }
-        return false;
-    }
-
-    Value value()
-    {
-        skipSpace();
-        if (m_pos >= m_text.size())
-            fail(QStringLiteral("unexpected end"));
-        const QChar c = m_text[m_pos];
-        if (c == QLatin1Char('{'))
-            return object();
-        if (c == QLatin1Char('['))
-            return array();
-        if (c == QLatin1Char('"'))
-            return Value::string(string());
-        if (take(QLatin1String("true")))
-            return Value::boolean(true);
-        if (take(QLatin1String("false")))
-            return Value::boolean(false);
-        if (take(QLatin1String("null")))
-            return Value::none();
-        if (c == QLatin1Char('-') || c.isDigit())
-            return number();
-        fail(QStringLiteral("unexpected character '%1'").arg(c));
-    }
-
-    Value object()
-    {
-        ++m_pos;
-        Dict d;
-        skipSpace();
-        if (m_pos < m_text.size() && m_text[m_pos] == QLatin1Char('}')) {
-            ++m_pos;
-            return Value::makeDict(std::move(d));
-        }
-        while (true) {
-            skipSpace();
-            if (m_pos >= m_text.size() || m_text[m_pos] != QLatin1Char('"'))
-                fail(QStringLiteral("expected a string key"));
-            const QString key = string();
-            skipSpace();
-            if (m_pos >= m_text.size() || m_text[m_pos] != QLatin1Char(':'))
-                fail(QStringLiteral("expected ':'"));
-            ++m_pos;
-            d.set(key, value());
-            skipSpace();
-            if (m_pos < m_text.size() && m_text[m_pos] == QLatin1Char(',')) {
-                ++m_pos;
-                continue;
-            }
-            if (m_pos < m_text.size() && m_text[m_pos] == QLatin1Char('}')) {
-                ++m_pos;
-                return Value::makeDict(std::move(d));
-            }
-            fail(QStringLiteral("expected ',' or '}'"));
-        }
-    }
-
-    Value array()
-    {
-        ++m_pos;
-        List items;
-        skipSpace();
-        if (m_pos < m_text.size() && m_text[m_pos] == QLatin1Char(']')) {
-            ++m_pos;
-            return Value::makeList(std::move(items));
-        }
-        while (true) {
-            items.push_back(value());
-            skipSpace();
-            if (m_pos < m_text.size() && m_text[m_pos] == QLatin1Char(',')) {
-                ++m_pos;
-                continue;
-            }
-            if (m_pos < m_text.size() && m_text[m_pos] == QLatin1Char(']')) {
-                ++m_pos;
-                return Value::makeList(std::move(items));
-            }
-            fail(QStringLiteral("expected ',' or ']'"));
-        }
-    }
-
-    QString string()
-    {
-        ++m_pos;
-        QString out;
-        while (true) {
-            if (m_pos >= m_text.size())
-                fail(QStringLiteral("unterminated string"));
-            const QChar c = m_text[m_pos++];
-            if (c == QLatin1Char('"'))
-                return out;
-            if (c.unicode() < 0x20)
-                fail(QStringLiteral("control character in a string"));
-            if (c != QLatin1Char('\\')) {
-                out += c;
-                continue;
-            }
-            if (m_pos >= m_text.size())
-                fail(QStringLiteral("unterminated string"));
-            const QChar e = m_text[m_pos++];
-            switch (e.unicode()) {
-            case '"':
-            case '\\':
-            case '/':
-                out += e;
-                break;
-            case 'b':
-                out += QChar(0x08);
-                break;
-            case 'f':
-                out += QChar(0x0c);
-                break;
-            case 'n':
-                out += QLatin1Char('\n');
-                break;
-            case 'r':
-                out += QLatin1Char('\r');
-                break;
-            case 't':
-                out += QLatin1Char('\t');
-                break;
-            case 'u': {
-                bool ok = false;
-                const uint code = m_text.mid(m_pos, 4).toUInt(&ok, 16);
-                if (!ok || m_text.mid(m_pos, 4).size() != 4)
-                    fail(QStringLiteral("bad \\u escape"));
-                m_pos += 4;
-                out += QChar(char16_t(code));
-                break;
-            }
-            default:
-                fail(QStringLiteral("bad escape '\\%1'").arg(e));
-            }
-        }
-    }
-
-    Value number()
-    {
-        const qsizetype start = m_pos;
-        if (m_text[m_pos] == QLatin1Char('-'))
-            ++m_pos;
-        bool integral = true;
-        while (m_pos < m_text.size()) {
-            const QChar c = m_text[m_pos];
-            if (c.isDigit()) {
-                ++m_pos;
-            } else if (c == QLatin1Char('.') || c == QLatin1Char('e') || c == QLatin1Char('E') ||
-                       ((c == QLatin1Char('+') || c == QLatin1Char('-')) &&
-                        (m_text[m_pos - 1] == QLatin1Char('e') ||
-                         m_text[m_pos - 1] == QLatin1Char('E')))) {
-                integral = false;
-                ++m_pos;
-            } else {
-                break;
-            }
-        }
-        const QString text = m_text.mid(start, m_pos - start);
+    switch (j.type) {
+    case JsonLoadsValue::Type::Null:
+        return Value::none();
+    case JsonLoadsValue::Type::Bool:
+        return Value::boolean(j.boolean);
+    case JsonLoadsValue::Type::String:
+        return Value::string(j.text);
+    case JsonLoadsValue::Type::Int: {
         bool ok = false;
-        if (integral) {
-            const qint64 v = text.toLongLong(&ok);
-            if (ok)
-                return Value::integer(v);
-            // Beyond 64 bits (a config's model_max_length of 1e30): kept as a float, so it
-            // prints differently from Python's exact integer, which no template does.
-        }
-        const double d = text.toDouble(&ok);
+        const qint64 v = j.text.toLongLong(&ok);
+        if (ok)
+            return Value::integer(v);
+        // Beyond 64 bits (a config's model_max_length of 1e30): kept as a float, so it
+        // prints differently from Python's exact integer, which no template does.
+        const double d = j.text.toDouble(&ok);
         if (!ok)
-            fail(QStringLiteral("bad number '%1'").arg(text));
+            throw Error(origin,
+                        QStringLiteral("malformed JSON: integer %1 is out of range").arg(j.text));
         return Value::number(d);
     }
-
-    QString m_text;
-    QString m_origin;
-    qsizetype m_pos = 0;
-};
+    case JsonLoadsValue::Type::Float:
+        if (j.text == QLatin1String("NaN"))
+            return Value::number(std::numeric_limits<double>::quiet_NaN());
+        if (j.text == QLatin1String("Infinity"))
+            return Value::number(std::numeric_limits<double>::infinity());
+        if (j.text == QLatin1String("-Infinity"))
+            return Value::number(-std::numeric_limits<double>::infinity());
+        // The text is a well-formed JSON number, so the conversion cannot fail but for
+        // range, where Python's float() gives inf or 0 as Qt does.
+        return Value::number(j.text.toDouble());
+    case JsonLoadsValue::Type::Array: {
+        List items;
+        items.reserve(j.items.size());
+        for (const JsonLoadsValue& item : j.items)
+            items.push_back(toValue(item, origin));
+        return Value::makeList(std::move(items));
+    }
+    case JsonLoadsValue::Type::Object: {
+        Dict d;
+        for (const auto& [key, member] : j.members)
+            d.set(key, toValue(member, origin));
+        return Value::makeDict(std::move(d));
+    }
+    }
+    return Value::none();
+}
 
 QString quoted(const QString& s, bool ensureAscii)
 {
@@ -343,7 +180,14 @@ void dump(const Value& v, const DumpOptions& o, int depth, QString& out)
 
 Value parseJson(const QByteArray& bytes, const QString& origin)
 {
-    return JsonReader(bytes, origin).document();
+    JsonLoadsError error;
+    const std::optional<JsonLoadsValue> tree = jsonLoads(QString::fromUtf8(bytes), &error);
+    if (!tree)
+        throw Error(origin, QStringLiteral("malformed JSON at line %1, column %2: %3")
+                                .arg(error.line)
+                                .arg(error.column)
+                                .arg(error.message));
+    return toValue(*tree, origin);
 }
 
 QString dumpJson(const Value& v, const DumpOptions& options)

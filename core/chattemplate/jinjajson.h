@@ -10,7 +10,8 @@
 // (json.load), and tojson is json.dumps (transformers' override of Jinja's tojson).
 namespace kvl::jinja {
 
-// Parses UTF-8 JSON; integers without fraction or exponent become Int, as in Python.
+// Parses UTF-8 JSON as json.loads does (common/jsonloads.h); integers without fraction
+// or exponent become Int, as in Python (Float past 64 bits).
 // A syntax error throws kvl::Error naming `origin` and the line and column.
 Value parseJson(const QByteArray& bytes, const QString& origin);
 

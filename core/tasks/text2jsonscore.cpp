@@ -1,7 +1,7 @@
 #include "tasks/text2jsonscore.h"
 
 #include "common/error.h"
-#include "tasks/jsonloads.h"
+#include "common/jsonloads.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

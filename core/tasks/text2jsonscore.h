@@ -23,7 +23,7 @@ QString text2jsonRuleName(Text2jsonRule rule);
 //
 // Published rule:
 //  - the prediction must hold exactly one '[' and one ']', the '[' first; the text
-//    between them (inclusive) must parse as Python's json.loads parses it (jsonloads.h:
+//    between them (inclusive) must parse as Python's json.loads parses it (common/jsonloads.h:
 //    strict strings, so a raw newline inside a string fails); otherwise 0;
 //  - names and string values compare after mapping U+2019 (’) to an apostrophe (');
 //  - a predicted object matches the gold object with its "name" if that gold object is

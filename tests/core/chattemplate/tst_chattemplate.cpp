@@ -269,6 +269,19 @@ class TestChatTemplate : public QObject
             QStringLiteral("DE"));
     }
 
+    // Inputs are read as json.loads reads them: json.dumps(json.loads(...)) gives the
+    // same text but for the integer past 64 bits, exact in Python and a float here.
+    void jsonInputFollowsJsonLoads()
+    {
+        const jinja::Value v = jinja::parseJson(
+            R"({"b": 1, "a": [NaN, -Infinity, 1e400, 12345678901234567890, -0], "b": 3})",
+            QStringLiteral("m.json"));
+        QCOMPARE(jinja::dumpJson(v, {}),
+                 QStringLiteral(R"({"b": 3, "a": [NaN, -Infinity, Infinity, )"
+                                R"(1.2345678901234567e+19, 0]})"));
+        QVERIFY_THROWS_EXCEPTION(Error, jinja::parseJson("[01]", QStringLiteral("m.json")));
+    }
+
     void malformedMessagesNameFileAndPlace()
     {
         try {

@@ -11,7 +11,8 @@ namespace kvl {
 // evaluator of the published study parses predictions with json.loads, so its score
 // depends on what that parser accepts and on the Python types it yields: integers
 // and floats are distinct types (an integer compares by its decimal text), and an
-// object with a repeated key keeps the last value.
+// object with a repeated key keeps the last value. Chat-template inputs (messages,
+// tokenizer_config.json) are read by the same rules, as transformers reads them with json.
 struct JsonLoadsValue
 {
     enum class Type
@@ -25,7 +26,9 @@ struct JsonLoadsValue
         Object,
     };
     Type type = Type::Null;
-    QString text; // String: the decoded string; Int: its canonical decimal text
+    // String: the decoded string; Int: its canonical decimal text; Float: its JSON text
+    // ("1.5e3", "NaN", "-Infinity").
+    QString text;
     bool boolean = false;
     std::vector<JsonLoadsValue> items;                       // Array
     std::vector<std::pair<QString, JsonLoadsValue>> members; // Object, in input order
@@ -35,7 +38,18 @@ struct JsonLoadsValue
     const JsonLoadsValue* member(const QString& key) const;
 };
 
-// Parses `text` as json.loads(text) does, or nullopt where json.loads raises:
+// Where and why jsonLoads refused its text: `offset` counts UTF-16 units from the start,
+// `line` and `column` count from 1 (a line ends at LF), the column in UTF-16 units.
+struct JsonLoadsError
+{
+    QString message;
+    qsizetype offset = 0;
+    qsizetype line = 1;
+    qsizetype column = 1;
+};
+
+// Parses `text` as json.loads(text) does, or nullopt where json.loads raises (and then
+// fills `error` when given):
 //  - whitespace is space, tab, LF and CR only; nothing but whitespace around the value;
 //  - strings reject raw control characters U+0000-U+001F (strict mode) and escapes
 //    other than \" \\ \/ \b \f \n \r \t \uXXXX;
@@ -45,6 +59,6 @@ struct JsonLoadsValue
 //  - nesting deeper than kJsonLoadsMaxDepth fails (Python's recursion limit, about 1000
 //    frames, stops it near there; the exact depth depends on the interpreter's stack).
 inline constexpr int kJsonLoadsMaxDepth = 990;
-std::optional<JsonLoadsValue> jsonLoads(const QString& text);
+std::optional<JsonLoadsValue> jsonLoads(const QString& text, JsonLoadsError* error = nullptr);
 
 } // namespace kvl

@@ -1,4 +1,6 @@
-#include "tasks/jsonloads.h"
+#include "common/jsonloads.h"
+
+#include <algorithm>
 
 namespace kvl {
 namespace {
@@ -29,7 +31,7 @@ int hexValue(QChar c)
 class Reader
 {
   public:
-    explicit Reader(const QString& text) : m_text(text) {}
+    Reader(const QString& text, JsonLoadsError* error) : m_text(text), m_error(error) {}
 
     std::optional<JsonLoadsValue> document()
     {
@@ -39,13 +41,29 @@ class Reader
             return std::nullopt;
         skipWhitespace();
         if (m_pos != m_text.size())
-            return std::nullopt; // "Extra data"
+            return fail(QStringLiteral("unexpected text after the JSON value")); // "Extra data"
         return value;
     }
 
   private:
     const QString& m_text;
+    JsonLoadsError* m_error;
     qsizetype m_pos = 0;
+
+    // Records why and where (the current position) parsing stopped; every refusal
+    // returns through here, so the first failure is the one reported.
+    std::nullopt_t fail(const QString& message) const
+    {
+        if (m_error) {
+            const qsizetype at = std::min(m_pos, m_text.size());
+            const qsizetype lineStart = m_text.lastIndexOf(QLatin1Char('\n'), at - 1) + 1;
+            m_error->message = message;
+            m_error->offset = at;
+            m_error->line = QStringView(m_text).left(at).count(QLatin1Char('\n')) + 1;
+            m_error->column = at - lineStart + 1;
+        }
+        return std::nullopt;
+    }
 
     bool atEnd() const { return m_pos >= m_text.size(); }
     QChar peek() const { return atEnd() ? QChar() : m_text.at(m_pos); }
@@ -70,8 +88,10 @@ class Reader
 
     std::optional<JsonLoadsValue> parseValue(int depth)
     {
-        if (depth >= kJsonLoadsMaxDepth || atEnd())
-            return std::nullopt;
+        if (depth >= kJsonLoadsMaxDepth)
+            return fail(QStringLiteral("nested deeper than %1 levels").arg(kJsonLoadsMaxDepth));
+        if (atEnd())
+            return fail(QStringLiteral("unexpected end"));
         JsonLoadsValue v;
         const char16_t c = peek().unicode();
         if (c == '"') {
@@ -93,9 +113,11 @@ class Reader
             v.boolean = c == 't';
             return v;
         }
+        const qsizetype start = m_pos;
         if (consume(QLatin1StringView("NaN")) || consume(QLatin1StringView("Infinity")) ||
             consume(QLatin1StringView("-Infinity"))) {
             v.type = JsonLoadsValue::Type::Float;
+            v.text = m_text.mid(start, m_pos - start);
             return v;
         }
         return parseNumber();
@@ -115,8 +137,10 @@ class Reader
         else if (isDigit(peek()) && peek() != QLatin1Char('0'))
             while (isDigit(peek()))
                 ++m_pos;
+        else if (negative)
+            return fail(QStringLiteral("expected a digit after '-'"));
         else
-            return std::nullopt;
+            return fail(QStringLiteral("unexpected character '%1'").arg(peek()));
         const qsizetype digitsEnd = m_pos;
         bool isFloat = false;
         // A fraction needs a digit after the point and an exponent a digit after its
@@ -148,7 +172,7 @@ class Reader
             return v;
         }
         if (digitsEnd - digitsStart > kMaxIntDigits)
-            return std::nullopt;
+            return fail(QStringLiteral("integer of more than %1 digits").arg(kMaxIntDigits));
         v.type = JsonLoadsValue::Type::Int;
         v.text = m_text.mid(digitsStart, digitsEnd - digitsStart);
         // str(int("-0")) is "0": the sign survives only on a non-zero integer.
@@ -163,18 +187,18 @@ class Reader
         QString out;
         while (true) {
             if (atEnd())
-                return std::nullopt; // unterminated
+                return fail(QStringLiteral("unterminated string"));
             const QChar c = m_text.at(m_pos++);
             if (c == QLatin1Char('"'))
                 return out;
             if (c.unicode() <= 0x1f)
-                return std::nullopt; // "Invalid control character" (strict mode)
+                return fail(QStringLiteral("control character in a string")); // strict mode
             if (c != QLatin1Char('\\')) {
                 out.append(c);
                 continue;
             }
             if (atEnd())
-                return std::nullopt;
+                return fail(QStringLiteral("unterminated string"));
             const char16_t e = m_text.at(m_pos++).unicode();
             switch (e) {
             case '"':
@@ -203,12 +227,12 @@ class Reader
                 break;
             case 'u': {
                 if (m_pos + 4 > m_text.size())
-                    return std::nullopt;
+                    return fail(QStringLiteral("bad \\u escape"));
                 int unit = 0;
                 for (int i = 0; i < 4; ++i) {
                     const int h = hexValue(m_text.at(m_pos + i));
                     if (h < 0)
-                        return std::nullopt;
+                        return fail(QStringLiteral("bad \\u escape"));
                     unit = unit * 16 + h;
                 }
                 m_pos += 4;
@@ -218,7 +242,7 @@ class Reader
                 break;
             }
             default:
-                return std::nullopt; // "Invalid \escape"
+                return fail(QStringLiteral("bad escape '\\%1'").arg(QChar(e)));
             }
         }
     }
@@ -244,7 +268,7 @@ class Reader
                 return v;
             }
             if (peek() != QLatin1Char(','))
-                return std::nullopt;
+                return fail(QStringLiteral("expected ',' or ']'"));
             ++m_pos;
             skipWhitespace();
         }
@@ -262,13 +286,13 @@ class Reader
         }
         while (true) {
             if (peek() != QLatin1Char('"'))
-                return std::nullopt; // "Expecting property name enclosed in double quotes"
+                return fail(QStringLiteral("expected a string key"));
             std::optional<QString> key = parseString();
             if (!key)
                 return std::nullopt;
             skipWhitespace();
             if (peek() != QLatin1Char(':'))
-                return std::nullopt;
+                return fail(QStringLiteral("expected ':'"));
             ++m_pos;
             skipWhitespace();
             std::optional<JsonLoadsValue> value = parseValue(depth + 1);
@@ -281,7 +305,7 @@ class Reader
                 return v;
             }
             if (peek() != QLatin1Char(','))
-                return std::nullopt;
+                return fail(QStringLiteral("expected ',' or '}'"));
             ++m_pos;
             skipWhitespace();
         }
@@ -298,9 +322,9 @@ const JsonLoadsValue* JsonLoadsValue::member(const QString& key) const
     return nullptr;
 }
 
-std::optional<JsonLoadsValue> jsonLoads(const QString& text)
+std::optional<JsonLoadsValue> jsonLoads(const QString& text, JsonLoadsError* error)
 {
-    return Reader(text).document();
+    return Reader(text, error).document();
 }
 
 } // namespace kvl
