@@ -235,6 +235,11 @@ void ComparePanel::reload()
                 p.ratio = picks[i].config.ratio;
                 p.note = tr("sample %1").arg(load.keys[i].isEmpty() ? m_sample : load.keys[i]);
                 m_maps[i]->setProvenance(p);
+                // A refused slot draws nothing: its empty state says why.
+                m_maps[i]->setEmptyHint(
+                    load.refusals[i].isEmpty()
+                        ? tr("Pick a configuration and a sample (toolbar) to compare.")
+                        : QStringLiteral("%1\n%2").arg(picks[i].label(), load.refusals[i]));
                 if (d.heatmap.isEmpty())
                     m_maps[i]->clear();
                 else

@@ -96,9 +96,14 @@ QString SampleMatching::summary(const QString& nameA, const QString& nameB) cons
          msg("%1 mismatched (same id, other content)").arg(mismatched.size());
     s += QStringLiteral(" · ") + msg("%1 only in %2").arg(onlyA.size()).arg(nameA);
     s += QStringLiteral(" · ") + msg("%1 only in %2").arg(onlyB.size()).arg(nameB);
-    if (!uncomparedFields.isEmpty())
-        s += QStringLiteral(" · ") +
-             msg("not compared: %1").arg(uncomparedFields.join(QStringLiteral(", ")));
+    if (!uncomparedFields.isEmpty()) {
+        // The fields name the runs A and B; say them as the caller names them.
+        QString fields = uncomparedFields.join(QStringLiteral(", "));
+        fields.replace(QStringLiteral("in A, B)"), QStringLiteral("in %1, %2)").arg(nameA, nameB))
+            .replace(QStringLiteral("in A)"), QStringLiteral("in %1)").arg(nameA))
+            .replace(QStringLiteral("in B)"), QStringLiteral("in %1)").arg(nameB));
+        s += QStringLiteral(" · ") + msg("not compared: %1").arg(fields);
+    }
     return s;
 }
 

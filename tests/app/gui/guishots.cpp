@@ -2,9 +2,11 @@
 // sweep (spans, masks, attention, layer stats) and saves a screenshot of every
 // page of the window over it, to look at the app without a model.
 //   kvlens_guishots OUT_DIR [run.kvl]
+#include "comparepanel.h"
 #include "mainwindow.h"
 #include "overlaplists.h"
 #include "rowspanel.h"
+#include "runcomparepanel.h"
 #include "storerunloader.h"
 #include "views/evictionmapview.h"
 #include "views/overlapmatrixview.h"
@@ -270,6 +272,35 @@ int main(int argc, char** argv)
             QTest::qWait(500);
             window.grab().save(QStringLiteral("%1/%2-zoomed.png").arg(out, name));
             map->resetZoom();
+        }
+    }
+    // KVLENS_SHOT_COMPARE="b.kvl[,sample-key]": a second run opened beside the first; the
+    // Compare tab's Runs page, then its Samples page on the sample (of b) against the
+    // first run's first compressed configuration.
+    const QStringList compare = qEnvironmentVariable("KVLENS_SHOT_COMPARE").split(QLatin1Char(','));
+    if (!compare.first().isEmpty()) {
+        window.openRun(compare.first());
+        if (!waitFor(&window, SIGNAL(runLoaded(QString))))
+            return 1;
+        auto* pages =
+            qobject_cast<QTabWidget*>(window.comparePanel()->parentWidget()->parentWidget());
+        window.tabs()->setCurrentWidget(pages);
+        pages->setCurrentWidget(window.runComparePanel());
+        QTest::qWait(1500);
+        window.grab().save(out + "/compare-runs.png");
+        if (compare.size() > 1) {
+            window.setFocusSample(compare[1]);
+            waitFor(&window, SIGNAL(runLoaded(QString)));
+            ComparePanel* panel = window.comparePanel();
+            for (int i = 0; i < 64; ++i) {
+                panel->pick(2, i);
+                if (panel->picked(2).path == run &&
+                    panel->picked(2).config.compressor != "FullCache")
+                    break;
+            }
+            pages->setCurrentWidget(panel);
+            QTest::qWait(1500);
+            window.grab().save(out + "/compare-samples.png");
         }
     }
     return 0;

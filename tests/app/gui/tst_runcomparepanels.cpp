@@ -57,6 +57,9 @@ class TstRunComparePanels : public QObject
         QVERIFY2(panel.caption(2).contains(QLatin1String("'Zoe Pike' vs 'Zoe Hart'")),
                  qPrintable(panel.caption(2)));
         QVERIFY(!panel.caption(2).contains(QLatin1String("answer Zoe Hart")));
+        QVERIFY(!panel.heatmap(2)->hasData());
+        QVERIFY2(panel.heatmap(2)->emptyHint().contains(QLatin1String("not compared")),
+                 qPrintable(panel.heatmap(2)->emptyHint()));
         QVERIFY2(panel.matchSummary().contains(QLatin1String("2 matched by content")),
                  qPrintable(panel.matchSummary()));
         QVERIFY(panel.matchSummary().contains(QLatin1String("1 mismatched")));
