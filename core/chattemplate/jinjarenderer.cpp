@@ -329,12 +329,9 @@ Value Renderer::eval(const Expr& e)
         return call(e);
     case Expr::Kind::Filter: {
         const Value subject = eval(*e.args[0]);
-        List args;
-        for (size_t k = 1; k < e.args.size(); ++k)
-            args.push_back(eval(*e.args[k]));
-        KwArgs kwargs;
-        for (const auto& [key, x] : e.kwargs)
-            kwargs.emplace_back(key, eval(*x));
+        const std::pair<List, KwArgs> arguments = evalArguments(e);
+        const List& args = arguments.first;
+        const KwArgs& kwargs = arguments.second;
         return withLine(e.line, [&] {
             return applyFilter(e.name, subject, CallArgs{args, kwargs, e.name}, e.line,
                                [line = e.line](const QString& name, const Value& v, const List& a) {
@@ -500,6 +497,17 @@ Value Renderer::evalBinary(const Expr& e)
     return {};
 }
 
+std::pair<List, KwArgs> Renderer::evalArguments(const Expr& e)
+{
+    List args;
+    for (size_t k = 1; k < e.args.size(); ++k)
+        args.push_back(eval(*e.args[k]));
+    KwArgs kwargs;
+    for (const auto& [key, x] : e.kwargs)
+        kwargs.emplace_back(key, eval(*x));
+    return {std::move(args), std::move(kwargs)};
+}
+
 Value Renderer::call(const Expr& e)
 {
     const Value callee = eval(*e.args[0]);
@@ -512,12 +520,9 @@ Value Renderer::call(const Expr& e)
     }
     if (callee.type != Value::Type::Callable)
         fail(e.line, QStringLiteral("'%1' object is not callable").arg(callee.typeName()));
-    List args;
-    for (size_t k = 1; k < e.args.size(); ++k)
-        args.push_back(eval(*e.args[k]));
-    KwArgs kwargs;
-    for (const auto& [key, x] : e.kwargs)
-        kwargs.emplace_back(key, eval(*x));
+    const std::pair<List, KwArgs> arguments = evalArguments(e);
+    const List& args = arguments.first;
+    const KwArgs& kwargs = arguments.second;
     return withLine(e.line, [&] { return callee.fn->call(args, kwargs); });
 }
 

@@ -5,6 +5,7 @@
 
 #include <QString>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace kvl::jinja {
@@ -39,6 +40,9 @@ class Renderer
     Value evalBinary(const Expr& e);
     bool compare(const QString& op, const Value& a, const Value& b, int line);
     Value call(const Expr& e);
+    // A call's or filter's arguments after the first of e.args (the callee or the
+    // filtered value), evaluated in order, and its keyword arguments.
+    std::pair<List, KwArgs> evalArguments(const Expr& e);
     Value lookup(const QString& name) const;
 
     std::vector<Scope> m_scopes; // innermost last; [0] holds the globals and the context
