@@ -77,11 +77,7 @@ std::vector<Sample> importLongBench(const QString& path, const ImportOptions&)
         s.meta.insert(QStringLiteral("task"), dataset);
         s.meta.insert(QStringLiteral("index"), index++);
         s.meta.insert(QStringLiteral("evidence"), QStringLiteral("answer-match"));
-        for (const char* key : {"length", "language", "all_classes"}) {
-            const QJsonValue v = record.object.value(QLatin1String(key));
-            if (!v.isUndefined() && !v.isNull())
-                s.meta.insert(QLatin1String(key), v);
-        }
+        copyPresentMembers(record.object, {"length", "language", "all_classes"}, s.meta);
         samples.push_back(std::move(s));
     }
     return samples;

@@ -37,11 +37,7 @@ std::vector<Sample> importLongBenchV2(const QString& path, const ImportOptions&)
         s.variant = r.optionalString(QStringLiteral("domain"));
         s.meta.insert(QStringLiteral("source"), QStringLiteral("longbench-v2"));
         s.meta.insert(QStringLiteral("choices"), choices);
-        for (const char* key : {"sub_domain", "difficulty", "length"}) {
-            const QJsonValue v = record.object.value(QLatin1String(key));
-            if (!v.isUndefined() && !v.isNull())
-                s.meta.insert(QLatin1String(key), v);
-        }
+        copyPresentMembers(record.object, {"sub_domain", "difficulty", "length"}, s.meta);
         samples.push_back(std::move(s));
     }
     return samples;

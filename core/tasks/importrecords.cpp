@@ -185,4 +185,14 @@ QString quoteForError(const QString& text)
            QLatin1Char('\'');
 }
 
+void copyPresentMembers(const QJsonObject& from, std::initializer_list<const char*> keys,
+                        QJsonObject& meta)
+{
+    for (const char* key : keys) {
+        const QJsonValue v = from.value(QLatin1String(key));
+        if (!v.isUndefined() && !v.isNull())
+            meta.insert(QLatin1String(key), v);
+    }
+}
+
 } // namespace kvl

@@ -5,6 +5,7 @@
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QString>
+#include <initializer_list>
 #include <vector>
 
 namespace kvl {
@@ -70,5 +71,10 @@ Span contextSpan(const QString& context, SpanKind kind, int begin, int end, cons
 
 // A short quote of `text` for an error message (at most ~60 characters).
 QString quoteForError(const QString& text);
+
+// Copies the members of `from` named by `keys` into `meta`, leaving out absent and null
+// ones: a source's optional record fields that the sample keeps as metadata.
+void copyPresentMembers(const QJsonObject& from, std::initializer_list<const char*> keys,
+                        QJsonObject& meta);
 
 } // namespace kvl

@@ -117,6 +117,10 @@ class TestDatasetImporters : public QObject
         QCOMPARE(a.spans[1].begin, int(a.context.indexOf(QStringLiteral("of Lindau,"))) + 3);
         QCOMPARE(a.spans[0].label, QStringLiteral("answer-match"));
         QCOMPARE(a.meta.value(QStringLiteral("index")).toInt(), 0);
+        // Optional record fields ride along in meta; a null one is left out.
+        QCOMPARE(a.meta.value(QStringLiteral("length")).toInt(), 30);
+        QCOMPARE(a.meta.value(QStringLiteral("language")).toString(), QStringLiteral("en"));
+        QVERIFY(!a.meta.contains(QStringLiteral("all_classes")));
 
         const Sample& b = samples[1];
         QCOMPARE(b.question, QStringLiteral("\nAnswer:")); // summarization: no input
@@ -137,6 +141,7 @@ class TestDatasetImporters : public QObject
         const Sample& a = samples[0];
         QCOMPARE(a.id, QStringLiteral("v2-001"));
         QCOMPARE(a.answer, QStringLiteral("B"));
+        QCOMPARE(a.meta.value(QStringLiteral("difficulty")).toString(), QStringLiteral("easy"));
         QCOMPARE(a.question, QStringLiteral("\nQuestion: What colour is the roof of the mill?\n"
                                             "Choices:\n(A) Red\n(B) Green\n(C) Blue\n(D) Grey\n"
                                             "Answer:"));
