@@ -211,7 +211,7 @@ class TestCli : public QObject
         QVERIFY(QFile::copy(m_run, copy));
         QFile::setPermissions(copy, QFile::ReadOwner | QFile::WriteOwner);
         CLI_OK(cli({"report", copy, "--format", "json"}));
-        SqliteDatabase(copy, SqliteDatabase::Mode::ReadWriteCreate)
+        kvl::SqliteDatabase(copy, kvl::SqliteDatabase::Mode::ReadWriteCreate)
             .exec(QStringLiteral("UPDATE result SET correct = 1 - correct WHERE sample_id = "
                                  "(SELECT MAX(sample_id) FROM result) AND config_id = "
                                  "(SELECT MAX(config_id) FROM result)"));
@@ -280,9 +280,9 @@ class TestCli : public QObject
         // --predictions: the same samples, each with its answer and score; `score` reads
         // the file back to the same scores.
         const QString preds = path("eval-predictions.jsonl");
-        const Result kept = cli({"eval", "--model", m_model, "--suite", "retrieval", "--n", "2",
-                                 "--tokens", "200:300", "--threads", "1", "--json",
-                                 "--predictions", preds});
+        const Result kept =
+            cli({"eval", "--model", m_model, "--suite", "retrieval", "--n", "2", "--tokens",
+                 "200:300", "--threads", "1", "--json", "--predictions", preds});
         CLI_OK(kept);
         QCOMPARE(kept.lastJson().value(QStringLiteral("score")).toDouble(), score);
         const Result rescored = cli({"score", preds});
@@ -301,9 +301,8 @@ class TestCli : public QObject
                      line.value(QStringLiteral("score")).toDouble(-1));
         }
         QCOMPARE(scores[2].value(QStringLiteral("score")).toDouble(), score);
-        const Result unwritable =
-            cli({"eval", "--model", m_model, "--suite", "retrieval", "--n", "1", "--predictions",
-                 path("no/such/dir/p.jsonl")});
+        const Result unwritable = cli({"eval", "--model", m_model, "--suite", "retrieval", "--n",
+                                       "1", "--predictions", path("no/such/dir/p.jsonl")});
         QCOMPARE(unwritable.code, 1);
         QVERIFY2(unwritable.err.contains(QLatin1String("p.jsonl")), qPrintable(unwritable.err));
 
@@ -344,9 +343,10 @@ class TestCli : public QObject
         const QJsonObject o2 = two.lastJson();
         QStringList row{QStringLiteral("retrieval")};
         for (const QJsonValue& b : o2.value(QStringLiteral("buckets")).toArray())
-            row << QStringLiteral("%1 (2)").arg(b.toObject().value(QStringLiteral("score")).toDouble(),
-                                               0, 'f', 2);
-        row << QStringLiteral("%1 (4)").arg(o2.value(QStringLiteral("score")).toDouble(), 0, 'f', 2);
+            row << QStringLiteral("%1 (2)").arg(
+                b.toObject().value(QStringLiteral("score")).toDouble(), 0, 'f', 2);
+        row << QStringLiteral("%1 (4)").arg(o2.value(QStringLiteral("score")).toDouble(), 0, 'f',
+                                            2);
         const QStringList lines = QString::fromUtf8(md.out).split(QLatin1Char('\n'));
         QCOMPARE(lines.value(0), QStringLiteral("| suite | 129-256 | 257-512 | all |"));
         QCOMPARE(lines.value(2), QStringLiteral("| %1 |").arg(row.join(QStringLiteral(" | "))));
@@ -360,8 +360,8 @@ class TestCli : public QObject
     // --markdown table carries the same figures.
     void headsJsonAndMarkdown()
     {
-        const QStringList common{"heads", "--model", m_model, "--n", "2", "--tokens", "200:300",
-                                 "--threads", "1"};
+        const QStringList common{"heads",    "--model", m_model,     "--n", "2",
+                                 "--tokens", "200:300", "--threads", "1"};
         const Result r = cli(common);
         CLI_OK(r);
         const QJsonObject o = r.lastJson();
@@ -708,8 +708,10 @@ class TestCli : public QObject
                         path("tok.json"), "--max-steps", "1", "--seed", seed}));
         QFile stateFile(path("seed9/checkpoint/trainer_state.json"));
         QVERIFY(stateFile.open(QIODevice::ReadOnly));
-        const QJsonObject spec =
-            QJsonDocument::fromJson(stateFile.readAll()).object().value(QStringLiteral("spec")).toObject();
+        const QJsonObject spec = QJsonDocument::fromJson(stateFile.readAll())
+                                     .object()
+                                     .value(QStringLiteral("spec"))
+                                     .toObject();
         QCOMPARE(spec.value(QStringLiteral("seed")).toInt(), 9);
         QFile seed9(path("seed9/checkpoint/model.safetensors"));
         QFile seed3(path("seed3/checkpoint/model.safetensors"));
@@ -730,7 +732,11 @@ class TestCli : public QObject
                     path("tok.json"), "--init-from", m_model}));
         QFile config(path("grown/checkpoint/config.json"));
         QVERIFY(config.open(QIODevice::ReadOnly));
-        QCOMPARE(QJsonDocument::fromJson(config.readAll()).object().value(QStringLiteral("num_hidden_layers")).toInt(), 3);
+        QCOMPARE(QJsonDocument::fromJson(config.readAll())
+                     .object()
+                     .value(QStringLiteral("num_hidden_layers"))
+                     .toInt(),
+                 3);
         const Result bad = cli({"train", "--spec", path("grow.json"), "--out", path("nogrow"),
                                 "--tokenizer", path("tok.json"), "--init-from", path("missing")});
         CLI_FAILS_NAMING(bad, QStringLiteral("missing"));
@@ -757,7 +763,9 @@ class TestCli : public QObject
                 continue;
             suites << o.value(QStringLiteral("suite")).toString();
             QCOMPARE(o.value(QStringLiteral("step")).toInt(), 1);
-            QCOMPARE(o.value(QStringLiteral("n")).toInt() + o.value(QStringLiteral("skipped")).toInt(), 3);
+            QCOMPARE(o.value(QStringLiteral("n")).toInt() +
+                         o.value(QStringLiteral("skipped")).toInt(),
+                     3);
             const double score = o.value(QStringLiteral("score")).toDouble(-1);
             QVERIFY2(score >= 0.0 && score <= 1.0, qPrintable(line));
         }
