@@ -9,6 +9,18 @@
 #include <cmath>
 
 namespace kvl {
+namespace {
+
+// Counts of samples tick at whole numbers (1, 2, 5, 10, ... steps), never at 2.5.
+QSharedPointer<QCPAxisTicker> wholeCountTicker()
+{
+    QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+    ticker->setTickStep(1.0);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    return ticker;
+}
+
+} // namespace
 
 FailureSetsView::FailureSetsView(QWidget* parent)
     : PlotView(tr("Failure sets (UpSet)"),
@@ -87,6 +99,7 @@ void FailureSetsView::rebuild()
     for (const FailureIntersection& i : m_data.intersections)
         most = std::max(most, i.count);
     by->setRange(0, most * 1.15);
+    by->setTicker(wholeCountTicker());
     auto* bars = new QCPBars(bx, by);
     bars->setWidth(0.6);
     bars->setPen(Qt::NoPen);
@@ -149,6 +162,7 @@ void FailureSetsView::rebuild()
     for (int size : m_data.setSizes)
         largest = std::max(largest, size);
     sx->setRange(0, largest * 1.3);
+    sx->setTicker(wholeCountTicker());
     sx->setRangeReversed(true);
     sx->setLabel(tr("C→W samples"));
     auto* setBars = new QCPBars(sy, sx);
