@@ -2,6 +2,7 @@
 // of run / eval / demo / report / merge / classify / info / tokenize, and bad input
 // (missing model directory, corrupt safetensors, bad JSONL line, another spec on an
 // existing run file) -> a non-zero exit with the file named.
+#include "clirun.h"
 #include "store/runreader.h"
 #include "store/sqlitedatabase.h"
 
@@ -15,60 +16,9 @@
 #include <QtEndian>
 #include <QtTest>
 
-namespace {
-
-struct Result
-{
-    int code = -1;
-    QByteArray out;
-    QString err;
-
-    // Every stdout line parsed as a JSON object (non-JSON lines are an error).
-    QList<QJsonObject> jsonLines() const
-    {
-        QList<QJsonObject> list;
-        for (const QByteArray& line : out.split('\n')) {
-            if (line.trimmed().isEmpty())
-                continue;
-            const QJsonDocument doc = QJsonDocument::fromJson(line);
-            if (!doc.isObject())
-                qWarning("not a JSON line: %s", line.constData());
-            list << doc.object();
-        }
-        return list;
-    }
-    QJsonObject lastJson() const
-    {
-        const QList<QJsonObject> lines = jsonLines();
-        return lines.isEmpty() ? QJsonObject() : lines.back();
-    }
-};
-
-Result cli(const QStringList& args, const QString& cwd = {},
-           const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment())
-{
-    QProcess p;
-    if (!cwd.isEmpty())
-        p.setWorkingDirectory(cwd);
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(KVLENS_CLI), args);
-    Result r;
-    if (!p.waitForFinished(600'000)) {
-        p.kill();
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
-
-void writeFile(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(bytes);
-}
+using clitest::cli;
+using clitest::Result;
+using clitest::writeFile;
 
 #define CLI_OK(result)                                                                             \
     QVERIFY2((result).code == 0,                                                                   \
@@ -80,8 +30,6 @@ void writeFile(const QString& path, const QByteArray& bytes)
         QCOMPARE((result).code, 1);                                                                \
         QVERIFY2((result).err.contains(what), qPrintable((result).err));                           \
     } while (false)
-
-} // namespace
 
 class TestCli : public QObject
 {

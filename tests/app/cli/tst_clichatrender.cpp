@@ -3,6 +3,7 @@
 // reach the template, and a template or conversation that fails names the file and the
 // record with a non-zero exit.
 #include "chattemplate/chattemplate.h"
+#include "clirun.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -14,34 +15,15 @@
 
 namespace {
 
-struct Result
+// `kvlens-cli chat-render ARGS`.
+clitest::Result cli(const QStringList& args)
 {
-    int code = -1;
-    QByteArray out;
-    QString err;
-};
-
-Result cli(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(KVLENS_CLI), QStringList{QStringLiteral("chat-render")} + args);
-    Result r;
-    if (!p.waitForFinished(120'000)) {
-        p.kill();
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return clitest::cli(QStringList{QStringLiteral("chat-render")} + args, {},
+                        QProcessEnvironment::systemEnvironment(), 120'000);
 }
 
-void writeFile(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(bytes);
-}
+using clitest::Result;
+using clitest::writeFile;
 
 const QString kConstructs = QStringLiteral(KVLENS_TEST_DATA "/chattemplate/constructs");
 const QByteArray kConversation =
