@@ -1,49 +1,79 @@
 #pragma once
 
-#include <QDialog>
+#include "newrunchoices.h"
 
+#include <QDialog>
+#include <QHash>
+
+class QButtonGroup;
 class QCheckBox;
+class QComboBox;
 class QDialogButtonBox;
-class QFormLayout;
+class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
+class QListWidget;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
+class QRadioButton;
+class QSpinBox;
+class QTimer;
 
 namespace kvl {
 
+class CliQuery;
+class PressParametersEditor;
 class RunProcess;
 struct RunProgress;
 
-// "New run": collects the sweep's inputs, starts `kvlens-cli run ...` as a
-// child process and follows its progress, with Cancel terminating the child.
+// "New run": the model (bundled or a Hugging Face directory, checked with
+// `kvlens-cli info`), samples (built-in suites or JSONL files, checked with `tasks
+// validate`), presses with their parameters (from `presses --json`), ratios,
+// interventions and storage, and the run file (a run of the same spec is resumed,
+// another one refused). Shows the equivalent command, checks everything before
+// launch, then runs `kvlens-cli run ...` as a child with progress and ETA; Cancel
+// stops it and leaves a file that opens and resumes.
 class NewRunDialog : public QDialog
 {
     Q_OBJECT
   public:
     explicit NewRunDialog(QWidget* parent = nullptr);
+    ~NewRunDialog() override;
 
-    // The program started for a run; defaults to findCli().
+    // The program started for a run and asked for models, suites and presses;
+    // defaults to findCli(). Setting it asks it again.
     QString program() const { return m_program; }
-    void setProgram(const QString& program) { m_program = program; }
+    void setProgram(const QString& program);
     // Next to the app, then the build tree's app/cli, then PATH.
     static QString findCli();
 
+    NewRunChoices choices() const;
+    void setChoices(const NewRunChoices& choices);
     // The arguments passed to the program for the current form contents.
-    QStringList arguments() const;
+    QStringList arguments() const { return choices().arguments(); }
+    // The command a researcher can paste into a shell (on a server, say).
+    QString commandLine() const;
+    // What stops a launch now, one message each; empty = ready.
+    QStringList problems() const;
+    // True while the CLI is still answering (model, suites, presses, JSONL checks).
+    bool checking() const;
+    // Waits (event loop) until no check is pending; false on timeout. For tests.
+    bool waitForChecks(int timeoutMs = 30000);
+    RunFileState runFileState() const { return m_fileState; }
+    PressParametersEditor* pressEditor() const { return m_presses; }
     RunProcess* process() const { return m_process; }
 
-    void setModelPath(const QString& path);
-    void setDatasetPath(const QString& path);
-    void setCompressors(const QString& list);
-    void setRatios(const QString& list);
     void setOutputPath(const QString& path);
     QString outputPath() const;
 
   public slots:
-    void startRun();
+    // False (and a message) when a check fails or the run file holds another run.
+    bool startRun();
     void cancelRun();
+    // Fills the form from the spec the run file holds, so Start resumes it.
+    void useRunFileSettings();
 
   signals:
     // The child exited; ok = exit code 0 and not cancelled.
@@ -53,20 +83,75 @@ class NewRunDialog : public QDialog
     void reject() override;
 
   private:
+    QGroupBox* createModelBox();
+    QGroupBox* createSamplesBox();
+    QGroupBox* createOptionsBox();
+    QGroupBox* createOutputBox();
+    void askCatalogues();
+    void askModel();
+    void askDataset(const QString& path);
+    void applySuites(const QByteArray& json);
+    void updateVariants();
+    void addDatasets(const QStringList& paths);
+    void validate();
     void showProgress(const RunProgress& progress);
     void onFinished(bool ok, int exitCode, bool cancelled);
     void updateButtons();
-    QLineEdit* addPathRow(QFormLayout* form, const QString& label, bool directory, bool save,
-                          const QString& filter);
+
+    struct Check
+    {
+        enum class State
+        {
+            Pending,
+            Ok,
+            Failed
+        } state = State::Pending;
+        QString message;
+    };
 
     QString m_program;
     RunProcess* m_process;
-    QLineEdit* m_model;
-    QLineEdit* m_dataset;
-    QLineEdit* m_compressors;
+    CliQuery* m_pressQuery;
+    CliQuery* m_suiteQuery;
+    CliQuery* m_modelQuery;
+    QHash<QString, CliQuery*> m_datasetQueries;
+    QHash<QString, Check> m_datasetChecks;
+    Check m_modelCheck;
+    QString m_modelDir; // the directory `info` resolved ("bundled" -> its path)
+    QString m_checkedModel;
+    Check m_catalogueCheck;
+    QStringList m_pendingSuites; // chosen before the list arrived
+    QString m_pendingVariant;
+    QTimer* m_modelTimer;
+    RunFileState m_fileState;
+    QJsonObject m_suiteJson;
+    QString m_suiteError;
+
+    QWidget* m_form;
+    QRadioButton* m_bundled;
+    QRadioButton* m_directory;
+    QLineEdit* m_modelPath;
+    QLabel* m_modelStatus;
+    QListWidget* m_suites;
+    QSpinBox* m_n;
+    QLineEdit* m_tokens;
+    QComboBox* m_variant;
+    QListWidget* m_datasets;
+    QLabel* m_samplesStatus;
+    PressParametersEditor* m_presses;
+    QLabel* m_pressesStatus;
     QLineEdit* m_ratios;
-    QCheckBox* m_storeAttention = nullptr; // --store-attention all
+    QComboBox* m_interventions;
+    QDoubleSpinBox* m_beta;
+    QComboBox* m_attention;
+    QSpinBox* m_seed;
+    QSpinBox* m_maxNewTokens;
+    QSpinBox* m_threads;
+    QLabel* m_optionsStatus;
     QLineEdit* m_output;
+    QLabel* m_outputStatus;
+    QPushButton* m_useSettings;
+    QLineEdit* m_command;
     QProgressBar* m_progress;
     QLabel* m_status;
     QPlainTextEdit* m_log;

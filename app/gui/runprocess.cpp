@@ -6,6 +6,11 @@ namespace kvl {
 
 RunProcess::RunProcess(QObject* parent) : QObject(parent)
 {
+    m_killTimer.setSingleShot(true);
+    connect(&m_killTimer, &QTimer::timeout, this, [this] {
+        if (isRunning())
+            m_process.kill();
+    });
     connect(&m_process, &QProcess::readyReadStandardOutput, this, &RunProcess::readStdout);
     connect(&m_process, &QProcess::readyReadStandardError, this, &RunProcess::readStderr);
     connect(&m_process, &QProcess::finished, this, &RunProcess::onFinished);
@@ -31,6 +36,7 @@ void RunProcess::start(const QString& program, const QStringList& arguments)
 {
     if (isRunning())
         return;
+    m_killTimer.stop();
     m_cancelled = false;
     m_last = {};
     m_stdoutBuffer.clear();
@@ -52,10 +58,7 @@ void RunProcess::cancel(int killAfterMs)
         return;
     m_cancelled = true;
     m_process.terminate();
-    QTimer::singleShot(killAfterMs, this, [this] {
-        if (isRunning())
-            m_process.kill();
-    });
+    m_killTimer.start(killAfterMs);
 }
 
 void RunProcess::readStdout()
@@ -90,6 +93,7 @@ void RunProcess::readStderr()
 
 void RunProcess::onFinished(int exitCode, QProcess::ExitStatus status)
 {
+    m_killTimer.stop();
     readStdout();
     readStderr();
     // A last line without a trailing newline is still progress or log text.

@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QProcess>
 #include <QStringList>
+#include <QTimer>
 
 namespace kvl {
 
@@ -48,6 +49,9 @@ class RunProcess : public QObject
     QString m_stderr;
     RunProgress m_last;
     bool m_cancelled = false;
+    // The kill fallback of cancel(); stopped when the child ends, so that it never
+    // hits a run started after it (a Resume right after Cancel).
+    QTimer m_killTimer;
 };
 
 } // namespace kvl

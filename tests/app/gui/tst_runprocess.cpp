@@ -1,12 +1,9 @@
-// RunProcess against fake children (shell scripts printing the progress protocol),
-// and the New run dialog driving one.
-#include "newrundialog.h"
+// RunProcess against fake children (shell scripts printing the progress protocol);
+// the New run dialog driving one is in tst_newrundialog.
 #include "offscreentestmain.h"
 #include "runprocess.h"
 
 #include <QElapsedTimer>
-#include <QLabel>
-#include <QProgressBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
@@ -171,6 +168,31 @@ class TstRunProcess : public QObject
         QCOMPARE(::kill(pid_t(pid), 0), -1); // the child is gone
     }
 
+    void cancelThenRestartKeepsTheNewChild()
+    {
+        // Resume right after Cancel: the cancelled child's kill fallback must not hit
+        // the new child (it did: a resumed run died with SIGKILL a few seconds in).
+        QTemporaryDir dir;
+        const QString script = writeScript(
+            dir, QStringLiteral("slow"),
+            "echo '{\"done\":1,\"total\":100,\"elapsed_s\":1,\"eta_s\":99}'\nexec sleep 60\n");
+        RunProcess run;
+        QSignalSpy progress(&run, &RunProcess::progressChanged);
+        QSignalSpy finished(&run, &RunProcess::finished);
+        run.start(script, {});
+        QTRY_COMPARE_WITH_TIMEOUT(progress.count(), 1, 10000);
+        run.cancel(600);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+        run.start(script, {});
+        QTRY_COMPARE_WITH_TIMEOUT(progress.count(), 2, 10000);
+        QTest::qWait(1200); // past the first cancel's kill fallback
+        QVERIFY(run.isRunning());
+        QCOMPARE(finished.count(), 1);
+        run.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 10000);
+        QCOMPARE(finished.at(1).at(2).toBool(), true);
+    }
+
     void missingProgramFailsToStart()
     {
         RunProcess run;
@@ -178,41 +200,6 @@ class TstRunProcess : public QObject
         run.start(QStringLiteral("/nonexistent/kvlens-cli"), {});
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 10000);
         QVERIFY(failed.at(0).at(0).toString().contains(QLatin1String("/nonexistent/kvlens-cli")));
-    }
-
-    void dialogArguments()
-    {
-        NewRunDialog dialog;
-        dialog.setModelPath(QStringLiteral("/m/Qwen3-8B"));
-        dialog.setDatasetPath(QStringLiteral("ruler.jsonl"));
-        dialog.setCompressors(QStringLiteral("snapkv,tova"));
-        dialog.setRatios(QStringLiteral("0.5,0.75"));
-        dialog.setOutputPath(QStringLiteral("ruler.kvl"));
-        QCOMPARE(dialog.arguments(), (QStringList{"run", "--model", "/m/Qwen3-8B", "--dataset",
-                                                  "ruler.jsonl", "--press", "snapkv,tova",
-                                                  "--ratios", "0.5,0.75", "--out", "ruler.kvl"}));
-    }
-
-    void dialogShowsProgress()
-    {
-        QTemporaryDir dir;
-        NewRunDialog dialog;
-        dialog.setProgram(writeScript(dir, QStringLiteral("fake-cli"), threeSamples));
-        dialog.setOutputPath(dir.filePath(QStringLiteral("out.kvl")));
-        QSignalSpy finished(&dialog, &NewRunDialog::runFinished);
-        dialog.show();
-        dialog.startRun();
-        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
-        QCOMPARE(finished.at(0).at(0).toString(), dir.filePath(QStringLiteral("out.kvl")));
-        QCOMPARE(finished.at(0).at(1).toBool(), true);
-        auto* bar = dialog.findChild<QProgressBar*>();
-        QVERIFY(bar);
-        QCOMPARE(bar->maximum(), 3);
-        QCOMPARE(bar->value(), 3);
-        // Development aid: look at the dialog (KVLENS_SCREENSHOT_DIR=/some/dir).
-        if (qEnvironmentVariableIsSet("KVLENS_SCREENSHOT_DIR"))
-            dialog.grab().save(qEnvironmentVariable("KVLENS_SCREENSHOT_DIR") +
-                               QStringLiteral("/newrundialog.png"));
     }
 };
 

@@ -1,0 +1,204 @@
+// The New run flow with a real kvlens-cli child on the bundled model: the presses and
+// parameters it lists, a tiny run started from the main window's dialog that lands in
+// the views, and a run cancelled mid-way whose file opens and then resumes to the end.
+#include "mainwindow.h"
+#include "newrunchoices.h"
+#include "newrundialog.h"
+#include "offscreentestmain.h"
+#include "pressinfo.h"
+#include "pressparameterseditor.h"
+#include "runprocess.h"
+#include "store/runreader.h"
+#include "storerunloader.h"
+
+#include <QAction>
+#include <QFileInfo>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+using namespace kvl;
+
+namespace {
+
+QString cli()
+{
+    // KVLENS_TEST_CLI: run against another build's kvlens-cli.
+    return qEnvironmentVariable("KVLENS_TEST_CLI", QStringLiteral(KVLENS_CLI));
+}
+
+NewRunDialog* openDialog(MainWindow& window)
+{
+    for (QAction* a : window.findChildren<QAction*>())
+        if (a->text() == QStringLiteral("&New run…")) {
+            a->trigger();
+            break;
+        }
+    auto* dialog = window.findChild<NewRunDialog*>();
+    if (dialog)
+        dialog->setProgram(cli());
+    return dialog;
+}
+
+NewRunChoices tinyRun(const QString& out, int n, const QString& tokens)
+{
+    NewRunChoices c;
+    c.model = QStringLiteral("bundled");
+    c.suites = {QStringLiteral("retrieval")};
+    c.n = n;
+    c.tokens = tokens;
+    c.presses = {QStringLiteral("snapkv:window=8")};
+    c.ratios = {QStringLiteral("0.5")};
+    c.interventions = QStringLiteral("none");
+    c.threads = 1;
+    c.out = out;
+    return c;
+}
+
+} // namespace
+
+class TstNewRunFlow : public QObject
+{
+    Q_OBJECT
+  private slots:
+    void initTestCase()
+    {
+        QVERIFY2(QFileInfo(cli()).isExecutable(),
+                 qPrintable(cli() + QStringLiteral(": build kvlens-cli first")));
+    }
+
+    void pressesFromTheCli()
+    {
+        QProcess p;
+        p.start(cli(), {QStringLiteral("presses"), QStringLiteral("--json")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        const QVector<PressInfo> presses = parsePressesJson(p.readAllStandardOutput(), cli());
+        QVERIFY(presses.size() >= 10);
+        const auto find = [&presses](const char* name) -> const PressInfo* {
+            for (const PressInfo& x : presses)
+                if (x.name == QLatin1String(name))
+                    return &x;
+            return nullptr;
+        };
+        const PressInfo* snapkv = find("snapkv");
+        QVERIFY(snapkv);
+        QCOMPARE(snapkv->kind, QStringLiteral("scorer"));
+        QVERIFY(snapkv->param(QStringLiteral("window")));
+        QCOMPARE(snapkv->param(QStringLiteral("window"))->type, PressParam::Type::Integer);
+        QVERIFY(!snapkv->param(QStringLiteral("window"))->defaultValue.isEmpty());
+        const PressInfo* expected = find("expected");
+        QVERIFY(expected && expected->param(QStringLiteral("use_covariance")));
+        QCOMPARE(expected->param(QStringLiteral("use_covariance"))->type, PressParam::Type::Bool);
+        const PressInfo* adakv = find("adakv");
+        QVERIFY(adakv && adakv->takesScorer() && !adakv->innerOptional());
+        const PressInfo* pyramid = find("pyramidkv");
+        QVERIFY(pyramid && pyramid->takesScorer() && pyramid->innerOptional());
+        // The dialog's editor holds the same list, and a default-valued spec it builds
+        // parses back into the same press.
+        NewRunDialog dialog;
+        dialog.setProgram(cli());
+        QVERIFY(dialog.waitForChecks());
+        QCOMPARE(dialog.pressEditor()->catalogue().size(), presses.size());
+        QVERIFY(dialog.problems().join('\n').contains(QLatin1String("Choose a built-in suite")));
+        QVERIFY(dialog.choices().model == QLatin1String("bundled"));
+    }
+
+    void runLandsInTheViews()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("tiny.kvl"));
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        window.show();
+        NewRunDialog* dialog = openDialog(window);
+        QVERIFY(dialog);
+        dialog->setChoices(tinyRun(out, 2, QStringLiteral("128:160")));
+        QVERIFY(dialog->waitForChecks());
+        QVERIFY2(dialog->problems().isEmpty(), qPrintable(dialog->problems().join('\n')));
+        QSignalSpy finished(dialog, &NewRunDialog::runFinished);
+        QSignalSpy progress(dialog->process(), &RunProcess::progressChanged);
+        QVERIFY(dialog->startRun());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QVERIFY2(finished.at(0).at(1).toBool(), qPrintable(dialog->process()->stderrText()));
+        QVERIFY(progress.count() >= 2);
+        QCOMPARE(progress.last().at(0).value<RunProgress>().total, 2);
+        // The main window shows the finished run: both samples, FullCache and snapkv.
+        QTRY_VERIFY_WITH_TIMEOUT(window.runData().path == out &&
+                                     window.runData().status == QLatin1String("finished") &&
+                                     !window.isLoading(),
+                                 30000);
+        QVERIFY(!window.startPageShown());
+        QCOMPARE(window.runData().sampleCount, qint64(2));
+        bool snapkv = false;
+        for (const ConfigChoice& c : window.runData().configs)
+            snapkv |= c.compressor == QLatin1String("snapkv:window=8") && c.ratio == 0.5;
+        QVERIFY(snapkv);
+        // Started again on its own file: the same experiment, nothing left to run.
+        QCOMPARE(dialog->runFileState().kind, RunFileState::Kind::SameRun);
+    }
+
+    void cancelLeavesAResumableFile()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("cancelled.kvl"));
+        MainWindow window;
+        window.setRunLoader(&loadRunViewData);
+        window.show();
+        NewRunDialog* dialog = openDialog(window);
+        QVERIFY(dialog);
+        const int n = 8;
+        dialog->setChoices(tinyRun(out, n, QStringLiteral("600:700")));
+        QVERIFY(dialog->waitForChecks());
+        QVERIFY2(dialog->problems().isEmpty(), qPrintable(dialog->problems().join('\n')));
+        QSignalSpy finished(dialog, &NewRunDialog::runFinished);
+        QSignalSpy progress(dialog->process(), &RunProcess::progressChanged);
+        QVERIFY(dialog->startRun());
+        QTRY_VERIFY_WITH_TIMEOUT(progress.count() >= 1, 120000);
+        dialog->cancelRun();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QCOMPARE(finished.at(0).at(1).toBool(), false);
+        QVERIFY(dialog->process()->wasCancelled());
+
+        // The partial file: some samples, not all, still "running".
+        qint64 kept = 0;
+        {
+            RunReader reader(out);
+            kept = reader.sampleCount();
+            QCOMPARE(reader.runInfo().status, QStringLiteral("running"));
+        }
+        QVERIFY2(kept >= 1 && kept < n, qPrintable(QString::number(kept)));
+        // It opens in the main window with the samples it has.
+        QTRY_VERIFY_WITH_TIMEOUT(window.runData().path == out && !window.isLoading(), 30000);
+        QCOMPARE(window.runData().sampleCount, kept);
+        QVERIFY(window.lastError().isEmpty());
+
+        // Resume: the same experiment, relaunched on the same file, runs the rest.
+        QCOMPARE(dialog->runFileState().kind, RunFileState::Kind::SameRun);
+        QCOMPARE(dialog->runFileState().finished, kept);
+        bool resumeButton = false;
+        for (QPushButton* b : dialog->findChildren<QPushButton*>())
+            resumeButton |= b->text() == QLatin1String("Resume") && b->isEnabled();
+        QVERIFY(resumeButton);
+        progress.clear();
+        QVERIFY(dialog->startRun());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 120000);
+        QVERIFY2(finished.at(1).at(1).toBool(), qPrintable(dialog->process()->stderrText()));
+        // The resumed run counts the kept samples as done from its first line on.
+        QVERIFY(!progress.isEmpty());
+        QVERIFY(progress.first().at(0).value<RunProgress>().done > kept);
+        QCOMPARE(progress.last().at(0).value<RunProgress>().done, n);
+        {
+            RunReader reader(out);
+            QCOMPARE(reader.sampleCount(), qint64(n));
+            QCOMPARE(reader.runInfo().status, QStringLiteral("finished"));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(window.runData().sampleCount == n &&
+                                     window.runData().status == QLatin1String("finished"),
+                                 30000);
+    }
+};
+
+KVL_OFFSCREEN_TEST_MAIN(TstNewRunFlow)
+#include "tst_newrunflow.moc"
