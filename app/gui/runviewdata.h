@@ -52,6 +52,9 @@ struct RunViewData
     QString status; // running | finished | failed (empty: unknown)
     qint64 sampleCount = 0;
     qint64 resultCount = 0;
+    // Result rows written before schema version 3 carry no checksum: read unverified
+    // (every other row was verified when the file's state was first seen).
+    qint64 uncheckedRows = 0;
     AccuracyData accuracy; // over every suite of the run
     // The run's suites (sorted) and the accuracy of each alone, for the suite chooser:
     // a pooled curve hides a suite that breaks at a lower ratio than the others.

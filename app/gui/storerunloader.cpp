@@ -5,6 +5,7 @@
 #include "diagnose/wilsoninterval.h"
 #include "keepaccumulator.h"
 #include "maskviews.h"
+#include "rowchecksumcache.h"
 #include "store/chainbreaks.h"
 #include "store/runreader.h"
 #include "storepolicy.h"
@@ -568,6 +569,8 @@ RunViewData loadRunViewData(const RunRequest& request)
     RunReader reader(request.path);
     RunViewData data;
     data.path = request.path;
+    // Before any figure: a row edited after it was written refuses the file, as `report` does.
+    data.uncheckedRows = verifiedRowChecksums(reader).unverified;
     const RunInfo info = reader.runInfo();
     data.runName = QFileInfo(request.path).completeBaseName();
     data.model = info.modelName;

@@ -9,6 +9,7 @@
 #include "storerunloader.h"
 
 #include "common/error.h"
+#include "store/sqlitedatabase.h"
 
 #include <QAbstractItemModelTester>
 #include <QTemporaryDir>
@@ -54,6 +55,38 @@ class TstStoreRunLoader : public QObject
         QVERIFY(m_dir.isValid());
         m_path = m_dir.filePath(QStringLiteral("hand.kvl"));
         guitest::writeRun(m_path, {0, 1, 2, 3});
+    }
+
+    // A row whose stored values changed after the run wrote them (bytes that still pass
+    // SQLite's page checks) refuses the file, naming it, the sample and the
+    // configuration, as `kvlens-cli report` does, before any figure is drawn from it;
+    // a file changed on disk after a good load is verified again.
+    void refusesChangedRow()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("changed.kvl"));
+        guitest::writeRun(path, {0, 1, 2, 3});
+        QCOMPARE(loadRunViewData({path}).uncheckedRows, 0);
+        SqliteDatabase(path, SqliteDatabase::Mode::ReadWriteCreate)
+            .exec(QStringLiteral("UPDATE result SET correct = 1 - correct WHERE sample_id = "
+                                 "(SELECT MAX(sample_id) FROM result) AND config_id = "
+                                 "(SELECT MAX(config_id) FROM result)"));
+        // A hand edit lands seconds after the app read the file, not within the file
+        // system's clock tick of it: say so explicitly, so the test cannot race it.
+        for (const QString& f : {path, path + QStringLiteral("-wal")}) {
+            QFile file(f);
+            if (file.open(QIODevice::ReadWrite))
+                QVERIFY(file.setFileTime(QDateTime::currentDateTime().addSecs(5),
+                                         QFileDevice::FileModificationTime));
+        }
+        try {
+            loadRunViewData({path});
+            QFAIL("a changed row was read without complaint");
+        } catch (const Error& e) {
+            const QString message = QString::fromUtf8(e.what());
+            QVERIFY2(message.contains(path) &&
+                         message.contains(QStringLiteral("damaged result row")),
+                     qPrintable(message));
+        }
     }
 
     void runInfo()
