@@ -54,12 +54,45 @@ QString tokenHtml(const QString& text, int mark, double keep, bool hasKeep,
     return QStringLiteral("<span style=\"%1\">%2</span>").arg(style, escaped);
 }
 
+int contextPositions(const SampleDetail& d)
+{
+    return std::max<int>(d.sample.contextLen, int(d.tokenKeep.size()));
+}
+
 } // namespace
+
+QVector<int> evidenceStarts(const SampleDetail& d)
+{
+    const int positions = contextPositions(d);
+    QVector<int> starts;
+    for (const QJsonValue& v : d.sample.spans) {
+        const QJsonObject o = v.toObject();
+        const int b = std::max(0, o.value(QStringLiteral("start")).toInt());
+        if (o.value(QStringLiteral("kind")).toString() == QLatin1String("evidence") &&
+            b < std::min(positions, o.value(QStringLiteral("end")).toInt()))
+            starts << b;
+    }
+    std::sort(starts.begin(), starts.end());
+    starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+    return starts;
+}
+
+QString evidenceAnchor(int k)
+{
+    return QStringLiteral("evidence-%1").arg(k);
+}
 
 QString contextHtml(const SampleDetail& d)
 {
-    const int positions = std::max<int>(d.sample.contextLen, int(d.tokenKeep.size()));
+    const int positions = contextPositions(d);
     const QVector<int> marks = positionMarks(d, positions);
+    const QVector<int> starts = evidenceStarts(d);
+    // The token wrapped in the anchor of the evidence span it starts, if any.
+    auto anchored = [&starts](int t, const QString& html) {
+        const qsizetype k = starts.indexOf(t);
+        return k < 0 ? html
+                     : QStringLiteral("<a name=\"%1\">%2</a>").arg(evidenceAnchor(int(k)), html);
+    };
     QCPColorGradient gradient = colorGradient(ColorMap::Cividis);
     const bool hasKeep = d.tokenKeep.size() == positions && positions > 0;
     const bool hasText = !d.context.isEmpty() && d.tokenOffsets.size() == positions;
@@ -70,16 +103,16 @@ QString contextHtml(const SampleDetail& d)
             const auto [b, e] = d.tokenOffsets[t];
             if (b > at) // text no token covers (whitespace a tokenizer dropped)
                 html += d.context.mid(at, b - at).toHtmlEscaped();
-            html += tokenHtml(d.context.mid(b, e - b), marks[t], hasKeep ? d.tokenKeep[t] : 1.0,
-                              hasKeep, gradient);
+            html += anchored(t, tokenHtml(d.context.mid(b, e - b), marks[t],
+                                          hasKeep ? d.tokenKeep[t] : 1.0, hasKeep, gradient));
             at = std::max(at, e);
         }
         html += d.context.mid(at).toHtmlEscaped();
     } else {
         html += QStringLiteral("<span style=\"font-family:monospace;\">");
         for (int t = 0; t < positions; ++t)
-            html += tokenHtml(QString::number(t), marks[t], hasKeep ? d.tokenKeep[t] : 1.0, hasKeep,
-                              gradient) +
+            html += anchored(t, tokenHtml(QString::number(t), marks[t],
+                                          hasKeep ? d.tokenKeep[t] : 1.0, hasKeep, gradient)) +
                     QStringLiteral(" ");
         html += QStringLiteral("</span>");
     }

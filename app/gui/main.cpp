@@ -4,13 +4,13 @@
 #include "guioptions.h"
 #include "mainwindow.h"
 #include "storerunloader.h"
+#include "viewnavigator.h"
 #include "views/plotview.h"
 
 #include <QApplication>
 #include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
-#include <QTabWidget>
 #include <QTextStream>
 #include <QTimer>
 #include <QTranslator>
@@ -67,7 +67,7 @@ int main(int argc, char** argv)
     if (demo) {
         window.resize(1400, 860);
         window.showRun(kvl::makeDemoData());
-        window.tabs()->setCurrentIndex(options.tab);
+        window.showPage(window.navigator()->pageIds().value(options.tab));
         window.show();
         const QString file = options.demoScreenshot;
         QTimer::singleShot(1500, &window, [&window, file] {

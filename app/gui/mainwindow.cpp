@@ -12,6 +12,7 @@
 #include "runwatcher.h"
 #include "sampleinspector.h"
 #include "startpage.h"
+#include "viewnavigator.h"
 #include "views/accuracyratioview.h"
 #include "views/evictionmapview.h"
 #include "views/failuresetsview.h"
@@ -41,7 +42,6 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
-#include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -133,8 +133,8 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::createViews()
 {
-    m_tabs = new QTabWidget;
-    m_tabs->setDocumentMode(true);
+    m_pages = new QStackedWidget;
+    m_navigator = new ViewNavigator;
     m_accuracy = new AccuracyRatioView;
     m_accuracyTitle = m_accuracy->title();
     m_taxonomy = new TaxonomyView;
@@ -208,7 +208,7 @@ void MainWindow::createViews()
     overlapSplit->setStretchFactor(0, 3);
     overlapSplit->setStretchFactor(1, 2);
     overlapLayout->addWidget(overlapSplit, 1);
-    // Failure sets (UpSet) at the same ratio, on their own tab with their own chooser.
+    // Failure sets (UpSet) at the same ratio, on their own page with their own chooser.
     auto* setsPage = new QWidget;
     auto* setsLayout = new QVBoxLayout(setsPage);
     setsLayout->setContentsMargins(0, 4, 0, 0);
@@ -235,29 +235,47 @@ void MainWindow::createViews()
     auto* attentionPage = new QWidget;
     auto* attentionLayout = new QVBoxLayout(attentionPage);
     attentionLayout->setContentsMargins(0, 4, 0, 0);
-    auto* heads = new HeadSelector;
-    attentionLayout->addWidget(heads);
+    m_heads = new HeadSelector;
+    attentionLayout->addWidget(m_heads);
     attentionLayout->addWidget(attentionSplit, 1);
-    connect(heads, &HeadSelector::selectionChanged, m_heatmap, &HeatmapView::setHeadSelection);
+    connect(m_heads, &HeadSelector::selectionChanged, m_heatmap, &HeatmapView::setHeadSelection);
+    connect(m_heads, &HeadSelector::selectionChanged, this, [this](const HeadSelection& heads) {
+        m_selection.heads = heads;
+        updateSelectionTitle();
+    });
 
-    m_tabs->addTab(accuracyPage, tr("Accuracy"));
-    m_tabs->addTab(m_taxonomy, tr("Taxonomy"));
-    m_tabs->addTab(m_chainBreaks, tr("Chain breaks"));
-    m_tabs->addTab(overlapPage, tr("Failure overlap"));
-    m_tabs->addTab(setsPage, tr("Failure sets"));
-    m_tabs->addTab(attentionPage, tr("Attention"));
-    m_tabs->addTab(m_eviction, tr("Eviction map"));
-    m_tabs->addTab(m_ger, tr("GER && consensus"));
-    m_tabs->addTab(m_spanKeep, tr("Span keep"));
-    m_tabs->addTab(m_leakage, tr("Leakage"));
-    m_tabs->addTab(m_interventions, tr("Interventions"));
-    // Compare: samples side by side, and two open runs over their matched samples.
-    auto* comparePages = new QTabWidget;
-    comparePages->setDocumentMode(true);
-    comparePages->addTab(m_compare, tr("Samples"));
-    comparePages->addTab(m_runCompare, tr("Runs"));
-    m_tabs->addTab(comparePages, tr("Compare"));
-    m_tabs->addTab(m_inspector, tr("Sample"));
+    // The views by the question a researcher brings (research/WORKFLOWS.md), not one
+    // tab each: thirteen tabs overflow a 1280 px window.
+    m_navigator->addGroup(tr("Overview"), tr("How accurate is each compressor at each ratio?"));
+    addPage(QStringLiteral("accuracy"), accuracyPage, tr("Accuracy"));
+    m_navigator->addGroup(tr("Failures"), tr("Why do compressed rows fail, and do compressors "
+                                             "fail on the same samples?"));
+    addPage(QStringLiteral("taxonomy"), m_taxonomy, tr("Taxonomy"));
+    addPage(QStringLiteral("chain-breaks"), m_chainBreaks, tr("Chain breaks"));
+    addPage(QStringLiteral("overlap"), overlapPage, tr("Failure overlap"));
+    addPage(QStringLiteral("failure-sets"), setsPage, tr("Failure sets"));
+    m_navigator->addGroup(tr("Attention"), tr("Where does the question look, and does boosting "
+                                              "the attention on the evidence repair a failure?"));
+    addPage(QStringLiteral("attention"), attentionPage, tr("Question attention"));
+    addPage(QStringLiteral("interventions"), m_interventions, tr("Interventions"));
+    m_navigator->addGroup(tr("Instructions"),
+                          tr("Do the system prompt and the instructions survive compression?"));
+    addPage(QStringLiteral("span-keep"), m_spanKeep, tr("Span keep"));
+    addPage(QStringLiteral("leakage"), m_leakage, tr("Leakage"));
+    m_navigator->addGroup(tr("Routing"), tr("Which entries survive in which layers and heads, "
+                                            "and where is the cliff?"));
+    addPage(QStringLiteral("eviction"), m_eviction, tr("Eviction map"));
+    addPage(QStringLiteral("ger"), m_ger, tr("GER & consensus"));
+    m_navigator->addGroup(tr("Samples"), tr("What did the model see and answer, and how do two "
+                                            "configurations or two runs compare?"));
+    addPage(QStringLiteral("sample"), m_inspector, tr("Sample"));
+    // Samples side by side, and two open runs over their matched samples.
+    addPage(QStringLiteral("compare-samples"), m_compare, tr("Compare samples"));
+    addPage(QStringLiteral("compare-runs"), m_runCompare, tr("Compare runs"));
+    connect(m_navigator, &ViewNavigator::pageChanged, this, [this](const QString& id) {
+        m_pages->setCurrentWidget(m_pageById.value(id));
+        updateSelectionTitle();
+    });
     m_views = {m_accuracy, m_taxonomy, m_chainBreaks, m_overlap,
                m_heatmap,  m_eviction, m_ger,         m_failureSets};
     for (PlotView* v : m_views)
@@ -269,9 +287,30 @@ void MainWindow::createViews()
     m_pageViews.insert(overlapPage, m_overlap);
     m_pageViews.insert(setsPage, m_failureSets);
     m_pageViews.insert(attentionPage, m_heatmap);
+    // The selection line over the pages: which run, configuration, sample and heads the
+    // view shows, so a screenshot or a glance never leaves it to memory.
+    m_selectionTitle = new QLabel;
+    m_selectionTitle->setObjectName(QStringLiteral("SelectionTitle"));
+    m_selectionTitle->setWordWrap(true);
+    m_selectionTitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_selectionTitle->setContentsMargins(6, 3, 6, 3);
+    m_runPage = new QWidget;
+    auto* runLayout = new QVBoxLayout(m_runPage);
+    runLayout->setContentsMargins(0, 0, 0, 0);
+    runLayout->setSpacing(0);
+    runLayout->addWidget(m_selectionTitle);
+    runLayout->addWidget(m_pages, 1);
     m_stack = new QStackedWidget;
-    m_stack->addWidget(m_tabs);
+    m_stack->addWidget(m_runPage);
     setCentralWidget(m_stack);
+
+    // The navigator on the left, above the list of open runs: one narrow column.
+    m_navigatorDock = new QDockWidget(tr("Views"), this);
+    m_navigatorDock->setObjectName(QStringLiteral("ViewsDock"));
+    // Not closable: without it the views would be reachable through the menu only.
+    m_navigatorDock->setFeatures(QDockWidget::DockWidgetMovable);
+    m_navigatorDock->setWidget(m_navigator);
+    addDockWidget(Qt::LeftDockWidgetArea, m_navigatorDock);
 
     connect(m_taxonomy, &TaxonomyView::selectionChanged, this, &MainWindow::onTaxonomySelection);
     connect(m_chainBreaks, &TaxonomyView::selectionChanged, this,
@@ -284,6 +323,23 @@ void MainWindow::createViews()
                 statusBar()->showMessage(tr("Selected %1 at ratio %2").arg(compressor).arg(ratio));
                 setFocusConfiguration(compressor, ratio);
             });
+}
+
+void MainWindow::addPage(const QString& id, QWidget* page, const QString& title)
+{
+    m_pages->addWidget(page);
+    m_pageById.insert(id, page);
+    m_navigator->addPage(id, title);
+}
+
+QString MainWindow::currentPage() const
+{
+    return m_navigator->currentPage();
+}
+
+bool MainWindow::showPage(const QString& id)
+{
+    return m_navigator->setCurrentPage(id);
 }
 
 void MainWindow::createRunsDock()
@@ -319,10 +375,30 @@ void MainWindow::createMenus()
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    for (int i = 0; i < m_tabs->count(); ++i)
-        view->addAction(m_tabs->tabText(i),
+    // Every page by its group; the first nine on Ctrl+1…9 in the navigator's order.
+    const QStringList ids = m_navigator->pageIds();
+    QString group;
+    for (int i = 0; i < ids.size(); ++i) {
+        if (m_navigator->groupTitle(ids[i]) != group) {
+            group = m_navigator->groupTitle(ids[i]);
+            view->addSection(group);
+        }
+        QString label = m_navigator->pageTitle(ids[i]);
+        label.replace(QLatin1Char('&'), QStringLiteral("&&"));
+        const QString id = ids[i];
+        view->addAction(label,
                         i < 9 ? QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)) : QKeySequence(),
-                        this, [this, i] { m_tabs->setCurrentIndex(i); });
+                        this, [this, id] { showPage(id); });
+    }
+    view->addSeparator();
+    view->addAction(tr("&Next view"), QKeySequence(tr("Ctrl+PgDown")), this,
+                    [this] { m_navigator->stepPage(1); });
+    view->addAction(tr("&Previous view"), QKeySequence(tr("Ctrl+PgUp")), this,
+                    [this] { m_navigator->stepPage(-1); });
+    view->addAction(tr("Go to the &views list"), QKeySequence(tr("Ctrl+0")), this, [this] {
+        m_navigatorDock->show();
+        m_navigator->setFocus(Qt::ShortcutFocusReason);
+    });
     view->addSeparator();
     QMenu* theme = view->addMenu(tr("&Theme"));
     m_themeGroup = new QActionGroup(this);
@@ -364,7 +440,8 @@ void MainWindow::createMenus()
     m_shares->setCheckable(true);
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
-        view->addAction(dock->toggleViewAction());
+        if (dock != m_navigatorDock)
+            view->addAction(dock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About KVLens"), this, &MainWindow::showAbout);
@@ -373,7 +450,7 @@ void MainWindow::createMenus()
 
 PlotView* MainWindow::currentView() const
 {
-    return m_pageViews.value(m_tabs->currentWidget(), nullptr);
+    return m_pageViews.value(m_pages->currentWidget(), nullptr);
 }
 
 void MainWindow::showRun(const RunViewData& data)
@@ -392,6 +469,10 @@ void MainWindow::showRun(const RunViewData& data)
     m_heatmap->setProvenance(withBase(data.heatmapProvenance));
     m_referenceHeatmap->setProvenance(withBase(data.referenceProvenance));
     m_eviction->setProvenance(withBase(data.evictionProvenance));
+    // GER and consensus are drawn for the focus compressor (every ratio of it).
+    Provenance ger = base;
+    ger.compressor = data.focus.compressor;
+    m_ger->setProvenance(ger);
     setAccuracySuite(m_selection.accuracySuite);
     m_taxonomy->setData(data.taxonomy);
     m_chainBreaks->setData(data.chainBreaks);
@@ -414,7 +495,9 @@ void MainWindow::showRun(const RunViewData& data)
                         static_cast<PlotView*>(m_interventions)})
         v->setProvenance(base);
     if (data.path != m_currentRun)
-        m_overlapRatio = -1.0;
+        m_overlapRatio = m_pendingRestore && m_pendingRestore->currentRun == data.path
+                             ? m_pendingRestore->overlapRatio
+                             : -1.0;
     m_currentRun = data.path;
     if (!data.path.isEmpty() && !m_openRuns.contains(data.path))
         addRunToList(data.path);
@@ -439,15 +522,30 @@ void MainWindow::showRun(const RunViewData& data)
     describeRunState(data, findChildren<PlotView*>());
     describeDetailViews(data, m_heatmap, m_referenceHeatmap, m_eviction);
     const Heatmap& shape = data.referenceHeatmap.isEmpty() ? data.heatmap : data.referenceHeatmap;
-    findChild<HeadSelector*>()->setShape(shape.rows, shape.perHead.isEmpty() ? 0 : shape.kvHeads);
-    m_stack->setCurrentWidget(m_tabs);
+    m_heads->setShape(shape.rows, shape.perHead.isEmpty() ? 0 : shape.kvHeads);
+    m_stack->setCurrentWidget(m_runPage);
     setRunChromeVisible(true);
     // Restore a saved overlap selection when the pair exists in this run.
     const int a = int(data.overlap.names.indexOf(m_selection.overlapA));
     const int b = int(data.overlap.names.indexOf(m_selection.overlapB));
     if (a >= 0 && b >= 0)
         m_overlap->selectPair(a, b);
+    applyPendingRestore();
     updateTitle();
+}
+
+void MainWindow::applyPendingRestore()
+{
+    if (!m_pendingRestore || m_pendingRestore->currentRun != m_currentRun)
+        return;
+    const SessionState s = *m_pendingRestore;
+    m_pendingRestore.reset();
+    m_heads->setSelection(s.heads);
+    // Zoom last: the maps hold this sample's positions now.
+    if (s.attentionZoom.first >= 0 && m_heatmap->hasData())
+        m_heatmap->setVisibleRange(s.attentionZoom.first, s.attentionZoom.second);
+    if (s.evictionZoom.first >= 0 && m_eviction->hasData())
+        m_eviction->setVisibleRange(s.evictionZoom.first, s.evictionZoom.second);
 }
 
 void MainWindow::openRun(const QString& path)
@@ -505,6 +603,45 @@ void MainWindow::updateTitle()
     m_runLabel->setText(run.isEmpty()            ? tr("No run open")
                         : m_data.model.isEmpty() ? run
                                                  : tr("%1 · model %2").arg(run, m_data.model));
+    updateSelectionTitle();
+}
+
+QString MainWindow::selectionTitle() const
+{
+    const QString id = currentPage();
+    QStringList parts;
+    parts << tr("%1 › %2").arg(m_navigator->groupTitle(id), m_navigator->pageTitle(id));
+    if (m_currentRun.isEmpty())
+        return parts.first();
+    parts << tr("run: %1").arg(QFileInfo(m_currentRun).fileName());
+    // The inspector shows the row it was given, whatever the toolbar's selection.
+    const SampleDetail& inspected = m_inspector->detail();
+    const bool inspector = id == QLatin1String("sample") && !inspected.sample.key.isEmpty();
+    const ConfigChoice config =
+        inspector ? ConfigChoice{inspected.compressor, inspected.ratio} : m_data.focus;
+    if (!config.compressor.isEmpty())
+        parts << tr("configuration: %1").arg(config.label());
+    // The attention maps are always of one sample; the other views average unless
+    // one is chosen.
+    const QString sample = inspector                          ? inspected.sample.key
+                           : id == QLatin1String("attention") ? m_data.sampleKey
+                                                              : m_request.sampleKey;
+    parts << (sample.isEmpty() ? tr("sample: all (mean)") : tr("sample: %1").arg(sample));
+    parts << tr("heads: %1").arg(m_heads->selection().describe());
+    return parts.join(QStringLiteral(" · "));
+}
+
+void MainWindow::updateSelectionTitle()
+{
+    if (!m_selectionTitle)
+        return;
+    const QString text = selectionTitle();
+    // The page in bold, the selection after it.
+    const qsizetype cut = text.indexOf(QStringLiteral(" · "));
+    m_selectionTitle->setText(
+        cut < 0 ? QStringLiteral("<b>%1</b>").arg(text.toHtmlEscaped())
+                : QStringLiteral("<b>%1</b>%2")
+                      .arg(text.left(cut).toHtmlEscaped(), text.mid(cut).toHtmlEscaped()));
 }
 
 void MainWindow::exportFigure()
@@ -515,7 +652,7 @@ void MainWindow::exportFigure()
     Qt::Orientation orientation = Qt::Vertical;
     if (view == m_heatmap) {
         pair = {m_referenceHeatmap, m_heatmap};
-    } else if (m_tabs->currentWidget() == m_inspector) {
+    } else if (m_pages->currentWidget() == m_inspector) {
         pair = {m_inspector->referenceHeatmap(), m_inspector->heatmap()};
         orientation = Qt::Horizontal;
         view = m_inspector->heatmap();
@@ -653,7 +790,23 @@ SessionState MainWindow::sessionState() const
     SessionState s = m_selection;
     s.openRuns = m_openRuns;
     s.currentRun = m_currentRun;
-    s.currentTab = m_tabs->currentIndex();
+    s.currentPage = currentPage();
+    if (!m_currentRun.isEmpty()) {
+        // Exactly what the views show now, to be shown again on the next start.
+        if (!m_data.focus.compressor.isEmpty()) {
+            s.selectedCompressor = m_data.focus.compressor;
+            s.selectedRatio = m_data.focus.ratio;
+        }
+        s.selectedSample = m_request.sampleKey;
+        s.overlapRatio = m_overlapRatio;
+        auto zoom = [](const PooledMapView* map) {
+            return map->hasData() && map->isZoomed()
+                       ? std::pair{map->visibleBegin(), map->visibleEnd()}
+                       : std::pair{-1, -1};
+        };
+        s.attentionZoom = zoom(m_heatmap);
+        s.evictionZoom = zoom(m_eviction);
+    }
     s.theme = m_theme;
     s.heatmapColorMap = colorMapName(m_heatmap->colorMap());
     s.heatmapLogScale = m_heatmap->logScale();
@@ -679,7 +832,8 @@ void MainWindow::applySessionState(const SessionState& s)
     m_taxonomy->setNormalized(s.taxonomyShares);
     m_chainBreaks->setNormalized(s.taxonomyShares);
     m_shares->setChecked(s.taxonomyShares);
-    m_tabs->setCurrentIndex(std::clamp(s.currentTab, 0, int(m_tabs->count()) - 1));
+    if (!showPage(s.currentPage))
+        showPage(m_navigator->pageIds().constFirst());
     // Runs are listed; the current one is opened when this build can read run files.
     for (const QString& path : s.openRuns)
         if (!m_openRuns.contains(path))
@@ -688,8 +842,11 @@ void MainWindow::applySessionState(const SessionState& s)
     if (current.isEmpty() && !s.openRuns.isEmpty())
         current = s.openRuns.constLast();
     if (!current.isEmpty() && QFileInfo::exists(current)) {
-        // The configuration last looked at, when the run still has it.
-        m_sessionRun = RunRequest{current, s.selectedCompressor, s.selectedRatio, {}};
+        // The configuration and sample last looked at, when the run still has them; the
+        // overlap ratio, heads and zoom once the run is shown (applyPendingRestore).
+        m_sessionRun = RunRequest{current, s.selectedCompressor, s.selectedRatio, s.selectedSample};
+        m_pendingRestore = s;
+        m_pendingRestore->currentRun = current;
         if (m_loader) {
             m_request = m_sessionRun;
             m_sessionRun = {};

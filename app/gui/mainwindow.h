@@ -9,6 +9,7 @@
 #include <QVector>
 
 #include <functional>
+#include <optional>
 
 class QAction;
 class QActionGroup;
@@ -17,7 +18,6 @@ class QLabel;
 class QListWidget;
 class QProgressBar;
 class QStackedWidget;
-class QTabWidget;
 class QTimer;
 class QDockWidget;
 class QToolBar;
@@ -31,6 +31,7 @@ class RunComparePanel;
 class EvictionMapView;
 class FailureSetsView;
 class GerConsensusView;
+class HeadSelector;
 class HeatmapView;
 class LatestRequest;
 class NewRunDialog;
@@ -44,15 +45,17 @@ class RunWatcher;
 class SampleInspector;
 class StartPage;
 class TaxonomyView;
+class ViewNavigator;
 struct OverlapSelection;
 struct RunProgress;
 struct TaxonomySelection;
 
-// The desktop window: a start page without a run; with one, menus, one tab per
-// view, a selection toolbar (configuration, sample), docks listing open runs and
-// the rows behind a clicked bar or cell, a sample inspector and a side-by-side
-// comparison. Run files are read on worker threads and re-read as a sweep
-// writes them; the window remembers its session in a small JSON file.
+// The desktop window: a start page without a run; with one, menus, a navigator of
+// the views grouped by the question they answer, a line over every view naming the
+// selection it shows (run, configuration, sample, layer/head), a selection toolbar,
+// docks listing open runs and the rows behind a clicked bar or cell, a sample
+// inspector and side-by-side comparisons. Run files are read on worker threads and re-read as a
+// sweep writes them; the window remembers its session in a small JSON file.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -97,7 +100,16 @@ class MainWindow : public QMainWindow
 
     PlotView* currentView() const;
     QVector<PlotView*> views() const { return m_views; }
-    QTabWidget* tabs() const { return m_tabs; }
+    // The pages, by id (ViewNavigator::pageIds(): "accuracy", "taxonomy", ..., "sample").
+    ViewNavigator* navigator() const { return m_navigator; }
+    QStackedWidget* pages() const { return m_pages; }
+    QWidget* page(const QString& id) const { return m_pageById.value(id, nullptr); }
+    QString currentPage() const;
+    // False for an id the window does not have.
+    bool showPage(const QString& id);
+    // The line over the views: the page and the selection it shows.
+    QString selectionTitle() const;
+    HeadSelector* headSelector() const { return m_heads; }
     StartPage* startPage() const { return m_start; }
     bool startPageShown() const;
     RowsPanel* rowsPanel() const { return m_rows; }
@@ -149,6 +161,11 @@ class MainWindow : public QMainWindow
     void onChainBreakSelection(const TaxonomySelection& selection);
     void onOverlapSelection(const OverlapSelection& selection);
     void updateTitle();
+    void updateSelectionTitle();
+    void addPage(const QString& id, QWidget* page, const QString& title);
+    // Restores what a session saved beyond the configuration and sample (overlap ratio,
+    // heads, zoom) once its run is shown.
+    void applyPendingRestore();
     void addRunToList(const QString& path);
     // The selection bar and the rows panel only mean something with a run open.
     void setRunChromeVisible(bool visible);
@@ -170,9 +187,17 @@ class MainWindow : public QMainWindow
 
     QStackedWidget* m_stack = nullptr;
     StartPage* m_start = nullptr;
-    QTabWidget* m_tabs = nullptr;
+    QWidget* m_runPage = nullptr; // the selection line over the pages
+    QStackedWidget* m_pages = nullptr;
+    ViewNavigator* m_navigator = nullptr;
+    QDockWidget* m_navigatorDock = nullptr;
+    QLabel* m_selectionTitle = nullptr;
+    QHash<QString, QWidget*> m_pageById;
     QVector<PlotView*> m_views;
-    QHash<QWidget*, PlotView*> m_pageViews; // tab page → the view it exports
+    QHash<QWidget*, PlotView*> m_pageViews; // page → the view it exports
+    HeadSelector* m_heads = nullptr;
+    // A restored session's selection, applied when its run is first shown.
+    std::optional<SessionState> m_pendingRestore;
     AccuracyRatioView* m_accuracy = nullptr;
     TaxonomyView* m_taxonomy = nullptr;
     TaxonomyView* m_chainBreaks = nullptr;
@@ -193,7 +218,7 @@ class MainWindow : public QMainWindow
     QToolBar* m_selectionBar = nullptr;
     QDockWidget* m_rowsDock = nullptr;
     QComboBox* m_overlapRatioCombo = nullptr;
-    QComboBox* m_failureSetsRatioCombo = nullptr; // the same ratio, on the failure-sets tab
+    QComboBox* m_failureSetsRatioCombo = nullptr; // the same ratio, on the failure-sets page
     QComboBox* m_accuracySuiteCombo = nullptr;
     QWidget* m_accuracySuiteRow = nullptr; // shown when the run has several suites
     QString m_accuracyTitle;               // the view's own; " · <suite>" added for one suite

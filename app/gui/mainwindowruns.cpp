@@ -34,7 +34,6 @@
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
@@ -116,6 +115,7 @@ void MainWindow::addRunToList(const QString& path)
 void MainWindow::setRunChromeVisible(bool visible)
 {
     m_selectionBar->setVisible(visible);
+    m_navigatorDock->setVisible(visible);
     m_rowsDock->setVisible(visible);
 }
 
@@ -374,12 +374,13 @@ void MainWindow::inspectRow(const ResultRow& row)
     const QString path = m_currentRun;
     const StoredResult r = row.result;
     m_inspector->setBusy(r.sampleKey);
-    m_tabs->setCurrentWidget(m_inspector);
+    showPage(QStringLiteral("sample"));
     m_compare->setSample(r.sampleKey, path);
     m_sampleRequest->run<SampleDetail>(
         [path, r] { return loadSampleDetail(path, r.sampleKey, r.compressor, r.ratio); },
         [this](const SampleDetail& d) {
             m_inspector->setDetail(d);
+            updateSelectionTitle();
             emit sampleDetailAvailable(d.sample.key);
         },
         [this](const QString& message) { m_inspector->setBusy(message); });

@@ -26,6 +26,8 @@ SampleDetail loadSampleDetail(const QString& path, const QString& sampleKey,
         return d;
     d.sample = *sample;
     d.context = sample->meta.value(QStringLiteral("context")).toString();
+    d.question = sample->meta.value(QStringLiteral("question")).toString();
+    d.system = sample->meta.value(QStringLiteral("system")).toString();
     for (const QJsonValue& v : sample->meta.value(QStringLiteral("token_offsets")).toArray()) {
         const QJsonArray pair = v.toArray();
         d.tokenOffsets.push_back({pair.at(0).toInt(), pair.at(1).toInt()});

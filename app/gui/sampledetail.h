@@ -23,6 +23,10 @@ struct SampleDetail
     // stored them (sample meta "context" and "token_offsets"); empty otherwise.
     QString context;
     QVector<QPair<int, int>> tokenOffsets;
+    // The question asked after the context, and the system turn before it, when the run
+    // stored them (sample meta "question", "system"); empty otherwise.
+    QString question;
+    QString system;
     // Per context position, fraction of (layer, kv-head) slots that kept it; empty
     // without a stored mask.
     QVector<double> tokenKeep;

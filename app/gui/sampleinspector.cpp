@@ -7,8 +7,10 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTextBrowser>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace kvl {
@@ -25,24 +27,57 @@ QString verdict(bool correct)
     return correct ? SampleInspector::tr("correct") : SampleInspector::tr("wrong");
 }
 
+// A long system turn or question is cut for the label; the tooltip holds all of it.
+QString clipped(const QString& text, int chars)
+{
+    const QString simple = text.simplified();
+    return simple.size() <= chars ? simple : simple.left(chars) + QStringLiteral(" …");
+}
+
 } // namespace
 
 SampleInspector::SampleInspector(QWidget* parent)
     : QWidget(parent), m_summary(new QLabel), m_metrics(new QLabel), m_legend(new QLabel),
-      m_context(new QTextBrowser), m_reference(new HeatmapView), m_heatmap(new HeatmapView)
+      m_question(new QLabel), m_context(new QTextBrowser), m_toEvidence(new QToolButton),
+      m_prevEvidence(new QToolButton), m_nextEvidence(new QToolButton), m_evidenceAt(new QLabel),
+      m_reference(new HeatmapView), m_heatmap(new HeatmapView)
 {
     auto* layout = new QVBoxLayout(this);
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_metrics->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_legend->setWordWrap(true);
+    m_question->setObjectName(QStringLiteral("SampleQuestion"));
+    m_question->setWordWrap(true);
+    m_question->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_context->setObjectName(QStringLiteral("SampleContext"));
     layout->addWidget(m_summary);
     layout->addWidget(m_metrics);
     auto* split = new QSplitter(Qt::Vertical);
     auto* top = new QWidget;
     auto* topLayout = new QVBoxLayout(top);
     topLayout->setContentsMargins(0, 0, 0, 0);
-    topLayout->addWidget(m_legend);
+    topLayout->addWidget(m_question);
+    // The evidence can sit thousands of tokens down the context: buttons find it.
+    m_toEvidence->setObjectName(QStringLiteral("ScrollToEvidence"));
+    m_toEvidence->setText(tr("Scroll to evidence"));
+    m_toEvidence->setToolTip(tr("Scroll the context to its first evidence span"));
+    m_prevEvidence->setArrowType(Qt::UpArrow);
+    m_prevEvidence->setToolTip(tr("Previous evidence span"));
+    m_prevEvidence->setAccessibleName(tr("Previous evidence span"));
+    m_nextEvidence->setArrowType(Qt::DownArrow);
+    m_nextEvidence->setToolTip(tr("Next evidence span"));
+    m_nextEvidence->setAccessibleName(tr("Next evidence span"));
+    connect(m_toEvidence, &QToolButton::clicked, this, [this] { scrollToEvidence(0); });
+    connect(m_prevEvidence, &QToolButton::clicked, this, &SampleInspector::previousEvidence);
+    connect(m_nextEvidence, &QToolButton::clicked, this, &SampleInspector::nextEvidence);
+    auto* legendRow = new QHBoxLayout;
+    legendRow->addWidget(m_legend, 1);
+    legendRow->addWidget(m_toEvidence);
+    legendRow->addWidget(m_prevEvidence);
+    legendRow->addWidget(m_nextEvidence);
+    legendRow->addWidget(m_evidenceAt);
+    topLayout->addLayout(legendRow);
     topLayout->addWidget(m_context);
     split->addWidget(top);
     auto* maps = new QSplitter(Qt::Horizontal);
@@ -66,7 +101,13 @@ void SampleInspector::clear()
     m_metrics->clear();
     m_heatmap->setNote({});
     m_legend->clear();
+    m_question->clear();
+    m_question->setToolTip({});
+    m_question->hide();
     m_context->clear();
+    m_evidenceStarts.clear();
+    m_evidence = -1;
+    updateEvidenceButtons();
     m_reference->clear();
     m_heatmap->clear();
 }
@@ -121,7 +162,22 @@ void SampleInspector::setDetail(const SampleDetail& d)
             QLatin1Char(' ') +
             tr("The run stores no context text with token offsets: token positions are shown.");
     m_legend->setText(legend);
+    QStringList asked, full;
+    if (!d.system.isEmpty()) {
+        asked << tr("<b>System:</b> %1").arg(clipped(d.system, 300).toHtmlEscaped());
+        full << tr("System: %1").arg(d.system);
+    }
+    if (!d.question.isEmpty()) {
+        asked << tr("<b>Question:</b> %1").arg(clipped(d.question, 600).toHtmlEscaped());
+        full << tr("Question: %1").arg(d.question);
+    }
+    m_question->setText(asked.join(QStringLiteral("<br>")));
+    m_question->setToolTip(full.join(QLatin1Char('\n')));
+    m_question->setVisible(!asked.isEmpty());
     m_context->setHtml(contextHtml(d));
+    m_evidenceStarts = evidenceStarts(d);
+    m_evidence = -1;
+    updateEvidenceButtons();
 
     Provenance ref;
     ref.compressor = kFullCacheCompressor;
@@ -155,6 +211,50 @@ void SampleInspector::setDetail(const SampleDetail& d)
 QString SampleInspector::contextText() const
 {
     return m_context->toPlainText();
+}
+
+QString SampleInspector::questionText() const
+{
+    return m_question->isHidden() ? QString() : m_question->toolTip();
+}
+
+int SampleInspector::evidenceCount() const
+{
+    return int(m_evidenceStarts.size());
+}
+
+bool SampleInspector::scrollToEvidence(int index)
+{
+    if (index < 0 || index >= evidenceCount())
+        return false;
+    m_evidence = index;
+    m_context->scrollToAnchor(evidenceAnchor(index));
+    // The span on the top line would hide the words that lead to it: a few lines up.
+    QScrollBar* bar = m_context->verticalScrollBar();
+    bar->setValue(bar->value() - 2 * m_context->fontMetrics().lineSpacing());
+    updateEvidenceButtons();
+    return true;
+}
+
+void SampleInspector::nextEvidence()
+{
+    scrollToEvidence(std::min(m_evidence + 1, evidenceCount() - 1));
+}
+
+void SampleInspector::previousEvidence()
+{
+    scrollToEvidence(std::max(m_evidence - 1, 0));
+}
+
+void SampleInspector::updateEvidenceButtons()
+{
+    const int n = evidenceCount();
+    m_toEvidence->setEnabled(n > 0);
+    m_prevEvidence->setEnabled(m_evidence > 0);
+    m_nextEvidence->setEnabled(m_evidence + 1 < n);
+    m_evidenceAt->setText(n == 0           ? tr("no evidence span")
+                          : m_evidence < 0 ? tr("%n evidence span(s)", nullptr, n)
+                                           : tr("evidence %1 of %2").arg(m_evidence + 1).arg(n));
 }
 
 QString SampleInspector::summaryText() const

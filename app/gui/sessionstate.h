@@ -1,9 +1,13 @@
 #pragma once
 
+#include "views/headselection.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
+
+#include <utility>
 
 namespace kvl {
 
@@ -16,7 +20,9 @@ struct SessionState
 
     QStringList openRuns;
     QString currentRun;
-    int currentTab = 0;
+    // The navigator page (MainWindow::currentPage()); files of the tabbed window
+    // stored "current_tab", read through legacyTabPage().
+    QString currentPage = QStringLiteral("accuracy");
     QString theme = QStringLiteral("light");
     QString heatmapColorMap = QStringLiteral("viridis");
     bool heatmapLogScale = false;
@@ -27,7 +33,13 @@ struct SessionState
     QString selectedSignature;
     QString overlapA;
     QString overlapB;
-    QString accuracySuite; // empty: every suite
+    QString accuracySuite;      // empty: every suite
+    QString selectedSample;     // of the attention and eviction views; empty: all (mean)
+    double overlapRatio = -1.0; // of the failure overlap and sets; -1: the run's default
+    HeadSelection heads;        // rows of the attention heatmap
+    // Zoomed position ranges [begin, end) of the attention and eviction maps; -1: whole.
+    std::pair<int, int> attentionZoom{-1, -1};
+    std::pair<int, int> evictionZoom{-1, -1};
     QByteArray windowGeometry;
     QByteArray windowState;
 
@@ -37,6 +49,9 @@ struct SessionState
     // Throws kvl::Error naming the file when it cannot be read or parsed.
     static SessionState load(const QString& path);
     void save(const QString& path) const;
+
+    // The page the tabbed window's tab `index` showed; empty when out of range.
+    static QString legacyTabPage(int index);
 
     // Default location: <AppConfigLocation>/session.json.
     static QString defaultPath();

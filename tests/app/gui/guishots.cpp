@@ -1,13 +1,16 @@
 // Development aid, not a test: writes a synthetic run file shaped like a small
 // sweep (spans, masks, attention, layer stats) and saves a screenshot of every
-// page of the window over it, to look at the app without a model.
+// page of the window over it (page-<id>.png, at 1280 × 800, the laptop size the
+// window must fit), to look at the app without a model.
 //   kvlens_guishots OUT_DIR [run.kvl]
 #include "comparepanel.h"
 #include "mainwindow.h"
 #include "overlaplists.h"
 #include "rowspanel.h"
 #include "runcomparepanel.h"
+#include "sampleinspector.h"
 #include "storerunloader.h"
+#include "viewnavigator.h"
 #include "views/evictionmapview.h"
 #include "views/overlapmatrixview.h"
 #include "views/taxonomydata.h"
@@ -20,7 +23,6 @@
 #include <QJsonObject>
 #include <QRandomGenerator>
 #include <QSignalSpy>
-#include <QTabWidget>
 #include <QTest>
 #include <QTimer>
 
@@ -210,22 +212,22 @@ int main(int argc, char** argv)
         writeSyntheticRun(run);
     MainWindow window;
     window.setRunLoader(&loadRunViewData);
-    window.resize(1400, 900);
+    window.resize(1280, 800);
     window.show();
     window.grab().save(out + "/start.png");
     window.openRun(run);
     if (!waitFor(&window, SIGNAL(runLoaded(QString))))
         return 1;
     QTest::qWait(500);
-    for (int i = 0; i < window.tabs()->count(); ++i) {
-        window.tabs()->setCurrentIndex(i);
+    for (const QString& id : window.navigator()->pageIds()) {
+        window.showPage(id);
         QTest::qWait(300);
-        window.grab().save(QStringLiteral("%1/tab%2.png").arg(out).arg(i));
+        window.grab().save(QStringLiteral("%1/page-%2.png").arg(out, id));
     }
     // The failure overlap with a pair clicked: its failures as three lists.
     if (auto* overlap = qobject_cast<OverlapMatrixView*>(window.views().at(3));
         overlap && overlap->data().size() > 1) {
-        window.tabs()->setCurrentIndex(3);
+        window.showPage(QStringLiteral("overlap"));
         overlap->selectPair(0, 1);
         waitFor(window.overlapLists(), SIGNAL(listsAvailable()));
         QTest::qWait(300);
@@ -233,7 +235,7 @@ int main(int argc, char** argv)
     }
     const TaxonomyCounts& t = window.runData().taxonomy;
     if (!t.isEmpty()) {
-        window.tabs()->setCurrentIndex(1);
+        window.showPage(QStringLiteral("taxonomy"));
         int bar = 0, sig = 0;
         for (int b = 0; b < t.bars.size(); ++b)
             for (int k = 0; k < t.signatures.size(); ++k)
@@ -248,8 +250,13 @@ int main(int argc, char** argv)
         waitFor(&window, SIGNAL(sampleDetailAvailable(QString)));
         QTest::qWait(500);
         window.grab().save(out + "/inspector.png");
+        // The context scrolled to its first evidence span.
+        if (window.sampleInspector()->scrollToEvidence(0)) {
+            QTest::qWait(300);
+            window.grab().save(out + "/inspector-evidence.png");
+        }
     }
-    // KVLENS_SHOT_FOCUS="SnapKV,0.75,sample-key": the attention and eviction tabs of one
+    // KVLENS_SHOT_FOCUS="SnapKV,0.75,sample-key": the attention and eviction pages of one
     // configuration and sample, whole and zoomed to the first positions.
     const QStringList focus = qEnvironmentVariable("KVLENS_SHOT_FOCUS").split(QLatin1Char(','));
     if (focus.size() == 3) {
@@ -262,8 +269,7 @@ int main(int argc, char** argv)
             if (!map)
                 continue;
             const bool eviction = qobject_cast<EvictionMapView*>(v) != nullptr;
-            window.tabs()->setCurrentIndex(window.tabs()->indexOf(
-                eviction ? static_cast<QWidget*>(v) : v->parentWidget()->parentWidget()));
+            window.showPage(eviction ? QStringLiteral("eviction") : QStringLiteral("attention"));
             QTest::qWait(500);
             const QString name =
                 eviction ? QStringLiteral("focus-eviction") : QStringLiteral("focus-attention");
@@ -275,17 +281,14 @@ int main(int argc, char** argv)
         }
     }
     // KVLENS_SHOT_COMPARE="b.kvl[,sample-key]": a second run opened beside the first; the
-    // Compare tab's Runs page, then its Samples page on the sample (of b) against the
+    // Compare runs page, then the Compare samples page on the sample (of b) against the
     // first run's first compressed configuration.
     const QStringList compare = qEnvironmentVariable("KVLENS_SHOT_COMPARE").split(QLatin1Char(','));
     if (!compare.first().isEmpty()) {
         window.openRun(compare.first());
         if (!waitFor(&window, SIGNAL(runLoaded(QString))))
             return 1;
-        auto* pages =
-            qobject_cast<QTabWidget*>(window.comparePanel()->parentWidget()->parentWidget());
-        window.tabs()->setCurrentWidget(pages);
-        pages->setCurrentWidget(window.runComparePanel());
+        window.showPage(QStringLiteral("compare-runs"));
         QTest::qWait(1500);
         window.grab().save(out + "/compare-runs.png");
         if (compare.size() > 1) {
@@ -298,7 +301,7 @@ int main(int argc, char** argv)
                     panel->picked(2).config.compressor != "FullCache")
                     break;
             }
-            pages->setCurrentWidget(panel);
+            window.showPage(QStringLiteral("compare-samples"));
             QTest::qWait(1500);
             window.grab().save(out + "/compare-samples.png");
         }

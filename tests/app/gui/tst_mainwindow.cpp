@@ -1,10 +1,18 @@
-// Main window: empty state without a run, a run's data in every view, session
-// state saved on close and restored in a new window.
+// Main window: empty state without a run, a run's data in every view, the navigator
+// reaching every page by mouse and keyboard, the selection line over every page,
+// session state saved on close and restored in a new window.
+#include "comparepanel.h"
 #include "mainwindow.h"
 #include "offscreentestmain.h"
+#include "runcomparepanel.h"
+#include "sampleinspector.h"
 #include "sampleviews.h"
+#include "viewnavigator.h"
+#include "views/headselector.h"
+#include "views/heatmapview.h"
 
-#include <QTabWidget>
+#include <QLabel>
+#include <QStackedWidget>
 #include <QTemporaryDir>
 
 using namespace kvl;
@@ -31,6 +39,10 @@ RunViewData sampleRun()
     d.heatmap = sample::heatmap();
     d.heatmapProvenance.compressor = QStringLiteral("SnapKV");
     d.heatmapProvenance.layer = 3;
+    d.focus = {QStringLiteral("SnapKV"), 0.75};
+    d.configs = {{QStringLiteral("FullCache"), 0.0}, d.focus};
+    d.sampleKey = QStringLiteral("niah-03");
+    d.sampleKeys = {QStringLiteral("niah-03"), QStringLiteral("niah-04")};
     d.eviction = sample::eviction();
     d.ger = sample::ger();
     return d;
@@ -66,6 +78,8 @@ class TstMainWindow : public QObject
         QCOMPARE(p.model, QStringLiteral("tiny-model"));
         QCOMPARE(p.compressor, QStringLiteral("SnapKV"));
         QCOMPARE(p.layer, 3);
+        // GER and consensus are the focus compressor's: its export says so.
+        QCOMPARE(window.views().at(6)->provenance().compressor, QStringLiteral("SnapKV"));
         QCOMPARE(window.sessionState().openRuns, QStringList{QStringLiteral("/runs/tiny.kvl")});
         window.closeRun();
         for (PlotView* v : window.views())
@@ -92,7 +106,8 @@ class TstMainWindow : public QObject
         {
             MainWindow window(path);
             SessionState s;
-            s.currentTab = 4;
+            s.currentPage = QStringLiteral("failure-sets");
+            s.heads = {HeadSelection::Mode::OneHead, 1, 0};
             s.theme = QStringLiteral("dark");
             s.heatmapColorMap = QStringLiteral("cividis");
             s.heatmapLogScale = true;
@@ -106,8 +121,11 @@ class TstMainWindow : public QObject
         QVERIFY(QFile::exists(path));
         MainWindow restored(path);
         const SessionState s = restored.sessionState();
-        QCOMPARE(s.currentTab, 4);
-        QCOMPARE(restored.tabs()->currentIndex(), 4);
+        QCOMPARE(s.currentPage, QStringLiteral("failure-sets"));
+        QCOMPARE(restored.currentPage(), QStringLiteral("failure-sets"));
+        QCOMPARE(restored.pages()->currentWidget(), restored.page(QStringLiteral("failure-sets")));
+        // Kept as chosen while no run can show it.
+        QCOMPARE(s.heads, (HeadSelection{HeadSelection::Mode::OneHead, 1, 0}));
         QCOMPARE(s.theme, QStringLiteral("dark"));
         QCOMPARE(restored.views().at(0)->theme(), Theme::Dark);
         QCOMPARE(s.heatmapColorMap, QStringLiteral("cividis"));
@@ -121,6 +139,208 @@ class TstMainWindow : public QObject
         for (PlotView* v : restored.views())
             QVERIFY(!v->hasData());
         restored.setTheme(QStringLiteral("light")); // leave the application palette as found
+    }
+
+    void navigatorReachesEveryPage()
+    {
+        MainWindow window;
+        window.showRun(sampleRun());
+        const QStringList ids = window.navigator()->pageIds();
+        // Thirteen views (Compare split into its two pages): none left out, none twice.
+        QCOMPARE(ids.size(), 14);
+        QCOMPARE(QSet<QString>(ids.begin(), ids.end()).size(), ids.size());
+        QSet<QWidget*> pages;
+        for (const QString& id : ids) {
+            QVERIFY2(window.showPage(id), qPrintable(id));
+            QCOMPARE(window.currentPage(), id);
+            QCOMPARE(window.pages()->currentWidget(), window.page(id));
+            pages << window.page(id);
+        }
+        QCOMPARE(pages.size(), window.pages()->count());
+        // Every plot view, the inspector and both comparisons are on some page.
+        QVector<QWidget*> widgets{window.sampleInspector(), window.comparePanel(),
+                                  window.runComparePanel()};
+        for (PlotView* v : window.views())
+            widgets << v;
+        for (QWidget* w : widgets) {
+            bool onPage = false;
+            for (QWidget* page : pages)
+                onPage |= page == w || page->isAncestorOf(w);
+            QVERIFY2(onPage, qPrintable(w->objectName()));
+        }
+        QVERIFY(!window.showPage(QStringLiteral("no-such-page")));
+        QCOMPARE(window.currentPage(), ids.last());
+    }
+
+    void navigatorGroupsByQuestion()
+    {
+        MainWindow window;
+        ViewNavigator* nav = window.navigator();
+        QStringList groups;
+        for (int i = 0; i < nav->topLevelItemCount(); ++i)
+            groups << nav->topLevelItem(i)->text(0);
+        QCOMPARE(groups, (QStringList{"Overview", "Failures", "Attention", "Instructions",
+                                      "Routing", "Samples"}));
+        QCOMPARE(nav->groupTitle(QStringLiteral("taxonomy")), QStringLiteral("Failures"));
+        QCOMPARE(nav->groupTitle(QStringLiteral("sample")), QStringLiteral("Samples"));
+        // One click: no group can be collapsed, so every page row is always shown.
+        for (int i = 0; i < nav->topLevelItemCount(); ++i) {
+            QVERIFY(nav->topLevelItem(i)->isExpanded());
+            QVERIFY(!(nav->topLevelItem(i)->flags() & Qt::ItemIsSelectable));
+        }
+        QVERIFY(!nav->itemsExpandable());
+    }
+
+    void keyboardWalksThePages()
+    {
+        MainWindow window;
+        window.showRun(sampleRun());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        ViewNavigator* nav = window.navigator();
+        const QStringList ids = nav->pageIds();
+        window.showPage(ids.first());
+        nav->setFocus();
+        // Down from the first page to the last: the group headers are passed over.
+        for (int i = 1; i < ids.size(); ++i) {
+            QTest::keyClick(nav, Qt::Key_Down);
+            QCOMPARE(window.currentPage(), ids[i]);
+        }
+        for (int i = ids.size() - 2; i >= 0; --i) {
+            QTest::keyClick(nav, Qt::Key_Up);
+            QCOMPARE(window.currentPage(), ids[i]);
+        }
+        QTest::keyClick(nav, Qt::Key_Up); // nothing above the first page
+        QCOMPARE(window.currentPage(), ids.first());
+        // Ctrl+PgDown / Ctrl+PgUp from anywhere in the window, wrapping around.
+        QTest::keyClick(&window, Qt::Key_PageDown, Qt::ControlModifier);
+        QCOMPARE(window.currentPage(), ids[1]);
+        QTest::keyClick(&window, Qt::Key_PageUp, Qt::ControlModifier);
+        QTest::keyClick(&window, Qt::Key_PageUp, Qt::ControlModifier);
+        QCOMPARE(window.currentPage(), ids.last());
+        QTest::keyClick(&window, Qt::Key_3, Qt::ControlModifier);
+        QCOMPARE(window.currentPage(), ids[2]);
+    }
+
+    void selectionLineOverEveryPage()
+    {
+        MainWindow window;
+        window.showRun(sampleRun());
+        window.show();
+        auto* line = window.findChild<QLabel*>(QStringLiteral("SelectionTitle"));
+        QVERIFY(line);
+        for (const QString& id : window.navigator()->pageIds()) {
+            window.showPage(id);
+            QVERIFY(line->isVisible());
+            const QString title = window.selectionTitle();
+            QCOMPARE(line->text().remove(QRegularExpression(QStringLiteral("<[^>]*>"))),
+                     title.toHtmlEscaped());
+            QVERIFY2(title.startsWith(window.navigator()->groupTitle(id) + " › " +
+                                      window.navigator()->pageTitle(id)),
+                     qPrintable(title));
+            QVERIFY2(title.contains(QLatin1String("run: tiny.kvl")), qPrintable(title));
+            QVERIFY2(title.contains(QLatin1String("configuration: SnapKV @ 0.75")),
+                     qPrintable(title));
+            QVERIFY2(title.contains(QLatin1String("heads: all layers, mean over kv-heads")),
+                     qPrintable(title));
+            // The attention maps are of one sample; elsewhere no sample was chosen.
+            QVERIFY2(title.contains(id == QLatin1String("attention")
+                                        ? QLatin1String("sample: niah-03")
+                                        : QLatin1String("sample: all (mean)")),
+                     qPrintable(title));
+        }
+        // Picking heads shows in the line at once.
+        window.showPage(QStringLiteral("taxonomy"));
+        window.headSelector()->setShape(4, 2);
+        window.headSelector()->setSelection({HeadSelection::Mode::OneHead, 2, 1});
+        QVERIFY2(line->text().contains(QLatin1String("heads: layer 2, kv-head 1")),
+                 qPrintable(line->text()));
+        // No run: the line is hidden with the start page.
+        window.closeRun();
+        QVERIFY(!line->isVisible());
+        QVERIFY(!window.navigator()->isVisible());
+    }
+
+    void restoredSelectionAppliesWhenItsRunIsShown()
+    {
+        // A run over 100 positions, 2 layers × 2 kv-heads, two overlap ratios: the
+        // heads, zoom ranges and overlap ratio a session saved are applied to it.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("wide.kvl"));
+        QFile file(path); // applySessionState restores runs that exist
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        RunViewData d = sampleRun();
+        d.path = path;
+        Heatmap& h = d.heatmap;
+        h.rowKind = QStringLiteral("layer");
+        h.rows = 2;
+        h.cols = 100;
+        h.kvHeads = 2;
+        h.values = QVector<double>(200, 0.1);
+        h.perHead = QVector<double>(400, 0.1);
+        h.evicted.clear();
+        h.evidence.clear();
+        d.eviction.layers = 2;
+        d.eviction.positions = 100;
+        d.eviction.keep = QVector<double>(200, 0.5);
+        d.eviction.spans.clear();
+        OverlapMatrix other = d.overlap;
+        other.ratio = 0.9;
+        d.overlapRatios = {d.overlap.ratio, 0.9};
+        d.overlaps = {d.overlap, other};
+        d.failureSets = {sample::failureSets(), sample::failureSets()};
+
+        SessionState saved;
+        saved.openRuns = {path};
+        saved.currentRun = path;
+        saved.currentPage = QStringLiteral("attention");
+        saved.selectedCompressor = QStringLiteral("SnapKV");
+        saved.selectedRatio = 0.75;
+        saved.overlapRatio = 0.9;
+        saved.heads = {HeadSelection::Mode::OneHead, 1, 1};
+        saved.attentionZoom = {20, 60};
+        saved.evictionZoom = {10, 30};
+        MainWindow window;
+        window.applySessionState(saved);
+        window.showRun(d); // as the loader would deliver it
+        QCOMPARE(window.currentPage(), QStringLiteral("attention"));
+        QCOMPARE(window.headSelector()->selection(), saved.heads);
+        auto* heatmap = qobject_cast<HeatmapView*>(window.views().at(4));
+        QCOMPARE(heatmap->provenance().layer, 1);
+        QCOMPARE(heatmap->provenance().head, 1);
+        QCOMPARE(heatmap->visibleBegin(), 20);
+        QCOMPARE(heatmap->visibleEnd(), 60);
+        auto* eviction = qobject_cast<PooledMapView*>(window.views().at(5));
+        QCOMPARE(eviction->visibleBegin(), 10);
+        QCOMPARE(eviction->visibleEnd(), 30);
+        const SessionState again = window.sessionState();
+        QCOMPARE(again.overlapRatio, 0.9);
+        QCOMPARE(again.heads, saved.heads);
+        QCOMPARE(again.attentionZoom, saved.attentionZoom);
+        QCOMPARE(again.evictionZoom, saved.evictionZoom);
+        QCOMPARE(again.currentPage, saved.currentPage);
+        QCOMPARE(again.selectedCompressor, saved.selectedCompressor);
+        QCOMPARE(again.selectedRatio, saved.selectedRatio);
+        // Applied once: a re-read of the run (live refresh) keeps what the user does next.
+        heatmap->setVisibleRange(0, 50);
+        window.showRun(d);
+        QVERIFY(window.sessionState().attentionZoom.first != saved.attentionZoom.first);
+    }
+
+    void windowFitsALaptop()
+    {
+        // 1280 × 800: the navigator, the docks and the views fit without widening it.
+        MainWindow window;
+        window.showRun(sampleRun());
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(window.minimumSizeHint().width() <= 1280,
+                 qPrintable(QString::number(window.minimumSizeHint().width())));
+        QCOMPARE(window.width(), 1280);
+        QVERIFY(window.navigator()->width() < 260);
+        QVERIFY(window.pages()->width() > 800);
     }
 };
 

@@ -13,9 +13,11 @@
 #include "sampleinspector.h"
 #include "startpage.h"
 #include "storerunloader.h"
+#include "viewnavigator.h"
 #include "views/accuracyratioview.h"
 #include "views/evictionmapview.h"
 #include "views/failuresetsview.h"
+#include "views/headselector.h"
 #include "views/heatmapview.h"
 #include "views/overlapmatrixview.h"
 #include "views/taxonomydata.h"
@@ -24,8 +26,8 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStackedWidget>
 #include <QStandardPaths>
-#include <QTabWidget>
 #include <QTemporaryDir>
 #include <qcustomplot.h>
 
@@ -171,6 +173,53 @@ class TstRunBrowsing : public QObject
         QCOMPARE(window.runData().focus, (ConfigChoice{QStringLiteral("TOVA"), 0.5}));
     }
 
+    void sessionRestoresEverySelection()
+    {
+        // Every selection made in one window is what the next window shows.
+        const QString path = writeRun(QStringLiteral("roundtrip.kvl"), {0, 1, 2, 3});
+        SessionState saved;
+        {
+            MainWindow window;
+            window.setRunLoader(&loadRunViewData);
+            QSignalSpy loaded(&window, &MainWindow::runLoaded);
+            window.openRun(path);
+            QVERIFY(loaded.wait(5000));
+            window.setFocusConfiguration(QStringLiteral("SnapKV"), 0.5);
+            QVERIFY(loaded.wait(5000));
+            window.setFocusSample(QStringLiteral("s1"));
+            QVERIFY(loaded.wait(5000));
+            window.showPage(QStringLiteral("eviction"));
+            window.headSelector()->setSelection({HeadSelection::Mode::OneHead, 1, 1});
+            saved = window.sessionState();
+        }
+        QCOMPARE(saved.currentPage, QStringLiteral("eviction"));
+        QCOMPARE(saved.selectedCompressor, QStringLiteral("SnapKV"));
+        QCOMPARE(saved.selectedRatio, 0.5);
+        QCOMPARE(saved.selectedSample, QStringLiteral("s1"));
+        QCOMPARE(saved.heads, (HeadSelection{HeadSelection::Mode::OneHead, 1, 1}));
+
+        const QString sessionPath = m_dir.filePath(QStringLiteral("roundtrip.json"));
+        saved.save(sessionPath);
+        MainWindow window(sessionPath);
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.setRunLoader(&loadRunViewData);
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(window.currentPage(), QStringLiteral("eviction"));
+        QCOMPARE(window.runData().focus, (ConfigChoice{QStringLiteral("SnapKV"), 0.5}));
+        QCOMPARE(window.runData().sampleKey, QStringLiteral("s1"));
+        QCOMPARE(window.headSelector()->selection(), saved.heads);
+        const QString title = window.selectionTitle();
+        QVERIFY2(title.contains(QStringLiteral("Routing › Eviction map · run: roundtrip.kvl · "
+                                               "configuration: SnapKV @ 0.5 · sample: s1 · "
+                                               "heads: layer 1, kv-head 1")),
+                 qPrintable(title));
+        // Saved again unchanged (window geometry aside, which the platform decides).
+        SessionState again = window.sessionState();
+        again.windowGeometry = saved.windowGeometry;
+        again.windowState = saved.windowState;
+        QVERIFY(again == saved);
+    }
+
     void liveRefreshPicksUpNewRows()
     {
         const QString path = writeRun(QStringLiteral("live.kvl"), {0, 1});
@@ -212,7 +261,12 @@ class TstRunBrowsing : public QObject
         window.rowsPanel()->selectRow(1); // s1 under SnapKV@0.75
         QVERIFY(detail.wait(5000));
         QCOMPARE(detail.takeFirst().at(0).toString(), QStringLiteral("s1"));
-        QCOMPARE(window.tabs()->currentWidget(), window.sampleInspector());
+        QCOMPARE(window.currentPage(), QStringLiteral("sample"));
+        QCOMPARE(window.pages()->currentWidget(), window.sampleInspector());
+        // The selection line names the inspected row, not the toolbar's focus.
+        QVERIFY2(window.selectionTitle().contains(
+                     QStringLiteral("configuration: SnapKV @ 0.75 · sample: s1")),
+                 qPrintable(window.selectionTitle()));
         const SampleDetail& d = window.sampleInspector()->detail();
         QCOMPARE(d.compressor, QStringLiteral("SnapKV"));
         QCOMPARE(d.ratio, 0.75);
