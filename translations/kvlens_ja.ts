@@ -2,6 +2,99 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ja_JP">
 <context>
+    <name>QObject</name>
+    <message>
+        <source>%1 · %2 parameters · %3 layers · %4 kv-heads of %5 query heads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: true or false</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: must not be negative</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no spaces or , + ( ) : = in a value (lists use &apos;;&apos;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kvl</name>
+    <message>
+        <source>cannot read the run file: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the output folder is a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot create the output folder</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write in the output folder: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no such file</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kvl::AccuracyDeltaModel</name>
+    <message>
+        <source>not in A</source>
+        <translation>A になし</translation>
+    </message>
+    <message>
+        <source>not in B</source>
+        <translation>B になし</translation>
+    </message>
+    <message>
+        <source>Compressor</source>
+        <translation>圧縮手法</translation>
+    </message>
+    <message>
+        <source>Ratio</source>
+        <translation>比率</translation>
+    </message>
+    <message>
+        <source>Accuracy A</source>
+        <translation>正解率 A</translation>
+    </message>
+    <message>
+        <source>Accuracy B</source>
+        <translation>正解率 B</translation>
+    </message>
+    <message>
+        <source>n matched</source>
+        <translation>対応数 n</translation>
+    </message>
+    <message>
+        <source>Correct only in A</source>
+        <translation>A のみ正解</translation>
+    </message>
+    <message>
+        <source>Correct only in B</source>
+        <translation>B のみ正解</translation>
+    </message>
+    <message>
+        <source>Δ (B − A)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>kvl::AccuracyRatioView</name>
     <message>
         <source>Accuracy vs compression ratio</source>
@@ -22,10 +115,6 @@ Open a run file (File › Open run…) or start one (File › New run…) to see
         <translation>FullCache（%1）</translation>
     </message>
     <message>
-        <source>%1 (cliff at %2)</source>
-        <translation>%1（崖: %2）</translation>
-    </message>
-    <message>
         <source>FullCache (%1, n = %2)</source>
         <translation>FullCache（%1、n = %2）</translation>
     </message>
@@ -36,6 +125,17 @@ Open a run file (File › Open run…) or start one (File › New run…) to see
     <message>
         <source>Wilson score intervals</source>
         <translation>Wilson スコア区間</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::CliQuery</name>
+    <message>
+        <source>%1 stopped with exit code %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot start %1: %2</source>
+        <translation>%1 を開始できません: %2</translation>
     </message>
 </context>
 <context>
@@ -98,6 +198,83 @@ Open a run file (File › Open run…) or start one (File › New run…) to see
     </message>
 </context>
 <context>
+    <name>kvl::DetailHints</name>
+    <message>
+        <source> · sample %1</source>
+        <translation> · サンプル %1</translation>
+    </message>
+    <message>
+        <source>FullCache attention, entries evicted by %1 greyed%2 (its own attention is not stored)</source>
+        <translation>FullCache のアテンション、%1 が退避したエントリを灰色で表示%2（%1 自身のアテンションは保存されていません）</translation>
+    </message>
+    <message>
+        <source>Question attention — %1%2</source>
+        <translation>質問のアテンション — %1%2</translation>
+    </message>
+    <message>
+        <source>Question attention — FullCache%1</source>
+        <translation>質問のアテンション — FullCache%1</translation>
+    </message>
+    <message>
+        <source>No compressed configuration chosen.
+Pick one in the Configuration box of the toolbar.</source>
+        <translation>圧縮設定が選ばれていません。
+ツールバーの「設定」から選んでください。</translation>
+    </message>
+    <message>
+        <source>The run holds no rows of %1.</source>
+        <translation>この実行には %1 の行がありません。</translation>
+    </message>
+    <message>
+        <source>No attention of %1 to draw.
+%2</source>
+        <translation>%1 の描画できるアテンションがありません。
+%2</translation>
+    </message>
+    <message>
+        <source>No FullCache attention to draw.
+%1</source>
+        <translation>描画できる FullCache のアテンションがありません。
+%1</translation>
+    </message>
+    <message>
+        <source>No eviction map of %1.
+%2</source>
+        <translation>%1 の退避マップがありません。
+%2</translation>
+    </message>
+    <message>
+        <source>sample %1</source>
+        <translation>サンプル %1</translation>
+    </message>
+    <message>
+        <source>Eviction map — %1</source>
+        <translation>退避マップ — %1</translation>
+    </message>
+    <message>
+        <source>Eviction map — %1 · %2</source>
+        <translation>退避マップ — %1 · %2</translation>
+    </message>
+    <message>
+        <source>No sample in this run yet.
+The run file says it is running, and no sample has finished. A run still preparing fills in as samples finish; a run cancelled before its first sample keeps this state (start it again with the same --out to resume).</source>
+        <translation>この実行にはまだサンプルがありません。
+実行ファイルは実行中と記録していますが、完了したサンプルはありません。準備中の実行はサンプルが終わるごとに表示されます。最初のサンプルの前に取り消された実行はこの状態のままです（同じ --out で再開できます）。</translation>
+    </message>
+    <message>
+        <source>No sample in this run.
+The run file&apos;s status is &apos;%1&apos; and it holds no finished sample.</source>
+        <translation>この実行にはサンプルがありません。
+実行ファイルの状態は「%1」で、完了したサンプルはありません。</translation>
+    </message>
+    <message numerus="yes">
+        <source>mean over %n sample(s)</source>
+        <translation>
+            <numerusform>%n サンプルの平均</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>kvl::EvictionMapView</name>
     <message>
         <source>Eviction map over instruction spans</source>
@@ -136,6 +313,77 @@ The eviction map shows, per layer and context position, the share of kv-heads th
     <message>
         <source>layer %1 · keep fraction %2%3</source>
         <translation>層 %1 · 保持率 %2%3</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::Exporter</name>
+    <message>
+        <source>no accuracy rows in the run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no accuracy rows for the suite</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the run has no suite</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the run has one suite (%1): accuracy is it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no C→W row with a failure signature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Where multihop C→W rows leave the gold chain</source>
+        <translation>マルチホップの C→W 行が正解の連鎖から外れる位置</translation>
+    </message>
+    <message>
+        <source>no multihop C→W rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no ratio with two compressors and samples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no failures to overlap</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no compressor fails a sample at this ratio</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Question attention · FullCache</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no FullCache attention stored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Question attention · %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no attention stored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no kept mask stored</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no per-layer GER stored for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the run holds nothing to draw (%1)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -199,6 +447,14 @@ With two or more compressors at one ratio, this view counts the samples each com
         <source>no figure to write</source>
         <translation>書き出す図がありません</translation>
     </message>
+    <message>
+        <source>the figure size is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write the figure file</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvl::GerConsensusView</name>
@@ -223,6 +479,60 @@ GER per layer rises towards 1 just before the accuracy cliff; consensus shows wh
     <message>
         <source>Layer</source>
         <translation>層</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::HeadSelection</name>
+    <message>
+        <source>all layers, mean over kv-heads</source>
+        <translation>全層、kv ヘッドの平均</translation>
+    </message>
+    <message>
+        <source>layer %1, its kv-heads</source>
+        <translation>層 %1 の kv ヘッド</translation>
+    </message>
+    <message>
+        <source>layer %1, kv-head %2</source>
+        <translation>層 %1、kv ヘッド %2</translation>
+    </message>
+    <message>
+        <source>every layer × kv-head</source>
+        <translation>全層 × kv ヘッド</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::HeadSelector</name>
+    <message>
+        <source>All layers (mean over kv-heads)</source>
+        <translation>全層（kv ヘッドの平均）</translation>
+    </message>
+    <message>
+        <source>One layer&apos;s kv-heads</source>
+        <translation>1 層の kv ヘッド</translation>
+    </message>
+    <message>
+        <source>One kv-head</source>
+        <translation>1 つの kv ヘッド</translation>
+    </message>
+    <message>
+        <source>Every layer × kv-head</source>
+        <translation>全層 × kv ヘッド</translation>
+    </message>
+    <message>
+        <source>Rows:</source>
+        <translation>行:</translation>
+    </message>
+    <message>
+        <source>layer</source>
+        <translation>層</translation>
+    </message>
+    <message>
+        <source>kv-head</source>
+        <translation>kv ヘッド</translation>
+    </message>
+    <message>
+        <source>This attention has no per-head values: only the mean over kv-heads of each layer can be drawn.</source>
+        <translation>このアテンションにはヘッドごとの値がありません。各層の kv ヘッド平均のみ描画できます。</translation>
     </message>
 </context>
 <context>
@@ -260,10 +570,6 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
     <message>
         <source>evidence</source>
         <translation>根拠</translation>
-    </message>
-    <message>
-        <source>%1 %2 · positions %3–%4 · max attention %5</source>
-        <translation>%1 %2 · 位置 %3–%4 · 最大アテンション %5</translation>
     </message>
     <message>
         <source>head</source>
@@ -335,10 +641,6 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
     <message>
         <source>Eviction map</source>
         <translation>退避マップ</translation>
-    </message>
-    <message>
-        <source>GER &amp;&amp; consensus</source>
-        <translation>GER と合意度</translation>
     </message>
     <message>
         <source>Selected %1 at ratio %2</source>
@@ -527,28 +829,8 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
         <translation>圧縮率:</translation>
     </message>
     <message>
-        <source>Compare</source>
-        <translation>比較</translation>
-    </message>
-    <message>
         <source>Sample</source>
         <translation>サンプル</translation>
-    </message>
-    <message>
-        <source> · sample %1</source>
-        <translation> · サンプル %1</translation>
-    </message>
-    <message>
-        <source>Question attention over the context</source>
-        <translation>コンテキストに対する質問のアテンション</translation>
-    </message>
-    <message>
-        <source>Question attention — %1%2</source>
-        <translation>質問のアテンション — %1%2</translation>
-    </message>
-    <message>
-        <source>Question attention — FullCache%1</source>
-        <translation>質問のアテンション — FullCache%1</translation>
     </message>
     <message>
         <source>Selection</source>
@@ -732,6 +1014,205 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
         <source>Samples</source>
         <translation>サンプル</translation>
     </message>
+    <message>
+        <source>Overview</source>
+        <translation>概要</translation>
+    </message>
+    <message>
+        <source>How accurate is each compressor at each ratio?</source>
+        <translation>各圧縮手法は各圧縮率でどれだけ正確か？</translation>
+    </message>
+    <message>
+        <source>Failures</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>Why do compressed rows fail, and do compressors fail on the same samples?</source>
+        <translation>圧縮した行はなぜ失敗するのか、圧縮手法どうしは同じサンプルで失敗するのか？</translation>
+    </message>
+    <message>
+        <source>Where does the question look, and does boosting the attention on the evidence repair a failure?</source>
+        <translation>質問はどこを見ているのか、根拠へのアテンションを強めると失敗は直るのか？</translation>
+    </message>
+    <message>
+        <source>Question attention</source>
+        <translation>質問のアテンション</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>指示</translation>
+    </message>
+    <message>
+        <source>Do the system prompt and the instructions survive compression?</source>
+        <translation>システムプロンプトと指示は圧縮後も残るか？</translation>
+    </message>
+    <message>
+        <source>Routing</source>
+        <translation>経路</translation>
+    </message>
+    <message>
+        <source>Which entries survive in which layers and heads, and where is the cliff?</source>
+        <translation>どのエントリがどの層・ヘッドで残るのか、崖はどこか？</translation>
+    </message>
+    <message>
+        <source>GER &amp; consensus</source>
+        <translation>GER と合意度</translation>
+    </message>
+    <message>
+        <source>What did the model see and answer, and how do two configurations or two runs compare?</source>
+        <translation>モデルは何を見て何と答えたのか、2 つの構成や 2 つの実行はどう違うのか？</translation>
+    </message>
+    <message>
+        <source>Compare samples</source>
+        <translation>サンプルの比較</translation>
+    </message>
+    <message>
+        <source>Compare runs</source>
+        <translation>実行の比較</translation>
+    </message>
+    <message>
+        <source>Views</source>
+        <translation>ビュー</translation>
+    </message>
+    <message>
+        <source>&amp;Next view</source>
+        <translation>次のビュー(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Ctrl+PgDown</source>
+        <translation>Ctrl+PgDown</translation>
+    </message>
+    <message>
+        <source>&amp;Previous view</source>
+        <translation>前のビュー(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Ctrl+PgUp</source>
+        <translation>Ctrl+PgUp</translation>
+    </message>
+    <message>
+        <source>Go to the &amp;views list</source>
+        <translation>ビューの一覧へ移動(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Ctrl+0</source>
+        <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <source>%1 › %2</source>
+        <translation>%1 › %2</translation>
+    </message>
+    <message>
+        <source>run: %1</source>
+        <translation>実行: %1</translation>
+    </message>
+    <message>
+        <source>configuration: %1</source>
+        <translation>構成: %1</translation>
+    </message>
+    <message>
+        <source>sample: all (mean)</source>
+        <translation>サンプル: すべて（平均）</translation>
+    </message>
+    <message>
+        <source>sample: %1</source>
+        <translation>サンプル: %1</translation>
+    </message>
+    <message>
+        <source>heads: %1</source>
+        <translation>ヘッド: %1</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::NewRunChoices</name>
+    <message>
+        <source>Choose the bundled model or a model directory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a built-in suite or add a JSONL file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Samples per suite must be at least 1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens &apos;%1&apos; is not MIN:MAX or N (1 ≤ MIN ≤ MAX).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no such file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is listed twice.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An empty press spec.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a number.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: a ratio is the share of the context removed, in [0, 1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Presses need at least one ratio.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown intervention target &apos;%1&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The boost factor must be positive.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown attention storage &apos;%1&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a run file to write.</source>
+        <translation>書き込む実行ファイルを選んでください。</translation>
+    </message>
+    <message>
+        <source>%1 is a folder; choose a file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Folder %1 does not exist.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>suites with different sample counts, lengths or variants</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a suite seed other than the run&apos;s seed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a press named apart from its spec (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>interventions other than boost and sham on one target</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>masks stored for some rows only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a chat template or its variables</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvl::NewRunDialog</name>
@@ -740,40 +1221,12 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
         <translation>新しい実行</translation>
     </message>
     <message>
-        <source>Runs every sample under FullCache and under each compressor × ratio, in a separate kvlens-cli process. Finished samples are kept in the run file even when the run is cancelled.</source>
-        <translation>すべてのサンプルを FullCache と各圧縮手法 × 圧縮率で、別の kvlens-cli プロセスで実行します。実行を取り消しても、完了したサンプルは実行ファイルに残ります。</translation>
-    </message>
-    <message>
-        <source>Model directory:</source>
-        <translation>モデルのディレクトリ:</translation>
-    </message>
-    <message>
-        <source>Samples (JSONL):</source>
-        <translation>サンプル（JSONL）:</translation>
-    </message>
-    <message>
         <source>Samples (*.jsonl);;All files (*)</source>
         <translation>サンプル (*.jsonl);;すべてのファイル (*)</translation>
     </message>
     <message>
-        <source>Comma-separated compressor names</source>
-        <translation>圧縮手法の名前（カンマ区切り）</translation>
-    </message>
-    <message>
-        <source>Compressors:</source>
-        <translation>圧縮手法:</translation>
-    </message>
-    <message>
-        <source>Comma-separated compression ratios (share of context KV removed)</source>
-        <translation>圧縮率（カンマ区切り、削除するコンテキスト KV の割合）</translation>
-    </message>
-    <message>
         <source>Ratios:</source>
         <translation>圧縮率:</translation>
-    </message>
-    <message>
-        <source>Run file:</source>
-        <translation>実行ファイル:</translation>
     </message>
     <message>
         <source>KVLens runs (*.kvl);;All files (*)</source>
@@ -804,10 +1257,6 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
         <translation>参照…</translation>
     </message>
     <message>
-        <source>Choose a run file to write.</source>
-        <translation>書き込む実行ファイルを選んでください。</translation>
-    </message>
-    <message>
         <source>Starting %1…</source>
         <translation>%1 を開始しています…</translation>
     </message>
@@ -828,24 +1277,292 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
         <translation> · 正答率 %1</translation>
     </message>
     <message>
-        <source>Cancelled. Finished samples are kept in the run file.</source>
-        <translation>取り消しました。完了したサンプルは実行ファイルに残っています。</translation>
-    </message>
-    <message>
         <source>Finished.</source>
         <translation>完了しました。</translation>
     </message>
     <message>
-        <source>kvlens-cli stopped with exit code %1; see the messages above.</source>
-        <translation>kvlens-cli が終了コード %1 で停止しました。上のメッセージを確認してください。</translation>
+        <source>Runs every sample under FullCache and under each press × ratio in a separate kvlens-cli process. Finished samples stay in the run file when the run is cancelled; starting again on the same file resumes it.</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Store attention for every row</source>
-        <translation>すべての行でアテンションを保存</translation>
+        <source>Presses</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>By default a run keeps the question attention of FullCache rows and of rows answered wrong only; with this, every row keeps it, so the Attention tab draws a compressor&apos;s own attention on the rows it answers right too (a larger run file).</source>
-        <translation>既定では、質問のアテンションは FullCache の行と誤答の行についてのみ保存されます。これを選ぶとすべての行で保存され、正答した行でも圧縮手法自身のアテンションを「アテンション」タブに描けます（実行ファイルは大きくなります）。</translation>
+        <source>The same run from a shell, e.g. on a server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Command:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The built-in suites are not available: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bundled model (kvlens-tiny)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hugging Face directory:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>folder with config.json, *.safetensors, tokenizer.json</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model directory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>サンプル</translation>
+    </message>
+    <message>
+        <source>Context length in tokens of the model: MIN:MAX, or N for exactly N</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Samples per suite:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Variant:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Built-in suites (generated for the model&apos;s tokenizer):</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>JSONL files:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Add…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Samples (JSONL)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Ratios and options</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Compression ratios, comma-separated: the share of the context&apos;s KV entries removed, each in [0, 1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>retained (default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Rows that boost and sham re-answer: retained = C→W rows whose evidence is retained (EAR &lt; 0.5); low_ear = any C→W row with EAR &lt; 0.5; c_to_w; all; none</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Boost factor on the evidence&apos;s attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>β</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Interventions:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FullCache rows and failures</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every row (larger file)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Store attention of:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decode limit; auto = gold answer length + 16</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>New tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>where the run is written (.kvl)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use its settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Fill the form from the experiment this file holds, so Start resumes it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a model directory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n sample(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>each sample draws one</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unknown suite &apos;%1&apos;.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 holds another experiment (its spec differs in &apos;%2&apos;): choose a new file, or use its settings to resume it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 exists and is not a run file (%2): choose a new file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking the model…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: checking…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 suite samples and the JSONL files&apos; samples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No press: FullCache rows only.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Presses: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A new run file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Holds this experiment, finished (%n sample(s)); starting again only re-reads it.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Holds this experiment with %n sample(s) finished: Start resumes it.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Holds another experiment (%n sample(s); its spec differs in &apos;%1&apos;): choose a new file, or use its settings to resume it.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Exists and is not a run file (%1): choose a new file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>An existing file: it is compared with the experiment once the form is complete.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The file&apos;s spec uses what this form cannot set (%1); resume it with kvlens-cli run --spec.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Still checking the choices with kvlens-cli; start again in a moment.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not started: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resuming %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (done at %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <source>Cancelled: %n finished sample(s) are in the run file; Resume continues it.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>kvlens-cli stopped with exit code %1; see the messages below.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -937,6 +1654,88 @@ The overlap matrix compares which rows fail under each pair of compressors: same
     <message>
         <source>none of the views holds data to export</source>
         <translation>書き出すデータを持つビューがありません</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::PooledMapView</name>
+    <message>
+        <source>position %1 (the run stores no token text)</source>
+        <translation>位置 %1（この実行はトークンのテキストを保存していません）</translation>
+    </message>
+    <message>
+        <source>position %1 (a token without text)</source>
+        <translation>位置 %1（テキストのないトークン）</translation>
+    </message>
+    <message>
+        <source>“%1” at position %2</source>
+        <translation>位置 %2 の「%1」</translation>
+    </message>
+    <message>
+        <source>span %1</source>
+        <translation>スパン %1</translation>
+    </message>
+    <message>
+        <source>click: zoom to this span</source>
+        <translation>クリック: このスパンにズーム</translation>
+    </message>
+    <message>
+        <source>wheel: zoom · drag: pan · right-drag or Shift+drag: zoom to a range · + − 0 ← → · double-click: whole context</source>
+        <translation>ホイール: ズーム · ドラッグ: 移動 · 右ドラッグまたは Shift+ドラッグ: 範囲にズーム · + − 0 ← → · ダブルクリック: コンテキスト全体</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::PressParametersEditor</name>
+    <message>
+        <source>e.g. composed(streamingllm+knorm)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Press specs the list does not hold, comma-separated (name[(inner)][:param=value,...]; see kvlens-cli presses)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Other specs:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The list of presses is not available (%1); write press specs below.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: name the presses it wraps, e.g. %1(snapkv)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: choose a scorer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a press spec (name[(inner)][:param=value,...])</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(its default)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scorer:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>e.g. snapkv or streamingllm+knorm</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Presses:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No parameters.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1063,10 +1862,115 @@ The overlap matrix compares which rows fail under each pair of compressors: same
     </message>
 </context>
 <context>
+    <name>kvl::RunComparePanel</name>
+    <message>
+        <source>Run A:</source>
+        <translation>実行 A:</translation>
+    </message>
+    <message>
+        <source>Run B:</source>
+        <translation>実行 B:</translation>
+    </message>
+    <message>
+        <source>Export table (CSV)…</source>
+        <translation>表をエクスポート（CSV）…</translation>
+    </message>
+    <message>
+        <source>Open a second run (File › Open run…) to compare two runs.</source>
+        <translation>2 つの実行を比較するには、もう 1 つの実行を開いてください（ファイル › 実行を開く…）。</translation>
+    </message>
+    <message>
+        <source>Accuracy of two runs over their matched samples</source>
+        <translation>2 つの実行の正解率（対応したサンプル）</translation>
+    </message>
+    <message>
+        <source>Open two runs to overlay their accuracy.
+Samples are paired by content (suite, context, question, answer), never by id alone.</source>
+        <translation>2 つの実行を開くと正解率を重ねて表示します。
+サンプルは内容（スイート、コンテキスト、質問、答え）で対応付け、ID だけでは対応付けません。</translation>
+    </message>
+    <message>
+        <source>Samples not compared: the same id naming other content in the two runs (never paired), and samples of one run only</source>
+        <translation>比較しないサンプル: 2 つの実行で同じ ID が別の内容を指すもの（対応付けない）と、片方の実行にしかないもの</translation>
+    </message>
+    <message>
+        <source>Export comparison table</source>
+        <translation>比較表をエクスポート</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>エクスポートに失敗しました</translation>
+    </message>
+    <message>
+        <source>comparison of %1 and %2</source>
+        <translation>%1 と %2 の比較</translation>
+    </message>
+    <message>
+        <source>Pick two different runs to compare.</source>
+        <translation>比較する 2 つの異なる実行を選んでください。</translation>
+    </message>
+    <message>
+        <source>Comparing…</source>
+        <translation>比較中…</translation>
+    </message>
+    <message>
+        <source>%1 vs %2 — samples: %3</source>
+        <translation>%1 と %2 — サンプル: %3</translation>
+    </message>
+    <message>
+        <source>mismatched %1</source>
+        <translation>不一致 %1</translation>
+    </message>
+    <message>
+        <source>only in A: %1</source>
+        <translation>A のみ: %1</translation>
+    </message>
+    <message>
+        <source>only in B: %1</source>
+        <translation>B のみ: %1</translation>
+    </message>
+    <message>
+        <source>No configuration has rows for a matched sample in both runs.
+%1</source>
+        <translation>対応したサンプルについて両方の実行に行がある構成はありません。
+%1</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::RunComparisonViews</name>
+    <message>
+        <source>Accuracy (matched samples)</source>
+        <translation>正解率（対応したサンプル）</translation>
+    </message>
+    <message>
+        <source>over the %1 samples both runs hold (matched by content; mismatched and one-run samples left out) · Wilson score intervals</source>
+        <translation>両方の実行にある %1 サンプルで集計（内容で対応付け。不一致と片方のみのサンプルは除外）· Wilson スコア区間</translation>
+    </message>
+</context>
+<context>
     <name>kvl::RunProcess</name>
     <message>
         <source>Cannot start %1: %2</source>
         <translation>%1 を開始できません: %2</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::SampleDetail</name>
+    <message>
+        <source>This sample has no FullCache row, so there is no reference attention to compare with.</source>
+        <translation>このサンプルには FullCache の行がないため、比較する基準のアテンションがありません。</translation>
+    </message>
+    <message>
+        <source>No FullCache attention is stored for this sample.</source>
+        <translation>このサンプルの FullCache のアテンションは保存されていません。</translation>
+    </message>
+    <message>
+        <source>Sample %1 has no row under %2 yet.</source>
+        <translation>サンプル %1 には %2 の行がまだありません。</translation>
     </message>
 </context>
 <context>
@@ -1163,6 +2067,52 @@ The overlap matrix compares which rows fail under each pair of compressors: same
         <translation>%1 の描画できるアテンションがありません。
 %2</translation>
     </message>
+    <message>
+        <source>Scroll to evidence</source>
+        <translation>根拠へスクロール</translation>
+    </message>
+    <message>
+        <source>Scroll the context to its first evidence span</source>
+        <translation>コンテキストを最初の根拠スパンまでスクロールします</translation>
+    </message>
+    <message>
+        <source>Previous evidence span</source>
+        <translation>前の根拠スパン</translation>
+    </message>
+    <message>
+        <source>Next evidence span</source>
+        <translation>次の根拠スパン</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;System:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;システム:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>System: %1</source>
+        <translation>システム: %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Question:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;質問:&lt;/b&gt; %1</translation>
+    </message>
+    <message>
+        <source>Question: %1</source>
+        <translation>質問: %1</translation>
+    </message>
+    <message>
+        <source>no evidence span</source>
+        <translation>根拠スパンなし</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n evidence span(s)</source>
+        <translation>
+            <numerusform>根拠スパン %n 個</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>evidence %1 of %2</source>
+        <translation>根拠 %1 / %2</translation>
+    </message>
 </context>
 <context>
     <name>kvl::SignatureNames</name>
@@ -1238,6 +2188,33 @@ kvlens-cli が書いた実行ファイルを開くか、同梱モデルで小さ
     <message>
         <source>Starting the demo sweep…</source>
         <translation>デモのスイープを開始しています…</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::StorePolicy</name>
+    <message>
+        <source>for every row</source>
+        <translation>すべての行について</translation>
+    </message>
+    <message>
+        <source>for no row</source>
+        <translation>どの行についても行わず</translation>
+    </message>
+    <message>
+        <source>only for FullCache rows and rows answered wrong</source>
+        <translation>FullCache の行と誤答の行についてのみ</translation>
+    </message>
+    <message>
+        <source>%1&apos;s own attention is not stored for sample %2 (%3, answered %4): the run stores compressed attention %5. To store it for every row, start a run with &quot;Store attention for every row&quot; (New run) or --store-attention all.</source>
+        <translation>サンプル %2 について %1 自身のアテンションは保存されていません（%3、%4）: この実行は圧縮後のアテンションを%5保存します。すべての行で保存するには、「すべての行でアテンションを保存」（新規実行）または --store-attention all で実行してください。</translation>
+    </message>
+    <message>
+        <source>right</source>
+        <translation>正答</translation>
+    </message>
+    <message>
+        <source>wrong</source>
+        <translation>誤答</translation>
     </message>
 </context>
 <context>
@@ -1325,328 +2302,10 @@ The taxonomy shows, for each compressor and ratio, why rows that FullCache answe
     </message>
 </context>
 <context>
-    <name>kvl::PooledMapView</name>
+    <name>kvl::ViewNavigator</name>
     <message>
-        <source>position %1 (the run stores no token text)</source>
-        <translation>位置 %1（この実行はトークンのテキストを保存していません）</translation>
-    </message>
-    <message>
-        <source>position %1 (a token without text)</source>
-        <translation>位置 %1（テキストのないトークン）</translation>
-    </message>
-    <message>
-        <source>“%1” at position %2</source>
-        <translation>位置 %2 の「%1」</translation>
-    </message>
-    <message>
-        <source>span %1</source>
-        <translation>スパン %1</translation>
-    </message>
-    <message>
-        <source>click: zoom to this span</source>
-        <translation>クリック: このスパンにズーム</translation>
-    </message>
-    <message>
-        <source>wheel: zoom · drag: pan · right-drag or Shift+drag: zoom to a range · + − 0 ← → · double-click: whole context</source>
-        <translation>ホイール: ズーム · ドラッグ: 移動 · 右ドラッグまたは Shift+ドラッグ: 範囲にズーム · + − 0 ← → · ダブルクリック: コンテキスト全体</translation>
-    </message>
-</context>
-<context>
-    <name>kvl::DetailHints</name>
-    <message>
-        <source> · sample %1</source>
-        <translation> · サンプル %1</translation>
-    </message>
-    <message>
-        <source>FullCache attention, entries evicted by %1 greyed%2 (its own attention is not stored)</source>
-        <translation>FullCache のアテンション、%1 が退避したエントリを灰色で表示%2（%1 自身のアテンションは保存されていません）</translation>
-    </message>
-    <message>
-        <source>Question attention — %1%2</source>
-        <translation>質問のアテンション — %1%2</translation>
-    </message>
-    <message>
-        <source>Question attention — FullCache%1</source>
-        <translation>質問のアテンション — FullCache%1</translation>
-    </message>
-    <message>
-        <source>No compressed configuration chosen.
-Pick one in the Configuration box of the toolbar.</source>
-        <translation>圧縮設定が選ばれていません。
-ツールバーの「設定」から選んでください。</translation>
-    </message>
-    <message>
-        <source>The run holds no rows of %1.</source>
-        <translation>この実行には %1 の行がありません。</translation>
-    </message>
-    <message>
-        <source>No attention of %1 to draw.
-%2</source>
-        <translation>%1 の描画できるアテンションがありません。
-%2</translation>
-    </message>
-    <message>
-        <source>No FullCache attention to draw.
-%1</source>
-        <translation>描画できる FullCache のアテンションがありません。
-%1</translation>
-    </message>
-    <message>
-        <source>No eviction map of %1.
-%2</source>
-        <translation>%1 の退避マップがありません。
-%2</translation>
-    </message>
-    <message>
-        <source>sample %1</source>
-        <translation>サンプル %1</translation>
-    </message>
-    <message>
-        <source>Eviction map — %1</source>
-        <translation>退避マップ — %1</translation>
-    </message>
-    <message>
-        <source>Eviction map — %1 · %2</source>
-        <translation>退避マップ — %1 · %2</translation>
-    </message>
-    <message>
-        <source>No sample in this run yet.
-The run file says it is running, and no sample has finished. A run still preparing fills in as samples finish; a run cancelled before its first sample keeps this state (start it again with the same --out to resume).</source>
-        <translation>この実行にはまだサンプルがありません。
-実行ファイルは実行中と記録していますが、完了したサンプルはありません。準備中の実行はサンプルが終わるごとに表示されます。最初のサンプルの前に取り消された実行はこの状態のままです（同じ --out で再開できます）。</translation>
-    </message>
-    <message>
-        <source>No sample in this run.
-The run file&apos;s status is &apos;%1&apos; and it holds no finished sample.</source>
-        <translation>この実行にはサンプルがありません。
-実行ファイルの状態は「%1」で、完了したサンプルはありません。</translation>
-    </message>
-    <message numerus="yes">
-        <source>mean over %n sample(s)</source>
-        <translation>
-            <numerusform>%n サンプルの平均</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>kvl::StorePolicy</name>
-    <message>
-        <source>for every row</source>
-        <translation>すべての行について</translation>
-    </message>
-    <message>
-        <source>for no row</source>
-        <translation>どの行についても行わず</translation>
-    </message>
-    <message>
-        <source>only for FullCache rows and rows answered wrong</source>
-        <translation>FullCache の行と誤答の行についてのみ</translation>
-    </message>
-    <message>
-        <source>%1&apos;s own attention is not stored for sample %2 (%3, answered %4): the run stores compressed attention %5. To store it for every row, start a run with &quot;Store attention for every row&quot; (New run) or --store-attention all.</source>
-        <translation>サンプル %2 について %1 自身のアテンションは保存されていません（%3、%4）: この実行は圧縮後のアテンションを%5保存します。すべての行で保存するには、「すべての行でアテンションを保存」（新規実行）または --store-attention all で実行してください。</translation>
-    </message>
-    <message>
-        <source>right</source>
-        <translation>正答</translation>
-    </message>
-    <message>
-        <source>wrong</source>
-        <translation>誤答</translation>
-    </message>
-</context>
-<context>
-    <name>kvl::SampleDetail</name>
-    <message>
-        <source>This sample has no FullCache row, so there is no reference attention to compare with.</source>
-        <translation>このサンプルには FullCache の行がないため、比較する基準のアテンションがありません。</translation>
-    </message>
-    <message>
-        <source>No FullCache attention is stored for this sample.</source>
-        <translation>このサンプルの FullCache のアテンションは保存されていません。</translation>
-    </message>
-    <message>
-        <source>Sample %1 has no row under %2 yet.</source>
-        <translation>サンプル %1 には %2 の行がまだありません。</translation>
-    </message>
-</context>
-<context>
-    <name>kvl::HeadSelection</name>
-    <message>
-        <source>all layers, mean over kv-heads</source>
-        <translation>全層、kv ヘッドの平均</translation>
-    </message>
-    <message>
-        <source>layer %1, its kv-heads</source>
-        <translation>層 %1 の kv ヘッド</translation>
-    </message>
-    <message>
-        <source>layer %1, kv-head %2</source>
-        <translation>層 %1、kv ヘッド %2</translation>
-    </message>
-    <message>
-        <source>every layer × kv-head</source>
-        <translation>全層 × kv ヘッド</translation>
-    </message>
-</context>
-<context>
-    <name>kvl::HeadSelector</name>
-    <message>
-        <source>All layers (mean over kv-heads)</source>
-        <translation>全層（kv ヘッドの平均）</translation>
-    </message>
-    <message>
-        <source>One layer&apos;s kv-heads</source>
-        <translation>1 層の kv ヘッド</translation>
-    </message>
-    <message>
-        <source>One kv-head</source>
-        <translation>1 つの kv ヘッド</translation>
-    </message>
-    <message>
-        <source>Every layer × kv-head</source>
-        <translation>全層 × kv ヘッド</translation>
-    </message>
-    <message>
-        <source>Rows:</source>
-        <translation>行:</translation>
-    </message>
-    <message>
-        <source>layer</source>
-        <translation>層</translation>
-    </message>
-    <message>
-        <source>kv-head</source>
-        <translation>kv ヘッド</translation>
-    </message>
-    <message>
-        <source>This attention has no per-head values: only the mean over kv-heads of each layer can be drawn.</source>
-        <translation>このアテンションにはヘッドごとの値がありません。各層の kv ヘッド平均のみ描画できます。</translation>
-    </message>
-</context>
-<context>
-    <name>kvl::RunComparisonViews</name>
-    <message>
-        <source>Accuracy (matched samples)</source>
-        <translation>正解率（対応したサンプル）</translation>
-    </message>
-    <message>
-        <source>over the %1 samples both runs hold (matched by content; mismatched and one-run samples left out) · Wilson score intervals</source>
-        <translation>両方の実行にある %1 サンプルで集計（内容で対応付け。不一致と片方のみのサンプルは除外）· Wilson スコア区間</translation>
-    </message>
-</context>
-<context>
-    <name>kvl::RunComparePanel</name>
-    <message>
-        <source>Run A:</source>
-        <translation>実行 A:</translation>
-    </message>
-    <message>
-        <source>Run B:</source>
-        <translation>実行 B:</translation>
-    </message>
-    <message>
-        <source>Export table (CSV)…</source>
-        <translation>表をエクスポート（CSV）…</translation>
-    </message>
-    <message>
-        <source>Open a second run (File › Open run…) to compare two runs.</source>
-        <translation>2 つの実行を比較するには、もう 1 つの実行を開いてください（ファイル › 実行を開く…）。</translation>
-    </message>
-    <message>
-        <source>Accuracy of two runs over their matched samples</source>
-        <translation>2 つの実行の正解率（対応したサンプル）</translation>
-    </message>
-    <message>
-        <source>Open two runs to overlay their accuracy.
-Samples are paired by content (suite, context, question, answer), never by id alone.</source>
-        <translation>2 つの実行を開くと正解率を重ねて表示します。
-サンプルは内容（スイート、コンテキスト、質問、答え）で対応付け、ID だけでは対応付けません。</translation>
-    </message>
-    <message>
-        <source>Samples not compared: the same id naming other content in the two runs (never paired), and samples of one run only</source>
-        <translation>比較しないサンプル: 2 つの実行で同じ ID が別の内容を指すもの（対応付けない）と、片方の実行にしかないもの</translation>
-    </message>
-    <message>
-        <source>Export comparison table</source>
-        <translation>比較表をエクスポート</translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation>エクスポートに失敗しました</translation>
-    </message>
-    <message>
-        <source>comparison of %1 and %2</source>
-        <translation>%1 と %2 の比較</translation>
-    </message>
-    <message>
-        <source>Pick two different runs to compare.</source>
-        <translation>比較する 2 つの異なる実行を選んでください。</translation>
-    </message>
-    <message>
-        <source>Comparing…</source>
-        <translation>比較中…</translation>
-    </message>
-    <message>
-        <source>%1 vs %2 — samples: %3</source>
-        <translation>%1 と %2 — サンプル: %3</translation>
-    </message>
-    <message>
-        <source>mismatched %1</source>
-        <translation>不一致 %1</translation>
-    </message>
-    <message>
-        <source>only in A: %1</source>
-        <translation>A のみ: %1</translation>
-    </message>
-    <message>
-        <source>only in B: %1</source>
-        <translation>B のみ: %1</translation>
-    </message>
-    <message>
-        <source>No configuration has rows for a matched sample in both runs.
-%1</source>
-        <translation>対応したサンプルについて両方の実行に行がある構成はありません。
-%1</translation>
-    </message>
-</context>
-<context>
-    <name>kvl::AccuracyDeltaModel</name>
-    <message>
-        <source>not in A</source>
-        <translation>A になし</translation>
-    </message>
-    <message>
-        <source>not in B</source>
-        <translation>B になし</translation>
-    </message>
-    <message>
-        <source>Compressor</source>
-        <translation>圧縮手法</translation>
-    </message>
-    <message>
-        <source>Ratio</source>
-        <translation>比率</translation>
-    </message>
-    <message>
-        <source>Accuracy A</source>
-        <translation>正解率 A</translation>
-    </message>
-    <message>
-        <source>Accuracy B</source>
-        <translation>正解率 B</translation>
-    </message>
-    <message>
-        <source>n matched</source>
-        <translation>対応数 n</translation>
-    </message>
-    <message>
-        <source>Correct only in A</source>
-        <translation>A のみ正解</translation>
-    </message>
-    <message>
-        <source>Correct only in B</source>
-        <translation>B のみ正解</translation>
+        <source>Views</source>
+        <translation>ビュー</translation>
     </message>
 </context>
 </TS>

@@ -30,6 +30,12 @@ class TstTranslations : public QObject
                                         << "Accuracy of two runs over their matched samples";
         QTest::newRow("delta table") << "kvl::AccuracyDeltaModel"
                                      << "Correct only in B";
+        QTest::newRow("navigator group") << "kvl::MainWindow"
+                                         << "Failures";
+        QTest::newRow("selection line") << "kvl::MainWindow"
+                                        << "sample: all (mean)";
+        QTest::newRow("inspector") << "kvl::SampleInspector"
+                                   << "Scroll to evidence";
     }
     void japaneseCatalogue()
     {
