@@ -3,18 +3,27 @@
 # core modules without libtorch (common, tokenizer, chattemplate, checkpoint, tasks,
 # store, diagnose), their tests and the fuzz targets' corpus replays; then, with
 # KVLENS_FUZZ_SECONDS=N, each fuzz target mutating its corpus for N seconds.
-#   packaging/sanitize.sh            build + test (core only: the CI-sized run)
-#   packaging/sanitize.sh --all      also the views and the desktop app's tests
-# KVLENS_BUILD_DIR overrides the build folder (default: build-sanitize/ in the checkout).
+#   packaging/sanitize.sh              build + test (core only: the CI-sized run)
+#   packaging/sanitize.sh --all        also the views and the desktop app's tests
+#   packaging/sanitize.sh --libfuzzer  clang + libFuzzer (coverage-guided): only the fuzz
+#                                      targets, their corpus replays, then N seconds each
+# KVLENS_BUILD_DIR overrides the build folder (default: build-sanitize/ in the checkout,
+# build-libfuzzer/ with --libfuzzer).
 # The libtorch engine is left out (see cmake/KvlensSanitize.cmake: libtorch and
 # OpenBLAS are not instrumented). Prints the build and test times.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-build=${KVLENS_BUILD_DIR:-$root/build-sanitize}
 fuzz_seconds=${KVLENS_FUZZ_SECONDS:-0}
 all=0
+libfuzzer=0
 [ "${1:-}" = "--all" ] && all=1
+[ "${1:-}" = "--libfuzzer" ] && libfuzzer=1
+if [ $libfuzzer -eq 1 ]; then
+  build=${KVLENS_BUILD_DIR:-$root/build-libfuzzer}
+else
+  build=${KVLENS_BUILD_DIR:-$root/build-sanitize}
+fi
 
 export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 # Reports fail the test that triggers them; leaks are checked at exit.
@@ -22,6 +31,29 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_strin
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 start=$(date +%s)
+if [ $libfuzzer -eq 1 ]; then
+  CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DKVLENS_SANITIZE=address,undefined -DKVLENS_LIBFUZZER=ON
+  targets=$(ctest --test-dir "$build" -N -L fuzz | awk '/Test +#/{print $3}' | sed 's/_corpus$//')
+  cmake --build "$build" --parallel "$(nproc)" --target $targets
+  echo "sanitize: build $(($(date +%s) - start)) s"
+  ctest --test-dir "$build" --output-on-failure -L fuzz
+  if [ "$fuzz_seconds" -gt 0 ]; then
+    # libFuzzer adds the inputs that reach new code to the first folder: a working copy,
+    # so the committed seeds stay small; crashes land in fuzz-artifacts/.
+    mkdir -p "$build/fuzz-artifacts"
+    for name in $targets; do
+      mkdir -p "$build/fuzz-corpus/$name"
+      "$build/tests/fuzz/$name" -max_total_time="$fuzz_seconds" -print_final_stats=1 \
+        -artifact_prefix="$build/fuzz-artifacts/$name-" \
+        "$build/fuzz-corpus/$name" "$root/tests/fuzz/corpus/$name" 2>&1 |
+        grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|==|SUMMARY|artifact_prefix|Test unit written)' |
+        sed "s/^/$name: /"
+    done
+  fi
+  exit 0
+fi
+
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DKVLENS_SANITIZE=address,undefined
 # The tests ctest knows in this tree; the views' and app's only with --all.

@@ -298,7 +298,7 @@ class Reader
             std::optional<JsonLoadsValue> value = parseValue(depth + 1);
             if (!value)
                 return std::nullopt;
-            v.members.emplace_back(std::move(*key), std::move(*value));
+            v.members.push_back({std::move(*key), std::move(*value)});
             skipWhitespace();
             if (peek() == QLatin1Char('}')) {
                 ++m_pos;
@@ -317,8 +317,8 @@ class Reader
 const JsonLoadsValue* JsonLoadsValue::member(const QString& key) const
 {
     for (auto it = members.rbegin(); it != members.rend(); ++it)
-        if (it->first == key)
-            return &it->second;
+        if (it->key == key)
+            return &it->value;
     return nullptr;
 }
 

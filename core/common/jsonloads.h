@@ -13,6 +13,8 @@ namespace kvl {
 // and floats are distinct types (an integer compares by its decimal text), and an
 // object with a repeated key keeps the last value. Chat-template inputs (messages,
 // tokenizer_config.json) are read by the same rules, as transformers reads them with json.
+struct JsonLoadsMember;
+
 struct JsonLoadsValue
 {
     enum class Type
@@ -30,12 +32,20 @@ struct JsonLoadsValue
     // ("1.5e3", "NaN", "-Infinity").
     QString text;
     bool boolean = false;
-    std::vector<JsonLoadsValue> items;                       // Array
-    std::vector<std::pair<QString, JsonLoadsValue>> members; // Object, in input order
+    std::vector<JsonLoadsValue> items; // Array
+    // Object, in input order. Not std::pair<QString, JsonLoadsValue>: a pair of an
+    // incomplete type is ill-formed (gcc accepts it, clang refuses it).
+    std::vector<JsonLoadsMember> members;
 
     // The value of `key` in an object: the last member with that key (json.loads keeps
     // the last of repeated keys); nullptr when absent or not an object.
     const JsonLoadsValue* member(const QString& key) const;
+};
+
+struct JsonLoadsMember
+{
+    QString key;
+    JsonLoadsValue value;
 };
 
 // Where and why jsonLoads refused its text: `offset` counts UTF-16 units from the start,

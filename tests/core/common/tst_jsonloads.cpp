@@ -38,9 +38,9 @@ class TestJsonLoads : public QObject
         const auto v = kvl::jsonLoads(QStringLiteral(R"({"b": -0, "a": 1.0, "b": 7})"));
         QVERIFY(v);
         QCOMPARE(v->members.size(), size_t(3));
-        QCOMPARE(v->members[0].first, QStringLiteral("b"));
-        QCOMPARE(v->members[0].second.text, QStringLiteral("0"));
-        QCOMPARE(v->members[1].second.type, JsonLoadsValue::Type::Float);
+        QCOMPARE(v->members[0].key, QStringLiteral("b"));
+        QCOMPARE(v->members[0].value.text, QStringLiteral("0"));
+        QCOMPARE(v->members[1].value.type, JsonLoadsValue::Type::Float);
         QCOMPARE(v->member(QStringLiteral("b"))->text, QStringLiteral("7"));
     }
 
