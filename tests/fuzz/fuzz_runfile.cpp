@@ -1,5 +1,6 @@
 // Run files: arbitrary bytes as a .kvl file, opened read-only (openRunFile's checks and
-// migrations), then read the way the desktop app reads one.
+// migrations), then read the way the desktop app and `report` read one: aggregates,
+// row checksums, and a few rows' blobs and details.
 
 #include "common/error.h"
 #include "fuzztarget.h"
@@ -24,6 +25,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         reader.transitions();
         reader.signatureTotals();
         reader.failureOverlaps();
+        reader.failureSets();
+        reader.spanKeepByOrder();
+        reader.leakage();
+        reader.layerStatsByLayer();
+        reader.interventionRatesByGroup();
+        reader.verifyRowChecksums();
+        // The per-row reads a drill-down makes: blobs decoded, checksums checked.
+        int drilled = 0;
+        for (const kvl::StoredResult& r : reader.results()) {
+            if (++drilled > 8)
+                break;
+            reader.mask(r.sampleId, r.configId);
+            reader.attention(r.sampleId, r.configId);
+            reader.layerStats(r.sampleId, r.configId);
+            reader.spanKeeps(r.sampleId, r.configId);
+            reader.interventions(r.sampleId, r.configId);
+        }
     } catch (const kvl::Error& e) {
         kvl::fuzz::rejected(e);
     }

@@ -6,7 +6,8 @@ of each format and a few broken ones. Standard library only.
 
 The valid run-file seeds (run_*) come from a real run file written by KVLens: given
 one, it is copied, shrunk to 512-byte pages, and stamped with its own, an older and a
-newer schema version; without one, the run_* files already in the corpus stay."""
+newer schema version; without one, the run_* files already in the corpus stay.
+run_v2 is a real schema-2 file (no checksums) kept from before version 3: the migration's seed."""
 import json
 import os
 import shutil
