@@ -623,9 +623,10 @@ QString MainWindow::selectionTitle() const
         parts << tr("configuration: %1").arg(config.label());
     // The attention maps are always of one sample; the other views average unless
     // one is chosen.
-    const QString sample = inspector                          ? inspected.sample.key
-                           : id == QLatin1String("attention") ? m_data.sampleKey
-                                                              : m_request.sampleKey;
+    const QString sample = inspector                                ? inspected.sample.key
+                           : id == QLatin1String("attention")       ? m_data.sampleKey
+                           : id == QLatin1String("compare-samples") ? m_compare->sample()
+                                                                    : m_request.sampleKey;
     parts << (sample.isEmpty() ? tr("sample: all (mean)") : tr("sample: %1").arg(sample));
     parts << tr("heads: %1").arg(m_heads->selection().describe());
     return parts.join(QStringLiteral(" · "));

@@ -84,8 +84,9 @@ SampleInspector::SampleInspector(QWidget* parent)
     maps->addWidget(m_reference);
     maps->addWidget(m_heatmap);
     split->addWidget(maps);
+    // The context and the maps share the height: the evidence must be readable too.
     split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
     m_reference->setEmptyHint(tr("No FullCache attention stored for this sample."));
     m_heatmap->setEmptyHint(tr("No attention stored for this sample under this configuration."));
@@ -168,7 +169,11 @@ void SampleInspector::setDetail(const SampleDetail& d)
         full << tr("System: %1").arg(d.system);
     }
     if (!d.question.isEmpty()) {
-        asked << tr("<b>Question:</b> %1").arg(clipped(d.question, 600).toHtmlEscaped());
+        // Suites often write the label into the question itself ("Question: ... Answer:").
+        QString question = d.question.trimmed();
+        if (question.startsWith(QLatin1String("Question:"), Qt::CaseInsensitive))
+            question = question.mid(9).trimmed();
+        asked << tr("<b>Question:</b> %1").arg(clipped(question, 600).toHtmlEscaped());
         full << tr("Question: %1").arg(d.question);
     }
     m_question->setText(asked.join(QStringLiteral("<br>")));

@@ -243,8 +243,10 @@ class TstMainWindow : public QObject
                      qPrintable(title));
             QVERIFY2(title.contains(QLatin1String("heads: all layers, mean over kv-heads")),
                      qPrintable(title));
-            // The attention maps are of one sample; elsewhere no sample was chosen.
-            QVERIFY2(title.contains(id == QLatin1String("attention")
+            // The attention maps and the comparison are of one sample; elsewhere no
+            // sample was chosen.
+            QVERIFY2(title.contains(id == QLatin1String("attention") ||
+                                            id == QLatin1String("compare-samples")
                                         ? QLatin1String("sample: niah-03")
                                         : QLatin1String("sample: all (mean)")),
                      qPrintable(title));

@@ -14,19 +14,19 @@ using namespace kvl;
 
 namespace {
 
-// 800 tokens "w0 w1 ...", with evidence spans starting at 500 and 700 (listed out of
+// 3000 tokens "w0 w1 ...", with evidence spans starting at 500 and 2000 (listed out of
 // order) and an instruction span near the top.
 SampleDetail longSample()
 {
     SampleDetail d;
     d.sample.key = QStringLiteral("long-1");
     d.sample.suite = QStringLiteral("niah");
-    d.sample.contextLen = 800;
+    d.sample.contextLen = 3000;
     d.sample.gold = QStringLiteral("w502");
-    d.sample.spans = QJsonArray{QJsonObject{{"kind", "evidence"}, {"start", 700}, {"end", 704}},
+    d.sample.spans = QJsonArray{QJsonObject{{"kind", "evidence"}, {"start", 2000}, {"end", 2004}},
                                 QJsonObject{{"kind", "instruction"}, {"start", 2}, {"end", 6}},
                                 QJsonObject{{"kind", "evidence"}, {"start", 500}, {"end", 503}}};
-    for (int t = 0; t < 800; ++t) {
+    for (int t = 0; t < 3000; ++t) {
         const QString word = QStringLiteral("w%1").arg(t);
         d.tokenOffsets.push_back({int(d.context.size()), int(d.context.size() + word.size())});
         d.context += word + QLatin1Char(' ');
@@ -84,6 +84,17 @@ class TstSampleInspector : public QObject
         QVERIFY(inspector.questionText().contains(QLatin1String("Question: What is")));
     }
 
+    void questionLabelNotRepeated()
+    {
+        // Suites write "Question: ... Answer:" into the text; the line says it once.
+        SampleInspector inspector;
+        SampleDetail d = longSample();
+        d.question = QStringLiteral("\nQuestion: What is the code? Answer:");
+        inspector.setDetail(d);
+        auto* label = inspector.findChild<QLabel*>(QStringLiteral("SampleQuestion"));
+        QCOMPARE(label->text(), QStringLiteral("<b>Question:</b> What is the code? Answer:"));
+    }
+
     void noQuestionNoLine()
     {
         SampleInspector inspector;
@@ -124,7 +135,7 @@ class TstSampleInspector : public QObject
         inspector.nextEvidence();
         QCOMPARE(inspector.currentEvidence(), 1);
         QVERIFY(bar->value() > first);
-        QVERIFY(viewport.contains(tokenRect(view, 700).topLeft()));
+        QVERIFY(viewport.contains(tokenRect(view, 2000).topLeft()));
         inspector.nextEvidence(); // stays on the last span
         QCOMPARE(inspector.currentEvidence(), 1);
 
