@@ -121,14 +121,17 @@ NewRunDialog::NewRunDialog(QWidget* parent)
     layout->addWidget(createOutputBox());
 
     auto* commandRow = new QHBoxLayout;
-    m_command = new QLineEdit;
+    // Wrapped, whole: a command cut at the edge cannot be checked by eye.
+    m_command = new QPlainTextEdit;
     m_command->setObjectName(QStringLiteral("CommandLine"));
     m_command->setReadOnly(true);
+    m_command->setMaximumHeight(3 * m_command->fontMetrics().lineSpacing() + 12);
+    m_command->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     m_command->setToolTip(tr("The same run from a shell, e.g. on a server"));
     auto* copy = new QToolButton;
     copy->setText(tr("Copy"));
     connect(copy, &QToolButton::clicked, this,
-            [this] { QApplication::clipboard()->setText(m_command->text()); });
+            [this] { QApplication::clipboard()->setText(m_command->toPlainText()); });
     commandRow->addWidget(new QLabel(tr("Command:")));
     commandRow->addWidget(m_command, 1);
     commandRow->addWidget(copy);
@@ -138,6 +141,7 @@ NewRunDialog::NewRunDialog(QWidget* parent)
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     m_progress->setFormat(tr("%v / %m samples"));
+    m_progress->setTextVisible(false); // no count to show before the first progress line
     layout->addWidget(m_progress);
     m_status = new QLabel(tr("Not started"));
     m_status->setWordWrap(true);
@@ -146,7 +150,7 @@ NewRunDialog::NewRunDialog(QWidget* parent)
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(2000);
     m_log->setPlaceholderText(tr("Messages of kvlens-cli appear here."));
-    m_log->setMinimumHeight(60);
+    m_log->setMinimumHeight(50);
     m_log->setMaximumHeight(120);
     layout->addWidget(m_log);
 
@@ -220,7 +224,7 @@ NewRunDialog::NewRunDialog(QWidget* parent)
     askModel();
     updateButtons();
     validate();
-    resize(980, 820);
+    resize(1000, 900);
 }
 
 NewRunDialog::~NewRunDialog() = default;
@@ -272,7 +276,8 @@ QGroupBox* NewRunDialog::createSamplesBox()
     auto* suitesRow = new QHBoxLayout;
     m_suites = new QListWidget;
     m_suites->setObjectName(QStringLiteral("SuiteList"));
-    m_suites->setMaximumHeight(90);
+    m_suites->setMinimumHeight(92);
+    m_suites->setMaximumHeight(110);
     suitesRow->addWidget(m_suites, 1);
     auto* suiteForm = new QFormLayout;
     m_n = new QSpinBox;
@@ -292,7 +297,7 @@ QGroupBox* NewRunDialog::createSamplesBox()
     auto* filesRow = new QHBoxLayout;
     m_datasets = new QListWidget;
     m_datasets->setObjectName(QStringLiteral("DatasetList"));
-    m_datasets->setMaximumHeight(60);
+    m_datasets->setMaximumHeight(56);
     filesRow->addWidget(m_datasets, 1);
     auto* fileButtons = new QVBoxLayout;
     auto* add = new QPushButton(tr("Add…"));
@@ -391,6 +396,7 @@ QGroupBox* NewRunDialog::createOptionsBox()
 QGroupBox* NewRunDialog::createOutputBox()
 {
     auto* box = new QGroupBox(tr("Run file"));
+    m_outputBox = box;
     auto* layout = new QVBoxLayout(box);
     auto* row = new QHBoxLayout;
     m_output = new QLineEdit;
@@ -775,8 +781,9 @@ void NewRunDialog::validate()
     m_useSettings->setVisible(m_fileState.kind == RunFileState::Kind::OtherRun);
     showMessages(m_outputStatus, output, outputInfo);
 
-    m_command->setText(commandLine());
-    m_command->setCursorPosition(0);
+    if (m_command->toPlainText() != commandLine())
+        m_command->setPlainText(commandLine());
+    m_beta->setEnabled(m_interventions->currentData().toString() != QLatin1String("none"));
     updateButtons();
 }
 
@@ -842,6 +849,7 @@ void NewRunDialog::reject()
 
 void NewRunDialog::showProgress(const RunProgress& p)
 {
+    m_progress->setTextVisible(true);
     m_progress->setRange(0, std::max(1, p.total));
     m_progress->setValue(std::min(p.done, std::max(1, p.total)));
     QString text = tr("%1 of %2 samples · elapsed %3 · remaining %4")
@@ -884,7 +892,7 @@ void NewRunDialog::updateButtons()
     m_start->setEnabled(!running);
     m_cancel->setEnabled(running);
     m_form->setEnabled(!running);
-    m_output->setEnabled(!running);
+    m_outputBox->setEnabled(!running);
 }
 
 } // namespace kvl

@@ -148,10 +148,11 @@ class NewRunDialog : public QDialog
     QSpinBox* m_maxNewTokens;
     QSpinBox* m_threads;
     QLabel* m_optionsStatus;
+    QGroupBox* m_outputBox;
     QLineEdit* m_output;
     QLabel* m_outputStatus;
     QPushButton* m_useSettings;
-    QLineEdit* m_command;
+    QPlainTextEdit* m_command;
     QProgressBar* m_progress;
     QLabel* m_status;
     QPlainTextEdit* m_log;

@@ -11,7 +11,7 @@
 #include "store/runwriter.h"
 
 #include <QDir>
-#include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -136,7 +136,8 @@ class TstNewRunDialog : public QObject
         QVERIFY(command.startsWith(dialog.program() + QStringLiteral(" run --model ")));
         if (choices.presses.contains(QStringLiteral("adakv(knorm):alpha_safeguard=0.3")))
             QVERIFY(command.contains(QStringLiteral("'adakv(knorm):alpha_safeguard=0.3'")));
-        QCOMPARE(dialog.findChild<QLineEdit*>(QStringLiteral("CommandLine"))->text(), command);
+        QCOMPARE(dialog.findChild<QPlainTextEdit*>(QStringLiteral("CommandLine"))->toPlainText(),
+                 command);
     }
 
     void shellQuoting()

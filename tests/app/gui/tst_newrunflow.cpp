@@ -103,6 +103,18 @@ class TstNewRunFlow : public QObject
         QCOMPARE(dialog.pressEditor()->catalogue().size(), presses.size());
         QVERIFY(dialog.problems().join('\n').contains(QLatin1String("Choose a built-in suite")));
         QVERIFY(dialog.choices().model == QLatin1String("bundled"));
+        // Development aid: look at the dialog with the real lists (KVLENS_SCREENSHOT_DIR).
+        if (qEnvironmentVariableIsSet("KVLENS_SCREENSHOT_DIR")) {
+            NewRunChoices c =
+                tinyRun(QStringLiteral("/tmp/shot.kvl"), 2, QStringLiteral("128:160"));
+            c.presses << QStringLiteral("adakv(knorm):alpha_safeguard=0.3");
+            dialog.setChoices(c);
+            dialog.pressEditor()->setCurrentPress(QStringLiteral("adakv"));
+            QVERIFY(dialog.waitForChecks());
+            dialog.show();
+            dialog.grab().save(qEnvironmentVariable("KVLENS_SCREENSHOT_DIR") +
+                               QStringLiteral("/newrundialog-cli.png"));
+        }
     }
 
     void runLandsInTheViews()
@@ -156,6 +168,9 @@ class TstNewRunFlow : public QObject
         QSignalSpy progress(dialog->process(), &RunProcess::progressChanged);
         QVERIFY(dialog->startRun());
         QTRY_VERIFY_WITH_TIMEOUT(progress.count() >= 1, 120000);
+        if (qEnvironmentVariableIsSet("KVLENS_SCREENSHOT_DIR"))
+            dialog->grab().save(qEnvironmentVariable("KVLENS_SCREENSHOT_DIR") +
+                                QStringLiteral("/newrundialog-running.png"));
         dialog->cancelRun();
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
         QCOMPARE(finished.at(0).at(1).toBool(), false);
