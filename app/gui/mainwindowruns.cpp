@@ -157,8 +157,11 @@ void MainWindow::loadRun(bool refresh)
             m_watcher->watch(data.path);
             if (refresh && m_rowsQuery)
                 runRowsQuery(m_rowsTitle, m_rowsQuery);
-            const QString rows =
+            QString rows =
                 tr("%n sample(s), %1 rows", nullptr, int(data.sampleCount)).arg(data.resultCount);
+            // Rows of a schema-2 file carry no checksum: say they were read unverified.
+            if (data.uncheckedRows > 0)
+                rows += tr(" (%1 written before checksums, not verified)").arg(data.uncheckedRows);
             const bool running = data.status == QLatin1String("running");
             statusBar()->showMessage(
                 running && data.sampleCount == 0

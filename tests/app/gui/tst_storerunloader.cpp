@@ -89,6 +89,19 @@ class TstStoreRunLoader : public QObject
         }
     }
 
+    // Rows without a checksum (a schema-2 file's, migrated) are read, and counted as
+    // unverified for the status bar, not refused.
+    void countsRowsWithoutChecksum()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("unchecked.kvl"));
+        guitest::writeRun(path, {0, 1, 2, 3});
+        SqliteDatabase(path, SqliteDatabase::Mode::ReadWriteCreate)
+            .exec(QStringLiteral("UPDATE result SET row_checksum = NULL"));
+        const RunViewData d = loadRunViewData({path});
+        QVERIFY(d.resultCount > 0);
+        QCOMPARE(d.uncheckedRows, d.resultCount);
+    }
+
     void runInfo()
     {
         const RunViewData d = loadRunViewData({m_path});
