@@ -72,9 +72,54 @@ std::pair<int, int> ChatPromptLayout::map(Field field, int begin, int end) const
     return {p.offset + b, p.offset + e};
 }
 
+namespace {
+
+// The pitfalls study's system-prompt layout: the compressed part is the system turn as
+// the template renders it alone (apply_chat_template([system])), the whole user turn and
+// the generation prompt follow uncompressed. Used when the context is empty.
+ChatPromptLayout layoutSystemOnly(const ChatTemplate& chatTemplate, const ChatPromptInput& input,
+                                  ChatTemplate::Options options)
+{
+    options.addGenerationPrompt = false;
+    const QString systemTurn = chatTemplate.render(
+        std::vector<ChatMessage>{{QStringLiteral("system"), input.system}}, options);
+    options.addGenerationPrompt = true;
+    const QString rendered =
+        chatTemplate.render(std::vector<ChatMessage>{{QStringLiteral("system"), input.system},
+                                                     {QStringLiteral("user"), input.question}},
+                            options);
+    // Their common start: the system turn alone for templates that add the assistant's
+    // header only when asked; Llama 3's adds it always, so there the split falls after the
+    // system turn and the next header's first special token.
+    qsizetype common = 0;
+    while (common < systemTurn.size() && common < rendered.size() &&
+           systemTurn[common] == rendered[common])
+        ++common;
+    ChatPromptLayout layout;
+    layout.prefix = rendered.left(common);
+    layout.tail = rendered.mid(common);
+    const QString trimmed = input.system.trimmed();
+    if (!layout.prefix.contains(trimmed))
+        throw Error(chatTemplate.origin(),
+                    QStringLiteral("the template renders no system turn of its own before the "
+                                   "user turn (it moves the system text elsewhere), so the "
+                                   "system turn cannot be split from the user turn"));
+    layout.system = place(layout.prefix, input.system, false, chatTemplate.origin(), "system");
+    layout.context.present = true;
+    layout.context.offset = int(layout.prefix.size());
+    layout.question = input.question.trimmed().isEmpty() ? FieldPlacement{}
+                                                         : place(layout.tail, input.question, false,
+                                                                 chatTemplate.origin(), "question");
+    return layout;
+}
+
+} // namespace
+
 ChatPromptLayout layoutChatPrompt(const ChatTemplate& chatTemplate, const ChatPromptInput& input,
                                   ChatTemplate::Options options)
 {
+    if (input.context.isEmpty() && !input.system.isEmpty())
+        return layoutSystemOnly(chatTemplate, input, std::move(options));
     // A marker no field contains, so that it appears in the render only where it was put.
     // (kvpress uses a run of '#' longer than the context; a short marker keeps the search
     // linear on contexts of a million characters.)

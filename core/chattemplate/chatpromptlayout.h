@@ -55,6 +55,11 @@ struct ChatPromptLayout
     std::pair<int, int> map(Field field, int begin, int end) const;
 };
 
+// With an empty context and a system turn, the layout is the pitfalls study's for its
+// system-prompt experiments instead: prefix = the system turn rendered alone (what they
+// prefill and compress), tail = the rest of the full render (user turn with the question,
+// end of turn, generation prompt).
+//
 // Renders the conversation with a marker after the context, as kvpress does (a marker
 // no field contains), and splits the prompt there. The generation prompt is always added; options
 // carry the rest (enable_thinking=false, as kvpress passes). A template that rejects the

@@ -79,8 +79,9 @@ Span spanFromJson(const QJsonValue& value, const QString& path, const Sample& sa
         const QString field = requiredString(o, QStringLiteral("field"), fieldPath);
         const auto f = spanFieldFromName(field);
         if (!f)
-            fieldError(fieldPath,
-                       QStringLiteral("unknown field '%1' (context or question)").arg(field));
+            fieldError(
+                fieldPath,
+                QStringLiteral("unknown field '%1' (context, question or system)").arg(field));
         span.field = *f;
     }
 
@@ -90,8 +91,7 @@ Span spanFromJson(const QJsonValue& value, const QString& path, const Sample& sa
         fieldError(
             path + QStringLiteral(".begin"),
             QStringLiteral("begin (%1) must be less than end (%2)").arg(span.begin).arg(span.end));
-    const qsizetype length =
-        span.field == SpanField::Context ? sample.context.size() : sample.question.size();
+    const qsizetype length = sample.fieldText(span.field).size();
     if (span.end > length)
         fieldError(path + QStringLiteral(".end"),
                    QStringLiteral("%1 is past the end of the %2 (%3 characters)")
@@ -103,10 +103,14 @@ Span spanFromJson(const QJsonValue& value, const QString& path, const Sample& sa
 
 } // namespace
 
+const QString& Sample::fieldText(SpanField field) const
+{
+    return field == SpanField::Context ? context : field == SpanField::Question ? question : system;
+}
+
 QString Sample::spanText(const Span& span) const
 {
-    const QString& text = span.field == SpanField::Context ? context : question;
-    return text.mid(span.begin, span.end - span.begin);
+    return fieldText(span.field).mid(span.begin, span.end - span.begin);
 }
 
 QJsonObject sampleToJson(const Sample& sample)
@@ -123,14 +127,18 @@ QJsonObject sampleToJson(const Sample& sample)
             o.insert(QStringLiteral("label"), s.label);
         spans.append(o);
     }
-    return {{QStringLiteral("id"), sample.id},
-            {QStringLiteral("suite"), sample.suite},
-            {QStringLiteral("variant"), sample.variant},
-            {QStringLiteral("context"), sample.context},
-            {QStringLiteral("question"), sample.question},
-            {QStringLiteral("answer"), sample.answer},
-            {QStringLiteral("spans"), spans},
-            {QStringLiteral("meta"), sample.meta}};
+    QJsonObject out{{QStringLiteral("id"), sample.id},
+                    {QStringLiteral("suite"), sample.suite},
+                    {QStringLiteral("variant"), sample.variant},
+                    {QStringLiteral("context"), sample.context},
+                    {QStringLiteral("question"), sample.question},
+                    {QStringLiteral("answer"), sample.answer},
+                    {QStringLiteral("spans"), spans},
+                    {QStringLiteral("meta"), sample.meta}};
+    // Written only when there is one: files of samples without it stay as they were.
+    if (!sample.system.isEmpty())
+        out.insert(QStringLiteral("system"), sample.system);
+    return out;
 }
 
 Sample sampleFromJson(const QJsonObject& object)
@@ -139,6 +147,7 @@ Sample sampleFromJson(const QJsonObject& object)
     sample.id = requiredString(object, QStringLiteral("id"), QStringLiteral("id"));
     sample.suite = optionalString(object, QStringLiteral("suite"), QStringLiteral("suite"));
     sample.variant = optionalString(object, QStringLiteral("variant"), QStringLiteral("variant"));
+    sample.system = optionalString(object, QStringLiteral("system"), QStringLiteral("system"));
     sample.context = requiredString(object, QStringLiteral("context"), QStringLiteral("context"));
     sample.question =
         requiredString(object, QStringLiteral("question"), QStringLiteral("question"));

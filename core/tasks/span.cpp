@@ -19,9 +19,10 @@ constexpr std::array<std::pair<InstructionRole, const char*>, 6> kRoles{{
     {InstructionRole::Request, "request"},
     {InstructionRole::Defense, "defense"},
 }};
-constexpr std::array<std::pair<SpanField, const char*>, 2> kFields{{
+constexpr std::array<std::pair<SpanField, const char*>, 3> kFields{{
     {SpanField::Context, "context"},
     {SpanField::Question, "question"},
+    {SpanField::System, "system"},
 }};
 
 template <typename Table, typename Enum> QString nameOf(const Table& table, Enum value)

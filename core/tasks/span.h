@@ -25,15 +25,17 @@ enum class InstructionRole
     Defense
 };
 
-// Which text of the sample the character offsets index.
+// Which text of the sample the character offsets index. System: the sample's system
+// turn, which only an instruct layout (a chat template) has.
 enum class SpanField
 {
     Context,
-    Question
+    Question,
+    System
 };
 
-// A character range [begin, end) of the context or the question (UTF-16 offsets, as
-// QString indexes them), annotated with its kind; `role` is set for instructions only.
+// A character range [begin, end) of the context, the question or the system turn (UTF-16 offsets,
+// as QString indexes them), annotated with its kind; `role` is set for instructions only.
 struct Span
 {
     SpanKind kind = SpanKind::Evidence;

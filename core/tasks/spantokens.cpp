@@ -23,9 +23,13 @@ SpanTokens mapSpansToTokens(const Sample& sample, const Tokenizer& tokenizer, bo
     SpanTokens out;
     out.context = tokenizer.encodeWithOffsets(sample.context, contextSpecial);
     out.question = tokenizer.encodeWithOffsets(sample.question, false);
+    if (!sample.system.isEmpty())
+        out.system = tokenizer.encodeWithOffsets(sample.system, false);
     out.spans.reserve(sample.spans.size());
     for (const Span& span : sample.spans) {
-        const auto& tokens = span.field == SpanField::Context ? out.context : out.question;
+        const auto& tokens = span.field == SpanField::Context    ? out.context
+                             : span.field == SpanField::Question ? out.question
+                                                                 : out.system;
         out.spans.push_back(tokenRangeForChars(tokens, span.begin, span.end));
     }
     return out;

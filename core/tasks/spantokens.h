@@ -8,7 +8,7 @@
 namespace kvl {
 
 // Token positions [begin, end) of one span, relative to the tokens of the field the
-// span indexes (context or question, each tokenized on its own). Empty when no token
+// span indexes (context, question or system, each tokenized on its own). Empty when no token
 // overlaps the span.
 struct TokenRange
 {
@@ -19,12 +19,14 @@ struct TokenRange
     bool operator==(const TokenRange&) const = default;
 };
 
-// The tokens of a sample's two fields and the token range of every span (same order
-// as sample.spans).
+// The tokens of a sample's fields, each encoded on its own, and the token range of
+// every span (same order as sample.spans). An instruct layout places the fields through
+// the chat template instead (tasks/chatpromptids.h).
 struct SpanTokens
 {
     std::vector<TokenSpan> context;
     std::vector<TokenSpan> question;
+    std::vector<TokenSpan> system; // empty without a system turn
     std::vector<TokenRange> spans;
 };
 

@@ -114,6 +114,53 @@ class TestChatPromptLayout : public QObject
         }
     }
 
+    // An empty context with a system turn: the pitfalls study's system-prompt layout. The
+    // compressed part is the system turn rendered alone (their apply_chat_template([system]));
+    // the user turn and the generation prompt are the tail. Gemma 3 has no system turn of
+    // its own (it moves the text into the user turn): a named error, not a wrong split.
+    void systemOnlyIsThePitfallsLayout_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char* n : kTemplates)
+            QTest::addRow("%s", n) << QString::fromLatin1(n);
+    }
+    void systemOnlyIsThePitfallsLayout()
+    {
+        QFETCH(QString, name);
+        const ChatTemplate t = ChatTemplate::fromTokenizerConfig(npmConfig(name));
+        const ChatPromptInput input{kPlain.system, QString(), kPlain.question};
+        if (name == QLatin1String("gemma3")) {
+            try {
+                kvl::layoutChatPrompt(t, input, noThinking());
+                QFAIL("no error");
+            } catch (const kvl::Error& e) {
+                QVERIFY2(e.message().contains(npmConfig(name)), qPrintable(e.message()));
+            }
+            return;
+        }
+        const ChatPromptLayout layout = kvl::layoutChatPrompt(t, input, noThinking());
+        const QString systemTurn = t.render(
+            std::vector<kvl::ChatMessage>{{QStringLiteral("system"), input.system}}, noThinking());
+        if (name == QLatin1String("llama3")) {
+            // Its template appends the assistant header even to the system turn alone: the
+            // split falls at the two renders' common start, after the system turn.
+            QVERIFY(systemTurn.startsWith(layout.prefix));
+            QVERIFY2(layout.prefix.endsWith(input.system + "<|eot_id|><|start_header_id|>"),
+                     qPrintable(layout.prefix));
+        } else {
+            QCOMPARE(layout.prefix, systemTurn);
+        }
+        ChatTemplate::Options o = noThinking();
+        o.addGenerationPrompt = true;
+        QCOMPARE(layout.prefix + layout.tail,
+                 t.render(std::vector<kvl::ChatMessage>{{QStringLiteral("system"), input.system},
+                                                        {QStringLiteral("user"), input.question}},
+                          o));
+        checkWords(layout, Field::System, input.system, layout.prefix);
+        checkWords(layout, Field::Question, input.question, layout.tail);
+        QCOMPARE(layout.map(Field::Context, 0, 1).first, -1);
+    }
+
     void qwen3WithoutThinkingEndsWithAnEmptyThink()
     {
         const ChatTemplate t =

@@ -74,6 +74,32 @@ class TestSample : public QObject
         QCOMPARE(readFileBytes(path).count('\n'), 2);
     }
 
+    // A system turn and a span in it: read, written back only when present, indexed by
+    // the span; an old file (no system) writes no "system" key.
+    void systemTurnRoundTrip()
+    {
+        Sample s = makeSample();
+        QVERIFY(!sampleToJson(s).contains(QStringLiteral("system")));
+        s.system = QStringLiteral("Rules: reply in English.");
+        Span rule;
+        rule.kind = SpanKind::Instruction;
+        rule.role = InstructionRole::SystemRule;
+        rule.field = SpanField::System;
+        rule.begin = 7;
+        rule.end = 24;
+        s.spans.push_back(rule);
+        QCOMPARE(s.spanText(rule), QStringLiteral("reply in English."));
+        const QJsonObject json = sampleToJson(s);
+        QCOMPARE(json.value(QStringLiteral("system")).toString(), s.system);
+        QCOMPARE(json.value(QStringLiteral("spans"))
+                     .toArray()
+                     .last()
+                     .toObject()
+                     .value(QStringLiteral("field")),
+                 QJsonValue(QStringLiteral("system")));
+        QCOMPARE(sampleFromJson(json), s);
+    }
+
     void optionalFieldsDefault()
     {
         const auto lines = parseSampleLines(kGoodLine, QStringLiteral("f.jsonl"));
@@ -196,6 +222,22 @@ class TestSample : public QObject
         QTest::newRow("raw NUL in a string")
             << QStringLiteral(R"({%1,"answer":"a)").arg(base) + QChar(0) + QStringLiteral(R"(b"})")
             << QString() << QStringLiteral("a raw NUL byte at column 57");
+        QTest::newRow("system span past the system text")
+            << QStringLiteral(R"({%1,"answer":"x","system":"abc",)"
+                              R"("spans":[{"kind":"instruction","role":"system_rule",)"
+                              R"("field":"system","begin":1,"end":4}]})")
+                   .arg(base)
+            << QStringLiteral("field 'spans[0].end'")
+            << QStringLiteral("past the end of the system (3 characters)");
+        QTest::newRow("system span without a system text")
+            << QStringLiteral(R"({%1,"answer":"x","spans":[{"kind":"evidence",)"
+                              R"("field":"system","begin":0,"end":1}]})")
+                   .arg(base)
+            << QStringLiteral("field 'spans[0].end'")
+            << QStringLiteral("past the end of the system (0 characters)");
+        QTest::newRow("system wrong type")
+            << QStringLiteral(R"({%1,"answer":"x","system":1})").arg(base)
+            << QStringLiteral("field 'system'") << QStringLiteral("expected a string");
         QTest::newRow("label wrong type")
             << span(QStringLiteral(R"({"kind":"evidence","label":3,"begin":0,"end":1})"))
             << QStringLiteral("field 'spans[1].label'") << QStringLiteral("expected a string");
