@@ -8,6 +8,86 @@
 
 namespace kvl {
 
+namespace {
+
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+// The softmax of one block of query rows, built up one key block at a time (the online
+// softmax of flash attention): the running row maximum, the running denominator and the
+// output accumulated under that maximum. Only [N, R, keys of one block] scores exist at
+// any time. The maximum is a constant of the computation (the result does not depend on
+// it), so it is taken from detached scores; every in-place update then only touches
+// tensors autograd does not need back, and training differentiates the same code.
+struct OnlineSoftmax
+{
+    at::Tensor max; // [N, R, 1]
+    at::Tensor sum; // [N, R, 1]
+    at::Tensor acc; // [N, R, hd], sum of exp(score - max) * value
+
+    // Folds in the scores of one key block; `times` multiplies probabilities by the
+    // block's values. `scores` is a fresh tensor and is overwritten.
+    template <typename Times> void absorb(at::Tensor scores, const Times& times)
+    {
+        const at::Tensor blockMax = at::amax(scores.detach(), {-1}, true);
+        if (!max.defined()) {
+            // The first block is the diagonal one: every row sees its own key, so the
+            // maximum starts finite and no later block can produce exp(-inf + inf).
+            max = blockMax;
+            const at::Tensor p = scores.sub_(max).exp_();
+            sum = p.sum(-1, true);
+            acc = times(p);
+            return;
+        }
+        const at::Tensor newMax = at::maximum(max, blockMax);
+        const at::Tensor scale = (max - newMax).exp_();
+        const at::Tensor p = scores.sub_(newMax).exp_();
+        sum = sum.mul_(scale).add_(p.sum(-1, true));
+        acc = acc.mul_(scale).add_(times(p));
+        max = newMax;
+    }
+};
+
+// Scores of a block of queries against a block of the shared context's keys, with each
+// batch row's bias. qb [N = B * kv, R, hd]; qShared the same queries as [kv, B * R, hd]
+// (B > 1 only); keysT [kv, hd, keys]; bias [kv, 1, keys] or [B, kv, 1, keys] or undefined.
+at::Tensor contextScores(const at::Tensor& qb, const at::Tensor& qShared, const at::Tensor& keysT,
+                         const at::Tensor& bias, int64_t batch)
+{
+    if (batch == 1) {
+        at::Tensor scores = at::bmm(qb, keysT);
+        return bias.defined() ? scores.add_(bias) : scores;
+    }
+    const int64_t kvHeads = keysT.size(0), rows = qb.size(1), keys = keysT.size(2);
+    // Every row against the one shared K, batched per kv-head.
+    at::Tensor scores = at::bmm(qShared, keysT).view({kvHeads, batch, rows, keys}).transpose(0, 1);
+    if (bias.defined())
+        scores = scores + bias;
+    return scores.reshape({batch * kvHeads, rows, keys});
+}
+
+// Probabilities [N, R, keys] of a context block times its values [kv, keys, hd].
+at::Tensor contextProduct(const at::Tensor& p, const at::Tensor& values, int64_t batch)
+{
+    if (batch == 1)
+        return at::bmm(p, values);
+    const int64_t kvHeads = values.size(0), rows = p.size(1), keys = p.size(2);
+    const int64_t hd = values.size(2);
+    const at::Tensor pk =
+        p.view({batch, kvHeads, rows, keys}).transpose(0, 1).reshape({kvHeads, batch * rows, keys});
+    return at::bmm(pk, values)
+        .view({kvHeads, batch, rows, hd})
+        .transpose(0, 1)
+        .reshape({batch * kvHeads, rows, hd});
+}
+
+// The causal mask of a diagonal block of `rows` queries over their own `rows` keys.
+at::Tensor futureMask(int64_t rows)
+{
+    return at::ones({rows, rows}, at::TensorOptions().dtype(at::kBool)).triu(1);
+}
+
+} // namespace
+
 AttentionOutput blockAttention(const AttentionInputs& in)
 {
     const int64_t batch = in.q.size(0);
@@ -19,101 +99,136 @@ AttentionOutput blockAttention(const AttentionInputs& in)
     const int64_t offset = ts - tq; // self keys before the first query
     const bool hasContext = in.ctxK.defined();
     const int64_t tc = hasContext ? in.ctxK.size(1) : 0;
+    const int64_t n = batch * kvHeads;
     TORCH_CHECK(!in.ctxBias.defined() || in.ctxBias.dim() == (batch == 1 ? 3 : 4),
                 "the context bias is [kv, 1, Tc] for one row, [B, kv, 1, Tc] for B rows");
 
-    const at::Tensor selfK = in.selfK.reshape({batch * kvHeads, ts, hd});
-    const at::Tensor selfV = in.selfV.reshape({batch * kvHeads, ts, hd});
+    const at::Tensor selfK = in.selfK.reshape({n, ts, hd});
+    const at::Tensor selfV = in.selfV.reshape({n, ts, hd});
     const at::Tensor ctxKT = hasContext ? in.ctxK.transpose(1, 2) : at::Tensor();
-    const double negInf = -std::numeric_limits<double>::infinity();
-
-    AttentionOutput result;
-    std::vector<at::Tensor> outBlocks;
-    std::vector<at::Tensor> ctxBlocks;
-    std::vector<at::Tensor> rowBlocks;
-    // Column sums of the self attention, over every query row and head of the group.
-    at::Tensor received;
-    if (in.accumulateReceived)
-        received = at::zeros({batch * kvHeads, ts}, in.q.options());
     const int64_t step = std::max<int64_t>(1, in.blockRows);
+    const int64_t blockKeys = std::max<int64_t>(1, in.blockKeys);
+
+    // The queries of rows [r0, r0 + rows) as [N, group * rows, hd], and as [kv, B * R, hd]
+    // for the shared context.
+    auto queryBlock = [&](int64_t r0, int64_t rows) {
+        return in.q.narrow(3, r0, rows).reshape({n, group * rows, hd});
+    };
+    auto sharedQueries = [&](const at::Tensor& qb) {
+        if (batch == 1 || !hasContext)
+            return at::Tensor();
+        return qb.view({batch, kvHeads, qb.size(1), hd})
+            .transpose(0, 1)
+            .reshape({kvHeads, batch * qb.size(1), hd});
+    };
+    // Keys per block: the scores of one step hold at most group x blockRows x blockKeys
+    // entries per (batch row, kv-head), so a short query block (a decoding step, a
+    // question) takes its keys in one or a few wide blocks.
+    auto keysPerBlock = [&](int64_t rows) { return std::max(blockKeys, step * blockKeys / rows); };
+    auto contextBias = [&](int64_t c0, int64_t keys) {
+        return in.ctxBias.defined() ? in.ctxBias.narrow(-1, c0, keys) : at::Tensor();
+    };
+    auto diagonalScores = [&](const at::Tensor& qb, int64_t r0, int64_t rows) {
+        at::Tensor scores = at::bmm(qb, selfK.narrow(1, offset + r0, rows).transpose(1, 2));
+        if (rows > 1)
+            scores.view({n, group, rows, rows}).masked_fill_(futureMask(rows), kNegInf);
+        return scores;
+    };
+
+    std::vector<at::Tensor> outBlocks;
+    // log of each query row's softmax denominator, [N, group, Tq]: what turns a block of
+    // scores back into probabilities in the analysis pass.
+    std::vector<at::Tensor> lseBlocks;
+    const bool analysis = in.captureContext || in.accumulateReceived || !in.captureRows.empty();
     for (int64_t r0 = 0; r0 < tq; r0 += step) {
         const int64_t rows = std::min(step, tq - r0);
-        const int64_t visible = offset + r0 + rows; // self keys the block can see
-        const at::Tensor qb = in.q.narrow(3, r0, rows).reshape({batch * kvHeads, group * rows, hd});
-        const at::Tensor kb = selfK.narrow(1, 0, visible);
-        const at::Tensor vb = selfV.narrow(1, 0, visible);
-
-        at::Tensor scores = at::bmm(qb, kb.transpose(1, 2)); // [B*kv, g*rows, visible]
-        if (rows > 1) {
-            // Only the block's own diagonal square holds future keys.
-            const at::Tensor future =
-                at::ones({rows, rows}, at::TensorOptions().dtype(at::kBool)).triu(1);
-            scores.view({batch * kvHeads, group, rows, visible})
-                .narrow(3, offset + r0, rows)
-                .masked_fill_(future, negInf);
+        const int64_t keyStep = keysPerBlock(rows);
+        const at::Tensor qb = queryBlock(r0, rows);
+        const at::Tensor qShared = sharedQueries(qb);
+        OnlineSoftmax softmax;
+        const at::Tensor diagonalV = selfV.narrow(1, offset + r0, rows);
+        softmax.absorb(diagonalScores(qb, r0, rows),
+                       [&](const at::Tensor& p) { return at::bmm(p, diagonalV); });
+        // Self keys before the diagonal: fully visible, no mask.
+        for (int64_t k0 = 0; k0 < offset + r0; k0 += keyStep) {
+            const int64_t keys = std::min(keyStep, offset + r0 - k0);
+            const at::Tensor v = selfV.narrow(1, k0, keys);
+            softmax.absorb(at::bmm(qb, selfK.narrow(1, k0, keys).transpose(1, 2)),
+                           [&](const at::Tensor& p) { return at::bmm(p, v); });
         }
-        at::Tensor probs;
-        at::Tensor out;
-        if (hasContext) {
-            const int64_t gr = group * rows;
-            at::Tensor ctxScores; // [B*kv, g*rows, Tc]
-            if (batch == 1) {
-                ctxScores = at::bmm(qb, ctxKT);
-                if (in.ctxBias.defined())
-                    ctxScores.add_(in.ctxBias);
-            } else {
-                // Every row against the one shared K, batched per kv-head.
-                const at::Tensor qk =
-                    qb.view({batch, kvHeads, gr, hd}).transpose(0, 1).reshape({kvHeads, batch * gr, hd});
-                ctxScores = at::bmm(qk, ctxKT).view({kvHeads, batch, gr, tc}).transpose(0, 1);
-                if (in.ctxBias.defined())
-                    ctxScores = ctxScores + in.ctxBias;
-                ctxScores = ctxScores.reshape({batch * kvHeads, gr, tc});
-            }
-            probs = at::softmax(at::cat({ctxScores, scores}, 2), 2);
-            const at::Tensor pCtx = probs.narrow(2, 0, tc);
-            at::Tensor outCtx;
-            if (batch == 1) {
-                outCtx = at::bmm(pCtx, in.ctxV);
-            } else {
-                const at::Tensor pk = pCtx.reshape({batch, kvHeads, gr, tc})
-                                          .transpose(0, 1)
-                                          .reshape({kvHeads, batch * gr, tc});
-                outCtx = at::bmm(pk, in.ctxV)
-                             .view({kvHeads, batch, gr, hd})
-                             .transpose(0, 1)
-                             .reshape({batch * kvHeads, gr, hd});
-            }
-            out = outCtx + at::bmm(probs.narrow(2, tc, visible), vb);
-            if (in.captureContext)
-                ctxBlocks.push_back(pCtx.reshape({batch * kvHeads, group, rows, tc}).mean(1));
-        } else {
-            probs = at::softmax(scores, 2);
-            out = at::bmm(probs, vb);
+        for (int64_t c0 = 0; c0 < tc; c0 += keyStep) {
+            const int64_t keys = std::min(keyStep, tc - c0);
+            const at::Tensor v = in.ctxV.narrow(1, c0, keys);
+            softmax.absorb(
+                contextScores(qb, qShared, ctxKT.narrow(2, c0, keys), contextBias(c0, keys), batch),
+                [&](const at::Tensor& p) { return contextProduct(p, v, batch); });
         }
-        outBlocks.push_back(out.view({batch, kvHeads, group, rows, hd}));
-        if (received.defined()) // one extra read of the block, no second softmax
-            received.narrow(1, 0, visible).add_(probs.narrow(2, tc, visible).sum(1));
-
-        for (const int64_t row : in.captureRows) {
-            if (row < r0 || row >= r0 + rows)
-                continue;
-            const at::Tensor p =
-                probs.view({batch * kvHeads, group, rows, tc + visible}).select(2, row - r0);
-            // Over self keys only, padded with zeros for the keys the row cannot see.
-            const at::Tensor selfPart = p.narrow(2, tc, visible).mean(1);
-            rowBlocks.push_back(at::constant_pad_nd(selfPart, {0, ts - visible}).unsqueeze(1));
-        }
+        outBlocks.push_back((softmax.acc / softmax.sum).view({batch, kvHeads, group, rows, hd}));
+        if (analysis)
+            lseBlocks.push_back((softmax.max + softmax.sum.log()).detach().view({n, group, rows}));
     }
 
+    AttentionOutput result;
     const at::Tensor out = outBlocks.size() == 1 ? outBlocks.front() : at::cat(outBlocks, 3);
     result.out = out.permute({0, 3, 1, 2, 4}).reshape({batch, tq, kvHeads * group * hd});
-    if (!ctxBlocks.empty())
-        result.ctxAttention = at::cat(ctxBlocks, 1);
+    if (!analysis)
+        return result;
+
+    // The analysis quantities need normalised probabilities: a second pass forms
+    // exp(score - lse) one key block at a time, so it too never holds more than a block.
+    at::NoGradGuard noGrad;
+    const at::Tensor lse = lseBlocks.size() == 1 ? lseBlocks.front() : at::cat(lseBlocks, 2);
+    if (in.captureContext && hasContext)
+        result.ctxAttention = at::empty({n, tq, tc}, in.q.options());
+    if (in.accumulateReceived)
+        result.received = at::zeros({n, ts}, in.q.options());
+    for (int64_t r0 = 0; r0 < tq && (result.ctxAttention.defined() || result.received.defined());
+         r0 += step) {
+        const int64_t rows = std::min(step, tq - r0);
+        const int64_t keyStep = keysPerBlock(rows);
+        const at::Tensor qb = queryBlock(r0, rows).detach();
+        const at::Tensor blockLse = lse.narrow(2, r0, rows).reshape({n, group * rows, 1});
+        auto probabilities = [&](at::Tensor scores) { return scores.sub_(blockLse).exp_(); };
+        if (result.ctxAttention.defined()) {
+            const at::Tensor qShared = sharedQueries(qb);
+            for (int64_t c0 = 0; c0 < tc; c0 += keyStep) {
+                const int64_t keys = std::min(keyStep, tc - c0);
+                const at::Tensor p = probabilities(contextScores(
+                    qb, qShared, ctxKT.narrow(2, c0, keys), contextBias(c0, keys), batch));
+                result.ctxAttention.narrow(1, r0, rows)
+                    .narrow(2, c0, keys)
+                    .copy_(p.view({n, group, rows, keys}).mean(1));
+            }
+        }
+        if (result.received.defined()) {
+            // Column sums over every query row and head of the group.
+            result.received.narrow(1, offset + r0, rows)
+                .add_(probabilities(diagonalScores(qb, r0, rows)).sum(1));
+            for (int64_t k0 = 0; k0 < offset + r0; k0 += keyStep) {
+                const int64_t keys = std::min(keyStep, offset + r0 - k0);
+                result.received.narrow(1, k0, keys)
+                    .add_(probabilities(at::bmm(qb, selfK.narrow(1, k0, keys).transpose(1, 2)))
+                              .sum(1));
+            }
+        }
+    }
+    if (result.received.defined())
+        result.received = result.received.div_(double(group)).view({batch, kvHeads, ts});
+
+    // A captured row over self keys only, padded with zeros for the keys it cannot see:
+    // one row's scores are O(group x Ts).
+    std::vector<at::Tensor> rowBlocks;
+    for (const int64_t row : in.captureRows) {
+        const int64_t visible = offset + row + 1;
+        const at::Tensor qr = in.q.select(3, row).detach().reshape({n, group, hd});
+        const at::Tensor p = at::bmm(qr, selfK.narrow(1, 0, visible).transpose(1, 2))
+                                 .sub_(lse.select(2, row).unsqueeze(2))
+                                 .exp_()
+                                 .mean(1);
+        rowBlocks.push_back(at::constant_pad_nd(p, {0, ts - visible}).unsqueeze(1));
+    }
     if (!rowBlocks.empty())
         result.rowAttention = at::cat(rowBlocks, 1);
-    if (received.defined())
-        result.received = received.div_(double(group)).view({batch, kvHeads, ts});
     return result;
 }
 
@@ -129,12 +244,12 @@ at::Tensor stepAttention(const at::Tensor& q, const at::Tensor& selfK, const at:
     const at::Tensor ctxScores = at::bmm(qc, ctxK.transpose(1, 2))
                                      .view({kvHeads, b, group, tc})
                                      .add_(ctxBias)
-                                     .permute({1, 0, 2, 3}); // [B, kv, g, Tc]
+                                     .permute({1, 0, 2, 3});      // [B, kv, g, Tc]
     at::Tensor selfScores = at::matmul(q, selfK.transpose(2, 3)); // [B, kv, g, N]
     selfScores.masked_fill_(hidden, -std::numeric_limits<double>::infinity());
     const at::Tensor probs = at::softmax(at::cat({ctxScores, selfScores}, 3), 3);
-    const at::Tensor pCtx = probs.narrow(3, 0, tc).permute({1, 0, 2, 3}).reshape(
-        {kvHeads, b * group, tc});
+    const at::Tensor pCtx =
+        probs.narrow(3, 0, tc).permute({1, 0, 2, 3}).reshape({kvHeads, b * group, tc});
     const at::Tensor outCtx =
         at::bmm(pCtx, ctxV).view({kvHeads, b, group, hd}).permute({1, 0, 2, 3});
     const at::Tensor outSelf = at::matmul(probs.narrow(3, tc, selfK.size(2)), selfV);

@@ -13,12 +13,15 @@ namespace kvl {
 // (the sweep's configurations answering under their own masks).
 struct AttentionInputs
 {
-    at::Tensor q;                // [B, kv_heads, group, Tq, head_dim], already scaled by 1/sqrt(hd)
-    at::Tensor selfK, selfV;     // [B, kv_heads, Ts, head_dim], Ts >= Tq
-    at::Tensor ctxK, ctxV;       // [kv_heads, Tc, head_dim] or undefined
-    at::Tensor ctxBias;          // [kv_heads, 1, Tc] (B = 1) or [B, kv_heads, 1, Tc], or undefined
-    int64_t blockRows = 512;     // query rows per block: bounds memory to blockRows x keys
-    bool captureContext = false; // attention of every query over the context
+    at::Tensor q;            // [B, kv_heads, group, Tq, head_dim], already scaled by 1/sqrt(hd)
+    at::Tensor selfK, selfV; // [B, kv_heads, Ts, head_dim], Ts >= Tq
+    at::Tensor ctxK, ctxV;   // [kv_heads, Tc, head_dim] or undefined
+    at::Tensor ctxBias;      // [kv_heads, 1, Tc] (B = 1) or [B, kv_heads, 1, Tc], or undefined
+    // Query rows and keys per block: the scores held at any time are at most
+    // group x blockRows x blockKeys per (row, kv-head), whatever the length.
+    int64_t blockRows = 512;
+    int64_t blockKeys = 512;
+    bool captureContext = false;      // attention of every query over the context
     std::vector<int64_t> captureRows; // query rows whose attention over self keys is kept
     bool accumulateReceived = false;  // attention each self key receives, summed over queries
 };
@@ -31,9 +34,13 @@ struct AttentionOutput
     at::Tensor received;     // [B, kv_heads, Ts], summed over queries, mean over the group
 };
 
-// Softmax attention computed in blocks of query rows, never materialising
-// [heads, T, T]; causal blocks only multiply the keys they can see. Plain
-// differentiable ops (in-place only on fresh score tensors), so training reuses it.
+// Softmax attention blocked over query rows and keys with an online softmax (running
+// maximum, running denominator, rescaled output), never materialising [heads, T, T]:
+// each query block starts with its diagonal key block (the only one masked), then the
+// earlier self keys and the context; key blocks in a query block's future are skipped.
+// The captures are normalised by each row's logsumexp in a second blockwise pass, run
+// only when one is requested. Plain differentiable ops (in-place only where autograd
+// needs nothing back), so training reuses it.
 AttentionOutput blockAttention(const AttentionInputs& in);
 
 // One decoding step of B rows in lockstep (DecodeBatch): each row's single query sees
