@@ -24,8 +24,15 @@ ViewNavigator::ViewNavigator(QWidget* parent) : QTreeWidget(parent)
     setAccessibleName(tr("Views"));
     connect(this, &QTreeWidget::currentItemChanged, this,
             [this](QTreeWidgetItem* item, QTreeWidgetItem*) {
-                if (item && item->data(0, kIdRole).isValid())
-                    emit pageChanged(item->data(0, kIdRole).toString());
+                if (item && item->data(0, kIdRole).isValid()) {
+                    m_current = item->data(0, kIdRole).toString();
+                    emit pageChanged(m_current);
+                } else if (item && !m_current.isEmpty()) {
+                    // A click made a group header current: back onto the page shown,
+                    // once the view is done handling the click.
+                    QMetaObject::invokeMethod(
+                        this, [this] { setCurrentPage(m_current); }, Qt::QueuedConnection);
+                }
             });
 }
 
@@ -81,8 +88,7 @@ QTreeWidgetItem* ViewNavigator::itemOf(const QString& id) const
 
 QString ViewNavigator::currentPage() const
 {
-    const QTreeWidgetItem* item = currentItem();
-    return item ? item->data(0, kIdRole).toString() : QString();
+    return m_current;
 }
 
 bool ViewNavigator::setCurrentPage(const QString& id)

@@ -45,6 +45,7 @@ class ViewNavigator : public QTreeWidget
     QTreeWidgetItem* itemOf(const QString& id) const;
 
     QStringList m_ids;
+    QString m_current; // the page shown; a group header can be current for a moment
     QTreeWidgetItem* m_group = nullptr;
 };
 

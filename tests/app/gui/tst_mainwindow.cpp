@@ -220,6 +220,22 @@ class TstMainWindow : public QObject
         QCOMPARE(window.currentPage(), ids.last());
         QTest::keyClick(&window, Qt::Key_3, Qt::ControlModifier);
         QCOMPARE(window.currentPage(), ids[2]);
+        // Ctrl+0 brings the keyboard back to the list from a plot.
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        window.views().at(0)->setFocus();
+        QTRY_VERIFY(!nav->hasFocus());
+        QTest::keyClick(&window, Qt::Key_0, Qt::ControlModifier);
+        QTRY_VERIFY(nav->hasFocus());
+        // A click on a group header shows no page of its own: the page stays.
+        const QRect header = nav->visualItemRect(nav->topLevelItem(1));
+        QTest::mouseClick(nav->viewport(), Qt::LeftButton, {}, header.center());
+        QCOMPARE(window.currentPage(), ids[2]);
+        QTRY_COMPARE(nav->currentItem()->text(0), nav->pageTitle(ids[2]));
+        // A click on a page row shows it.
+        const QRect row = nav->visualItemRect(nav->topLevelItem(5)->child(0));
+        QTest::mouseClick(nav->viewport(), Qt::LeftButton, {}, row.center());
+        QCOMPARE(window.currentPage(), QStringLiteral("sample"));
     }
 
     void selectionLineOverEveryPage()
