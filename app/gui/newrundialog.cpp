@@ -30,6 +30,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTimer>
@@ -79,7 +80,7 @@ QString modelSummary(const QJsonObject& o)
     const QString size = params >= 1e9   ? QStringLiteral("%1 B").arg(params / 1e9, 0, 'f', 1)
                          : params >= 1e6 ? QStringLiteral("%1 M").arg(params / 1e6, 0, 'f', 1)
                                          : QString::number(params);
-    return QObject::tr("%1 · %2 parameters · %3 layers · %4 kv-heads of %5 query heads")
+    return QObject::tr("%1 · %2 parameters · %3 layers · %4 kv / %5 query heads")
         .arg(o.value(QLatin1String("architecture")).toString(), size)
         .arg(o.value(QLatin1String("num_layers")).toInt())
         .arg(o.value(QLatin1String("num_kv_heads")).toInt())
@@ -95,10 +96,9 @@ NewRunDialog::NewRunDialog(QWidget* parent)
 {
     setWindowTitle(tr("New run"));
     auto* layout = new QVBoxLayout(this);
-    auto* intro = new QLabel(tr("Runs every sample under FullCache and under each press × ratio "
-                                "in a separate kvlens-cli process. Finished samples stay in the "
-                                "run file when the run is cancelled; starting again on the same "
-                                "file resumes it."));
+    auto* intro =
+        new QLabel(tr("Each sample runs under FullCache and every press × ratio in a "
+                      "kvlens-cli child process; a cancelled run resumes from its file."));
     intro->setWordWrap(true);
     layout->addWidget(intro);
 
@@ -107,8 +107,8 @@ NewRunDialog::NewRunDialog(QWidget* parent)
     columns->setContentsMargins(0, 0, 0, 0);
     auto* left = new QVBoxLayout;
     left->addWidget(createModelBox());
-    left->addWidget(createSamplesBox(), 1);
-    left->addWidget(createOptionsBox());
+    left->addWidget(createSamplesBox());
+    left->addStretch(1);
     columns->addLayout(left, 1);
     auto* pressBox = new QGroupBox(tr("Presses"));
     auto* pressLayout = new QVBoxLayout(pressBox);
@@ -116,9 +116,18 @@ NewRunDialog::NewRunDialog(QWidget* parent)
     pressLayout->addWidget(m_presses, 1);
     m_pressesStatus = problemLabel();
     pressLayout->addWidget(m_pressesStatus);
-    columns->addWidget(pressBox, 1);
-    layout->addWidget(m_form, 1);
-    layout->addWidget(createOutputBox());
+    auto* right = new QVBoxLayout;
+    right->addWidget(pressBox, 1);
+    right->addWidget(createOptionsBox());
+    columns->addLayout(right, 1);
+    // The form scrolls rather than squeezes on a laptop screen (1280 x 800).
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(m_form);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    layout->addWidget(scroll, 1);
+    layout->addWidget(createOutputBox()); // always in view: where the run goes
 
     auto* commandRow = new QHBoxLayout;
     // Wrapped, whole: a command cut at the edge cannot be checked by eye.
@@ -127,6 +136,8 @@ NewRunDialog::NewRunDialog(QWidget* parent)
     m_command->setReadOnly(true);
     m_command->setMaximumHeight(3 * m_command->fontMetrics().lineSpacing() + 12);
     m_command->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    m_command->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_command->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
     m_command->setToolTip(tr("The same run from a shell, e.g. on a server"));
     auto* copy = new QToolButton;
     copy->setText(tr("Copy"));
@@ -150,9 +161,12 @@ NewRunDialog::NewRunDialog(QWidget* parent)
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(2000);
     m_log->setPlaceholderText(tr("Messages of kvlens-cli appear here."));
-    m_log->setMinimumHeight(50);
-    m_log->setMaximumHeight(120);
+    m_log->setMinimumHeight(40);
+    m_log->setMaximumHeight(70);
     layout->addWidget(m_log);
+    // Progress and messages take room only once a run started: the form needs it first.
+    m_progress->hide();
+    m_log->hide();
 
     m_buttons = new QDialogButtonBox;
     m_start = m_buttons->addButton(tr("Start"), QDialogButtonBox::AcceptRole);
@@ -224,7 +238,7 @@ NewRunDialog::NewRunDialog(QWidget* parent)
     askModel();
     updateButtons();
     validate();
-    resize(1000, 900);
+    resize(1040, 760);
 }
 
 NewRunDialog::~NewRunDialog() = default;
@@ -297,7 +311,7 @@ QGroupBox* NewRunDialog::createSamplesBox()
     auto* filesRow = new QHBoxLayout;
     m_datasets = new QListWidget;
     m_datasets->setObjectName(QStringLiteral("DatasetList"));
-    m_datasets->setMaximumHeight(56);
+    m_datasets->setMaximumHeight(64);
     filesRow->addWidget(m_datasets, 1);
     auto* fileButtons = new QVBoxLayout;
     auto* add = new QPushButton(tr("Add…"));
@@ -819,6 +833,8 @@ bool NewRunDialog::startRun()
         return false;
     }
     const bool resume = m_fileState.kind == RunFileState::Kind::SameRun;
+    m_progress->show();
+    m_log->show();
     m_progress->setRange(0, 0); // busy until the first progress line
     m_progress->setValue(0);
     m_status->setText(resume ? tr("Resuming %1…").arg(QFileInfo(outputPath()).fileName())
