@@ -43,7 +43,7 @@ struct ModelConfig
     std::optional<int> slidingWindow; // recorded (Mistral); contexts longer than it are rejected
     std::optional<int> bosTokenId;
     std::vector<int> eosTokenIds;
-    QString torchDtype; // as written; weights are computed in float32
+    QString torchDtype; // as written; products run in float32 unless --dtype asks otherwise
 };
 
 } // namespace kvl

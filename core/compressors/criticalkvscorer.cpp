@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "compressors/presscatalog.h"
 #include "compressors/windowattention.h"
+#include "model/linear.h"
 #include "model/modelweights.h"
 
 #include <limits>
@@ -54,7 +55,8 @@ class CriticalKvScorer : public Scorer
     {
         const int64_t heads = input.heads(), kvHeads = input.kvHeads(), d = input.headDim();
         const int64_t group = heads / kvHeads;
-        const at::Tensor& o = input.weights->layers[size_t(layer)].o; // [hidden, heads*d]
+        // [hidden, heads*d], float32 (one layer at a time when the weights are 16-bit)
+        const at::Tensor o = floatWeight(input.weights->layers[size_t(layer)].o);
         const int64_t hidden = o.size(0);
         // Per kv-head, its group's W_o slices side by side: [kv, d, group*hidden]. One
         // product per kv-head serves the whole group (no repeat_kv copy of the values)

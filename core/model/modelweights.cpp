@@ -5,11 +5,17 @@
 
 #include <torch/torch.h>
 
+#include <c10/core/InferenceMode.h>
+
+#include <QDir>
+
 #include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Parallel.h>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <map>
 
 namespace kvl {
 
@@ -27,67 +33,95 @@ QString layerName(int layer, const char* suffix)
                                .arg(view.name, dtypeName(view.dtype)));
 }
 
-// A float32 tensor over the mapped bytes: F32 is wrapped without a copy (when aligned),
-// half types are converted.
-at::Tensor toFloat(const TensorView& view)
+// A tensor of `type` over the mapped bytes: wrapped without a copy when the file
+// holds that dtype (the view is aligned, see TensorView), converted otherwise.
+at::Tensor toType(const TensorView& view, at::ScalarType type)
 {
-    const std::vector<int64_t>& shape = view.shape;
-    void* data = const_cast<void*>(view.data);
-    const auto address = reinterpret_cast<uintptr_t>(view.data);
+    at::ScalarType stored;
     switch (view.dtype) {
     case DType::F32:
-        if (address % alignof(float) == 0)
-            return at::from_blob(data, shape, at::TensorOptions().dtype(at::kFloat));
-        // Unaligned data: let torch copy it byte-wise into an aligned tensor.
-        return at::from_blob(data, {view.byteSize}, at::TensorOptions().dtype(at::kByte))
-            .clone()
-            .view(at::kFloat)
-            .view(shape);
+        stored = at::kFloat;
+        break;
     case DType::F16:
-        return at::from_blob(data, shape, at::TensorOptions().dtype(at::kHalf)).to(at::kFloat);
+        stored = at::kHalf;
+        break;
     case DType::BF16:
-        return at::from_blob(data, shape, at::TensorOptions().dtype(at::kBFloat16)).to(at::kFloat);
+        stored = at::kBFloat16;
+        break;
     case DType::F64:
-        return at::from_blob(data, shape, at::TensorOptions().dtype(at::kDouble)).to(at::kFloat);
+        stored = at::kDouble;
+        break;
     default:
         unsupportedDType(view);
     }
+    const at::Tensor mapped =
+        at::from_blob(const_cast<void*>(view.data), view.shape, at::TensorOptions().dtype(stored));
+    return stored == type ? mapped : mapped.to(type);
 }
 
-// Throws kvl::Error naming the file and tensor when `t` (float32, contiguous) holds a
-// NaN or an infinity: such weights make every logit NaN without any error. The test is
-// on the exponent bits (all ones means Inf or NaN), an integer OR per block that the
-// compiler vectorizes, so the scan runs at memory speed beside the load.
-void requireFinite(const at::Tensor& t, const TensorView& view)
+// Throws kvl::Error naming the file and tensor when `bits` (n elements of a float
+// format whose exponent field is `exponent`) hold a NaN or an infinity: such weights
+// make every logit NaN without any error. The test is on the exponent bits (all ones
+// means Inf or NaN), an integer OR per block that the compiler vectorizes, so the
+// scan runs at memory speed beside the load.
+template <typename Bits>
+void requireFiniteBits(const Bits* bits, int64_t n, Bits exponent, const TensorView& view)
 {
     constexpr int64_t kBlock = int64_t(1) << 16;
-    constexpr uint32_t kExponent = 0x7f800000u;
-    const auto* bits = static_cast<const uint32_t*>(t.data_ptr());
-    const int64_t n = t.numel();
     const int64_t blocks = (n + kBlock - 1) / kBlock;
     std::vector<uint8_t> bad(size_t(blocks), 0);
     at::parallel_for(0, blocks, 16, [&](int64_t begin, int64_t end) {
         for (int64_t b = begin; b < end; ++b) {
             uint32_t any = 0;
             for (int64_t i = b * kBlock, e = std::min(n, i + kBlock); i < e; ++i)
-                any |= uint32_t((bits[i] & kExponent) == kExponent);
+                any |= uint32_t((bits[i] & exponent) == exponent);
             bad[size_t(b)] = uint8_t(any);
         }
     });
     const auto block = std::find(bad.begin(), bad.end(), uint8_t(1));
     if (block == bad.end())
         return;
-    const float* values = static_cast<const float*>(t.data_ptr());
     int64_t i = int64_t(block - bad.begin()) * kBlock;
-    while ((bits[i] & kExponent) != kExponent)
+    while ((bits[i] & exponent) != exponent)
         ++i;
+    const bool nan = (bits[i] & Bits(~exponent) & Bits(~(Bits(1) << (sizeof(Bits) * 8 - 1)))) != 0;
     throw Error(view.file, QStringLiteral("tensor '%1' holds %2 at element %3: the weights are "
                                           "damaged (a model with non-finite weights computes "
                                           "only NaN)")
                                .arg(view.name)
-                               .arg(std::isnan(values[i]) ? QStringLiteral("NaN")
-                                                          : QStringLiteral("an infinity"))
+                               .arg(nan ? QStringLiteral("NaN") : QStringLiteral("an infinity"))
                                .arg(i));
+}
+
+// requireFiniteBits on a loaded tensor: float32, or F16/BF16 kept resident.
+void requireFinite(const at::Tensor& t, const TensorView& view)
+{
+    switch (t.scalar_type()) {
+    case at::kBFloat16:
+        return requireFiniteBits(static_cast<const uint16_t*>(t.data_ptr()), t.numel(),
+                                 uint16_t(0x7f80u), view);
+    case at::kHalf:
+        return requireFiniteBits(static_cast<const uint16_t*>(t.data_ptr()), t.numel(),
+                                 uint16_t(0x7c00u), view);
+    default:
+        return requireFiniteBits(static_cast<const uint32_t*>(t.data_ptr()), t.numel(), 0x7f800000u,
+                                 view);
+    }
+}
+
+// The dtype a tensor is kept in: float32, except matrices loaded resident (their
+// 16-bit file dtype, or the compute dtype when that is not float32).
+at::ScalarType keptType(const TensorView& view, const WeightLoadOptions& options)
+{
+    if (view.shape.size() != 2)
+        return at::kFloat;
+    if (options.compute != at::kFloat)
+        return options.compute;
+    if (options.resident && view.dtype == DType::BF16)
+        return at::kBFloat16;
+    if (options.resident && view.dtype == DType::F16)
+        return at::kHalf;
+    return at::kFloat;
 }
 
 struct Shapes
@@ -180,18 +214,72 @@ ModelWeights emptyWeights(const ModelConfig& config)
 
 } // namespace
 
-ModelWeights loadModelWeights(const CheckpointDir& checkpoint)
+ModelWeights loadModelWeights(const CheckpointDir& checkpoint, const WeightLoadOptions& options)
 {
     const ModelConfig& config = checkpoint.config();
+    if (options.compute != at::kFloat && !checkpoint.files().isEmpty())
+        checkComputeDType(options.compute,
+                          QDir(checkpoint.dir()).filePath(checkpoint.files().front()));
     ModelWeights w = emptyWeights(config);
+    w.compute = options.compute;
+    for (LayerWeights& layer : w.layers)
+        layer.compute = options.compute;
     for (auto& [name, tensor] : w.named(config)) {
         const TensorView& view = checkpoint.tensor(name, expectedShape(config, name));
-        *tensor = toFloat(view);
+        *tensor = toType(view, keptType(view, options));
         requireFinite(*tensor, view);
     }
     if (config.tieWordEmbeddings)
         w.lmHead = w.embed;
     return w;
+}
+
+at::ScalarType computeDTypeFromName(const QString& name)
+{
+    const QString n = name.toLower();
+    if (n == QLatin1String("f32") || n == QLatin1String("float32") || n == QLatin1String("fp32"))
+        return at::kFloat;
+    if (n == QLatin1String("bf16") || n == QLatin1String("bfloat16"))
+        return at::kBFloat16;
+    if (n == QLatin1String("f16") || n == QLatin1String("float16") || n == QLatin1String("fp16") ||
+        n == QLatin1String("half"))
+        return at::kHalf;
+    throw Error(QStringLiteral("--dtype"),
+                QStringLiteral("unknown compute dtype '%1' (f32, bf16 or f16)").arg(name));
+}
+
+QString computeDTypeName(at::ScalarType type)
+{
+    switch (type) {
+    case at::kBFloat16:
+        return QStringLiteral("bf16");
+    case at::kHalf:
+        return QStringLiteral("f16");
+    default:
+        return QStringLiteral("f32");
+    }
+}
+
+void checkComputeDType(at::ScalarType compute, const QString& file)
+{
+    if (compute == at::kFloat)
+        return;
+    // The product kvl::linear runs, on a few elements: a kernel the build lacks
+    // fails here, with the reason torch gives, instead of in the middle of a pass.
+    try {
+        c10::InferenceMode guard;
+        const auto options = at::TensorOptions().dtype(compute);
+        const at::Tensor x = at::ones({2, 4}, options);
+        (void)at::linear(x, at::ones({3, 4}, options), at::ones({3}, options));
+    } catch (const c10::Error& e) {
+        throw Error(file,
+                    QStringLiteral("--dtype %1: this machine's libtorch cannot multiply "
+                                   "%2 matrices on the CPU (%3); use --dtype f32 (F16 and "
+                                   "BF16 weights stay 16-bit in memory with it)")
+                        .arg(computeDTypeName(compute),
+                             compute == at::kHalf ? QStringLiteral("F16") : QStringLiteral("BF16"),
+                             QString::fromUtf8(e.what_without_backtrace())));
+    }
 }
 
 void checkModelTensors(const CheckpointDir& checkpoint)
@@ -206,18 +294,30 @@ void checkModelTensors(const CheckpointDir& checkpoint)
     }
 }
 
-ModelWeights randomModelWeights(const ModelConfig& config, uint64_t seed, double scale)
+void forEachRandomTensor(const ModelConfig& config, uint64_t seed, double scale,
+                         const std::function<void(const QString&, const at::Tensor&)>& use)
 {
     at::Generator gen = at::make_generator<at::CPUGeneratorImpl>(seed);
-    ModelWeights w = emptyWeights(config);
+    ModelWeights names = emptyWeights(config);
     const auto options = at::TensorOptions().dtype(at::kFloat);
-    for (auto& [name, tensor] : w.named(config)) {
+    for (const auto& named : names.named(config)) {
+        const QString& name = named.first;
         const std::vector<int64_t> shape = expectedShape(config, name);
         if (name.endsWith(QLatin1String("norm.weight")))
-            *tensor = 1.0 + 0.1 * at::randn(shape, gen, options);
+            use(name, 1.0 + 0.1 * at::randn(shape, gen, options));
         else
-            *tensor = scale * at::randn(shape, gen, options);
+            use(name, scale * at::randn(shape, gen, options));
     }
+}
+
+ModelWeights randomModelWeights(const ModelConfig& config, uint64_t seed, double scale)
+{
+    ModelWeights w = emptyWeights(config);
+    std::map<QString, at::Tensor*> byName;
+    for (auto& [name, tensor] : w.named(config))
+        byName[name] = tensor;
+    forEachRandomTensor(config, seed, scale,
+                        [&](const QString& name, const at::Tensor& t) { *byName[name] = t; });
     if (config.tieWordEmbeddings)
         w.lmHead = w.embed;
     return w;

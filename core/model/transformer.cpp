@@ -5,6 +5,7 @@
 #include "model/attention.h"
 #include "model/decodebatch.h"
 #include "model/engineinfo.h"
+#include "model/linear.h"
 
 #include <torch/torch.h>
 
@@ -59,10 +60,10 @@ Transformer::Transformer(ModelConfig config, ModelWeights weights, QString sourc
 
 Transformer::~Transformer() = default;
 
-std::unique_ptr<Transformer> Transformer::load(const QString& dir)
+std::unique_ptr<Transformer> Transformer::load(const QString& dir, at::ScalarType compute)
 {
     std::unique_ptr<CheckpointDir> checkpoint = CheckpointDir::open(dir);
-    ModelWeights weights = loadModelWeights(*checkpoint);
+    ModelWeights weights = loadModelWeights(*checkpoint, {true, compute});
     auto model = std::make_unique<Transformer>(checkpoint->config(), std::move(weights),
                                                QDir(dir).filePath(QStringLiteral("config.json")));
     model->m_checkpoint = std::move(checkpoint);
@@ -101,12 +102,13 @@ at::Tensor Transformer::embed(const at::Tensor& ids) const
     if (flat.numel() > 0 && (flat.min().item<int64_t>() < 0 || flat.max().item<int64_t>() >= vocab))
         throw Error(m_source,
                     QStringLiteral("a token id is outside the vocabulary (size %1)").arg(vocab));
-    return at::embedding(m_weights.embed, flat);
+    return embeddingRows(m_weights.embed, flat);
 }
 
 at::Tensor Transformer::logits(const at::Tensor& hidden) const
 {
-    return at::linear(rmsNorm(hidden, m_weights.norm, m_config.rmsNormEps), m_weights.lmHead);
+    return linear(rmsNorm(hidden, m_weights.norm, m_config.rmsNormEps), m_weights.lmHead, {},
+                  m_weights.compute);
 }
 
 namespace {
@@ -114,12 +116,13 @@ namespace {
 // One projection of attention inputs h [..., hidden] split into heads: [..., heads,
 // head_dim], with the per-head RMSNorm when `norm` is given (Qwen3's q/k-norm).
 at::Tensor projectHeads(const ModelConfig& config, const at::Tensor& h, const at::Tensor& weight,
-                        const at::Tensor& bias, int64_t heads, const at::Tensor& norm = {})
+                        const at::Tensor& bias, at::ScalarType compute, int64_t heads,
+                        const at::Tensor& norm = {})
 {
     std::vector<int64_t> shape = h.sizes().vec();
     shape.back() = heads;
     shape.push_back(config.headDim);
-    const at::Tensor out = at::linear(h, weight, bias).view(shape);
+    const at::Tensor out = linear(h, weight, bias, compute).view(shape);
     return norm.defined() ? rmsNorm(out, norm, config.rmsNormEps) : out;
 }
 
@@ -128,9 +131,9 @@ at::Tensor projectHeads(const ModelConfig& config, const at::Tensor& h, const at
 std::pair<at::Tensor, at::Tensor> projectKeysValues(const ModelConfig& config,
                                                     const LayerWeights& w, const at::Tensor& h)
 {
-    return {projectHeads(config, h, w.k, w.kBias, config.numKvHeads,
+    return {projectHeads(config, h, w.k, w.kBias, w.compute, config.numKvHeads,
                          config.qkNorm ? w.kNorm : at::Tensor()),
-            projectHeads(config, h, w.v, w.vBias, config.numKvHeads)};
+            projectHeads(config, h, w.v, w.vBias, w.compute, config.numKvHeads)};
 }
 
 } // namespace
@@ -138,7 +141,7 @@ std::pair<at::Tensor, at::Tensor> projectKeysValues(const ModelConfig& config,
 at::Tensor Transformer::projectQueries(const ModelConfig& config, const LayerWeights& w,
                                       const at::Tensor& h)
 {
-    return projectHeads(config, h, w.q, w.qBias, config.numHeads,
+    return projectHeads(config, h, w.q, w.qBias, w.compute, config.numHeads,
                         config.qkNorm ? w.qNorm : at::Tensor());
 }
 
@@ -149,9 +152,11 @@ namespace {
 at::Tensor outputAndMlp(const ModelConfig& config, const LayerWeights& w, const at::Tensor& x,
                         const at::Tensor& attention)
 {
-    const at::Tensor x1 = x + at::linear(attention, w.o);
+    const at::Tensor x1 = x + linear(attention, w.o, {}, w.compute);
     const at::Tensor h2 = rmsNorm(x1, w.postAttentionNorm, config.rmsNormEps);
-    return x1 + at::linear(at::silu(at::linear(h2, w.gate)) * at::linear(h2, w.up), w.down);
+    const at::Tensor gated =
+        at::silu(linear(h2, w.gate, {}, w.compute)) * linear(h2, w.up, {}, w.compute);
+    return x1 + linear(gated, w.down, {}, w.compute);
 }
 
 } // namespace

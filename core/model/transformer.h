@@ -17,7 +17,8 @@ struct DecodeBatch;
 
 // A decoder-only transformer of the Llama family (Llama, Mistral, Qwen2, Qwen3):
 // RMSNorm, RoPE, GQA attention, SwiGLU. All math is plain differentiable torch ops on
-// float32 [B, T, hidden] tensors; inference callers wrap calls in c10::InferenceMode.
+// float32 [B, T, hidden] tensors (projections through kvl::linear, which widens 16-bit
+// weights); inference callers wrap calls in c10::InferenceMode.
 class Transformer
 {
   public:
@@ -25,7 +26,10 @@ class Transformer
     Transformer(ModelConfig config, ModelWeights weights, QString source);
     ~Transformer();
     // Opens a Hugging Face directory; the memory map stays open as long as the model.
-    static std::unique_ptr<Transformer> load(const QString& dir);
+    // F16/BF16 matrices stay 16-bit over it (WeightLoadOptions::resident); products run
+    // in `compute` (float32, or BF16/F16 where the machine can: kvl::Error otherwise).
+    static std::unique_ptr<Transformer> load(const QString& dir,
+                                             at::ScalarType compute = at::kFloat);
 
     const ModelConfig& config() const { return m_config; }
     const QString& source() const { return m_source; }
