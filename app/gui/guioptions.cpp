@@ -55,9 +55,15 @@ GuiOptions parseGuiOptions(const QStringList& arguments)
     QCommandLineOption noFooterOption(QStringLiteral("no-footer"),
                                       QStringLiteral("No provenance line under the figures (the "
                                                      "file's metadata still carries it)."));
+    QCommandLineOption benchOption(
+        QStringLiteral("bench-views"),
+        QStringLiteral("Time opening the run file and drawing the views (overview, a 32k-token "
+                       "heatmap and eviction map zoomed), print the figures and exit."));
+    QCommandLineOption jsonOption(QStringLiteral("json"),
+                                  QStringLiteral("With --bench-views: print the figures as JSON."));
     parser.addOptions({localeOption, sessionOption, noSessionOption, demoOption, tabOption,
                        themeOption, exportOption, outOption, formatOption, sizeOption, dpiOption,
-                       noFooterOption});
+                       noFooterOption, benchOption, jsonOption});
     parser.process(arguments);
 
     GuiOptions options;
@@ -71,6 +77,13 @@ GuiOptions parseGuiOptions(const QStringList& arguments)
     if (options.demoScreenshot.isEmpty() && !parser.isSet(noSessionOption))
         options.sessionPath =
             parser.isSet(sessionOption) ? parser.value(sessionOption) : SessionState::defaultPath();
+
+    options.benchViews = parser.isSet(benchOption);
+    options.benchJson = parser.isSet(jsonOption);
+    if (options.benchViews)
+        options.sessionPath.clear(); // a benchmark never touches a session
+    else if (options.benchJson)
+        options.error = QStringLiteral("--json is an option of --bench-views");
 
     options.exportRun = parser.value(exportOption);
     options.exportDir = parser.value(outOption);
@@ -123,16 +136,30 @@ GuiOptions parseGuiOptions(const QStringList& arguments)
     return options;
 }
 
-bool wantsBatchExport(int argc, const char* const* argv)
+namespace {
+
+bool hasOption(int argc, const char* const* argv, const QByteArray& name)
 {
     for (int i = 1; i < argc; ++i) {
         const QByteArray arg(argv[i]);
-        if (arg == "--export-figures" || arg.startsWith("--export-figures="))
+        if (arg == name || arg.startsWith(name + '='))
             return true;
         if (arg == "--")
             break;
     }
     return false;
+}
+
+} // namespace
+
+bool wantsBatchExport(int argc, const char* const* argv)
+{
+    return hasOption(argc, argv, "--export-figures");
+}
+
+bool wantsViewBenchmark(int argc, const char* const* argv)
+{
+    return hasOption(argc, argv, "--bench-views");
 }
 
 } // namespace kvl

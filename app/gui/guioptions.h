@@ -24,6 +24,9 @@ struct GuiOptions
     QString exportSize;        // "single" (3.5 in) or "double" (7 in, the default)
     int exportDpi = 300;       // PNG pixels per inch
     bool exportFooter = true;  // the provenance line under each figure
+    // --bench-views [RUN.kvl] [--json]: time opening the run and drawing the views, no window.
+    bool benchViews = false;
+    bool benchJson = false;
     // A bad value of an export option, as a message for stderr (main exits 1); empty: fine.
     QString error;
 };
@@ -31,6 +34,8 @@ struct GuiOptions
 // Whether argv asks for the batch export. main() checks this before QApplication
 // exists, to choose the offscreen platform (no display needed, no window shown).
 bool wantsBatchExport(int argc, const char* const* argv);
+// Whether argv asks for the view benchmark (--bench-views): drawn offscreen, like the export.
+bool wantsViewBenchmark(int argc, const char* const* argv);
 
 // Parses `arguments` (program name first). --help and --version print and exit, a
 // bad option prints the error and exits 1, as QCommandLineParser::process does.

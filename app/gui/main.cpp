@@ -4,6 +4,7 @@
 #include "guioptions.h"
 #include "mainwindow.h"
 #include "storerunloader.h"
+#include "viewbenchmark.h"
 #include "viewnavigator.h"
 #include "views/plotview.h"
 
@@ -38,7 +39,7 @@ int main(int argc, char** argv)
 {
     // The batch export draws without a window: no display needed (a server, a CI job).
     // The platform is chosen when QApplication is built, so before it.
-    if (kvl::wantsBatchExport(argc, argv))
+    if (kvl::wantsBatchExport(argc, argv) || kvl::wantsViewBenchmark(argc, argv))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("KVLens"));
@@ -55,6 +56,8 @@ int main(int argc, char** argv)
     }
     if (!options.exportRun.isEmpty())
         return kvl::runBatchExport(options, out, err);
+    if (options.benchViews)
+        return kvl::runViewBenchmark(options, out, err);
 
     const bool demo = !options.demoScreenshot.isEmpty();
     kvl::MainWindow window(options.sessionPath);

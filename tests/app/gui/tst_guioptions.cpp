@@ -104,6 +104,21 @@ class TestGuiOptions : public QObject
         QVERIFY2(options.error.contains(named), qPrintable(options.error));
     }
 
+    void benchViewsOptions()
+    {
+        GuiOptions o = parseGuiOptions({"kvlens", "--bench-views", "big.kvl", "--json"});
+        QVERIFY2(o.error.isEmpty(), qPrintable(o.error));
+        QVERIFY(o.benchViews);
+        QVERIFY(o.benchJson);
+        QCOMPARE(o.run, QStringLiteral("big.kvl"));
+        QVERIFY(o.sessionPath.isEmpty()); // a benchmark never touches a session
+        o = parseGuiOptions({"kvlens", "--json"});
+        QVERIFY2(o.error.contains("--bench-views"), qPrintable(o.error));
+        const char* argv[] = {"kvlens", "--bench-views"};
+        QVERIFY(wantsViewBenchmark(2, argv));
+        QVERIFY(!wantsBatchExport(2, argv));
+    }
+
     void batchExportIsSeenBeforeQApplication_data()
     {
         QTest::addColumn<QStringList>("arguments");

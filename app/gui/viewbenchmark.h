@@ -1,0 +1,36 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QString>
+
+class QTextStream;
+
+namespace kvl {
+
+struct GuiOptions;
+
+// The sizes the view benchmark measures at (issue 16's targets: a 60,000-row run opened and
+// its overview drawn within 0.5 s; a zoom re-render of a 32k-token heatmap and eviction map
+// within 50 ms).
+struct ViewBenchmarkSize
+{
+    int contextTokens = 32768;
+    int layers = 32;
+    int kvHeads = 8;
+    int zoomSteps = 12; // zooms and pans timed per view
+};
+
+// Times, in this process: loadRunViewData on `runPath` (first open, which verifies the
+// rows' checksums once per file state, and a re-open that finds them verified), the window
+// drawing the run's overview (accuracy page, grabbed offscreen), and the zoom re-render
+// (re-pool the visible range + draw) of a synthetic heatmap and eviction map of `size`
+// through the app's own views; reports resident memory before and after the views hold
+// the 32k-token data and the peak. An empty runPath skips the run part (its keys are null).
+// Throws kvl::Error naming the run file when it cannot be read. Needs a QApplication.
+QJsonObject benchmarkViews(const QString& runPath, const ViewBenchmarkSize& size = {});
+
+// `kvlens --bench-views [RUN.kvl] [--json]`: runs benchmarkViews and prints the figures
+// (a JSON object with --json); returns the exit code (1 with the error on `err`).
+int runViewBenchmark(const GuiOptions& options, QTextStream& out, QTextStream& err);
+
+} // namespace kvl
