@@ -48,12 +48,14 @@ QJsonObject sampleLayout(const ChatTemplate& tmpl, const Sample& sample, const Q
                     {QStringLiteral("tail"), layout.tail}};
     QJsonArray spans;
     for (const Span& span : sample.spans) {
-        const bool inContext = span.field == SpanField::Context;
-        const auto field =
-            inContext ? ChatPromptLayout::Field::Context : ChatPromptLayout::Field::Question;
+        const bool inContext = span.field != SpanField::Question; // context or system: prefix
+        const auto field = span.field == SpanField::System    ? ChatPromptLayout::Field::System
+                           : span.field == SpanField::Context ? ChatPromptLayout::Field::Context
+                                                              : ChatPromptLayout::Field::Question;
         const auto [b, e] = layout.map(field, span.begin, span.end);
         QJsonObject o{
             {QStringLiteral("kind"), spanKindName(span.kind)},
+            {QStringLiteral("field"), spanFieldName(span.field)},
             {QStringLiteral("label"), span.label},
             {QStringLiteral("part"), inContext ? QStringLiteral("prefix") : QStringLiteral("tail")},
             {QStringLiteral("chars"), QJsonArray{b, e}},
@@ -109,7 +111,8 @@ int runChatRender(const QStringList& args)
          QStringLiteral("F")},
         {QStringLiteral("index"), QStringLiteral("with --sample: which sample (default 0)"),
          QStringLiteral("I")},
-        {QStringLiteral("system"), QStringLiteral("with --sample: a system turn's text"),
+        {QStringLiteral("system"),
+         QStringLiteral("with --sample: a system turn's text (default: the sample's system)"),
          QStringLiteral("TEXT")},
         {QStringLiteral("tokenizer"),
          QStringLiteral("with --sample: token positions too (default DIR/tokenizer.json)"),
@@ -170,7 +173,11 @@ int runChatRender(const QStringList& args)
             tokPath = p.value(QStringLiteral("model")) + QStringLiteral("/tokenizer.json");
         const std::unique_ptr<Tokenizer> tok = tokPath.isEmpty() ? nullptr : loadTokenizer(tokPath);
         try {
-            printJson(sampleLayout(tmpl, samples[size_t(index)], p.value(QStringLiteral("system")),
+            const Sample& sample = samples[size_t(index)];
+            printJson(sampleLayout(tmpl, sample,
+                                   p.isSet(QStringLiteral("system"))
+                                       ? p.value(QStringLiteral("system"))
+                                       : sample.system,
                                    options, tok.get()));
         } catch (const Error& e) {
             throw Error(QStringLiteral("%1 sample %2").arg(samplePath).arg(index), e.message());

@@ -3,6 +3,8 @@
 #include "common/error.h"
 
 #include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
 
 namespace kvl::cli {
 
@@ -25,6 +27,35 @@ quint64 seedOption(const QCommandLineParser& parser, const char* name)
     if (!ok)
         throw Error(QStringLiteral("--%1 must be a non-negative integer").arg(QLatin1String(name)));
     return v;
+}
+
+void addChatTemplateOptions(QCommandLineParser& parser)
+{
+    parser.addOption({QStringLiteral("chat-template"),
+                      QStringLiteral("prompt layout: auto (the model's tokenizer_config.json "
+                                     "chat_template, else none), none (base model) or a Jinja "
+                                     "template file"),
+                      QStringLiteral("auto|none|FILE"), QStringLiteral("auto")});
+    parser.addOption({QStringLiteral("chat-var"),
+                      QStringLiteral("a chat template variable, its value as JSON "
+                                     "(enable_thinking=false); repeatable"),
+                      QStringLiteral("NAME=JSON")});
+}
+
+QJsonObject chatVarsOption(const QCommandLineParser& parser)
+{
+    QJsonObject vars;
+    for (const QString& v : parser.values(QStringLiteral("chat-var"))) {
+        const qsizetype eq = v.indexOf(QLatin1Char('='));
+        QJsonParseError err{};
+        const QJsonDocument doc = QJsonDocument::fromJson("[" + v.mid(eq + 1).toUtf8() + "]", &err);
+        if (eq <= 0 || err.error != QJsonParseError::NoError || doc.array().size() != 1)
+            throw Error(QStringLiteral("--chat-var %1: expected NAME=JSON (enable_thinking=false, "
+                                       "name=\"text\")")
+                            .arg(v));
+        vars.insert(v.left(eq), doc.array().first());
+    }
+    return vars;
 }
 
 } // namespace kvl::cli

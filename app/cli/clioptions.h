@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QJsonObject>
 #include <QtGlobal>
 
 class QCommandLineParser;
@@ -12,5 +13,11 @@ namespace kvl::cli {
 int intOption(const QCommandLineParser& parser, const char* name, int min);
 // A seed option's value (any unsigned 64-bit integer), else kvl::Error naming it.
 quint64 seedOption(const QCommandLineParser& parser, const char* name = "seed");
+
+// The --chat-template and --chat-var options of the commands that turn samples into
+// prompt ids (run, compress, eval, tokenize --sample).
+void addChatTemplateOptions(QCommandLineParser& parser);
+// --chat-var NAME=JSON (repeatable) as one object; kvl::Error naming a malformed one.
+QJsonObject chatVarsOption(const QCommandLineParser& parser);
 
 } // namespace kvl::cli

@@ -12,36 +12,20 @@
 #include "compressors/presscatalog.h"
 #include "model/answerdecoder.h"
 #include "model/transformer.h"
+#include "run/preparedsample.h"
 #include "tasks/countedtokenizer.h"
-#include "tasks/promptlayout.h"
+#include "tasks/promptformat.h"
 #include "tasks/samplejsonl.h"
-#include "tasks/spantokens.h"
 #include "tokenizer/tokenizer.h"
 
 #include <c10/core/InferenceMode.h>
 
 #include <QCommandLineParser>
+#include <QDir>
 #include <QJsonObject>
 
 namespace kvl::cli {
 namespace {
-
-// Context spans in positions of promptIds().context ([bos] + context tokens).
-std::vector<ContextSpan> contextSpans(const Sample& sample, const Tokenizer& tokenizer)
-{
-    const SpanTokens tokens = mapSpansToTokens(sample, tokenizer, false);
-    const int shift = tokenizer.bosId() ? 1 : 0;
-    std::vector<ContextSpan> spans;
-    for (size_t i = 0; i < sample.spans.size(); ++i) {
-        const Span& s = sample.spans[i];
-        if (s.field != SpanField::Context || tokens.spans[i].size() <= 0)
-            continue;
-        spans.push_back(
-            {tokens.spans[i].begin + shift, tokens.spans[i].end + shift,
-             s.kind == SpanKind::Instruction ? instructionRoleName(s.role) : spanKindName(s.kind)});
-    }
-    return spans;
-}
 
 int runCompress(const QStringList& args)
 {
@@ -63,6 +47,7 @@ int runCompress(const QStringList& args)
     opt("max-new-tokens", "answer length limit", "N", QStringLiteral("64"));
     opt("tokenizer", "tokenizer.json or \"byte\" (default: the model's)", "FILE");
     parser.addOption({QStringLiteral("json"), QStringLiteral("print a JSON summary")});
+    addChatTemplateOptions(parser);
     parser.process(args);
     for (const char* required : {"model", "sample", "press", "ratio", "out"})
         if (!parser.isSet(QLatin1String(required)))
@@ -89,17 +74,31 @@ int runCompress(const QStringList& args)
         model->checkpoint()->requireTokenizerPath(parser.value(QStringLiteral("tokenizer")));
     const auto tokenizer = loadTokenizer(tokenizerPath);
 
+    const PromptFormat format =
+        PromptFormat::resolve(parser.value(QStringLiteral("chat-template")), modelDir,
+                              chatVarsOption(parser), QDir::currentPath());
+
     const Sample& sample = samples[size_t(index)];
     checkCountedTokenizer(sample, samplePath, *tokenizer, tokenizerPath);
-    const PromptIds ids = promptIds(*tokenizer, sample);
+    // The one layout the sweep uses too: ids and span positions through the template.
+    PreparedSample prepared;
+    try {
+        prepared = prepareSample(sample, sample.id, *tokenizer, format);
+        model->checkLength(int64_t(prepared.ids.context.size()) +
+                           int64_t(prepared.ids.question.size()) + maxNew);
+    } catch (const Error& e) {
+        throw Error(
+            QStringLiteral("%1: sample '%2' (index %3)").arg(samplePath, sample.id).arg(index),
+            e.message());
+    }
+    const PromptIds& ids = prepared.ids;
     const auto length = int64_t(ids.context.size());
-    model->checkLength(length + int64_t(ids.question.size()) + maxNew);
 
     c10::InferenceMode guard;
     const PrefillOptions prefill = prefillOptionsFor({press.get()}, length);
     const ContextCache cache = model->prefill(ids.context, prefill);
     CompressionInput input = compressionInputFor(*model, cache);
-    input.spans = contextSpans(sample, *tokenizer);
+    input.spans = prepared.pressSpans;
     const CompressionResult result = press->compress(input, ratio);
 
     GenerateOptions options;
@@ -137,6 +136,7 @@ int runCompress(const QStringList& args)
     summary[QStringLiteral("ratio")] = ratio;
     summary[QStringLiteral("sample")] = sample.id;
     summary[QStringLiteral("context_tokens")] = qint64(length);
+    summary[QStringLiteral("chat_template")] = format.describe();
     summary[QStringLiteral("answer")] = answer;
     summary[QStringLiteral("gold")] = sample.answer;
     printJson(summary);

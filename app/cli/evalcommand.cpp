@@ -19,6 +19,7 @@
 #include <ATen/Parallel.h>
 
 #include <QCommandLineParser>
+#include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <cstdio>
@@ -34,12 +35,12 @@ namespace {
 class PredictionsFile
 {
   public:
-    explicit PredictionsFile(const QString& path)
-        : m_file(path)
+    explicit PredictionsFile(const QString& path) : m_file(path)
     {
         if (!m_file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-            throw Error(path, QStringLiteral("cannot write the predictions file: %1")
-                                  .arg(m_file.errorString()));
+            throw Error(
+                path,
+                QStringLiteral("cannot write the predictions file: %1").arg(m_file.errorString()));
     }
 
     void write(const Sample& sample, const AnswerRun& run)
@@ -49,8 +50,9 @@ class PredictionsFile
         line.insert(QStringLiteral("score"), run.score);
         const QByteArray bytes = QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n';
         if (m_file.write(bytes) != bytes.size() || !m_file.flush())
-            throw Error(m_file.fileName(), QStringLiteral("cannot write the predictions file: %1")
-                                               .arg(m_file.errorString()));
+            throw Error(
+                m_file.fileName(),
+                QStringLiteral("cannot write the predictions file: %1").arg(m_file.errorString()));
     }
 
   private:
@@ -87,6 +89,7 @@ int runEval(const QStringList& args)
     parser.addOption({QStringLiteral("markdown"),
                       QStringLiteral("print a model card's table: a row per suite, a column per "
                                      "length bucket, then each suite's other scorer fields")});
+    addChatTemplateOptions(parser);
     parser.process(args);
     if (parser.isSet(QStringLiteral("json")) && parser.isSet(QStringLiteral("markdown")))
         throw Error(QStringLiteral("--json and --markdown: choose one output"));
@@ -123,12 +126,16 @@ int runEval(const QStringList& args)
                                         QStringLiteral(KVLENS_SOURCE_RESOURCES));
     const auto model = Transformer::load(dir);
     const auto tokenizer = loadTokenizer(model->checkpoint()->requireTokenizerPath());
+    const PromptFormat format =
+        PromptFormat::resolve(parser.value(QStringLiteral("chat-template")), dir,
+                              chatVarsOption(parser), QDir::currentPath());
     if (threads > 0)
         at::set_num_threads(threads);
 
     std::unique_ptr<PredictionsFile> predictions;
     if (parser.isSet(QStringLiteral("predictions")))
-        predictions = std::make_unique<PredictionsFile>(parser.value(QStringLiteral("predictions")));
+        predictions =
+            std::make_unique<PredictionsFile>(parser.value(QStringLiteral("predictions")));
 
     const bool json = parser.isSet(QStringLiteral("json"));
     const bool markdown = parser.isSet(QStringLiteral("markdown"));
@@ -144,7 +151,8 @@ int runEval(const QStringList& args)
             predictions ? SampleAnswerSink([&](const Sample& sample, const AnswerRun& run) {
                 predictions->write(sample, run);
             })
-                        : SampleAnswerSink());
+                        : SampleAnswerSink(),
+            format);
         if (bar)
             std::fprintf(stderr, "\r\033[K");
         if (json) {

@@ -14,6 +14,7 @@
 
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 
 namespace kvl::cli {
@@ -127,6 +128,7 @@ int runRun(const QStringList& args)
     opt("threads", "libtorch threads (default: the spec's, else all cores)", "N");
     opt("max-samples", "stop after running N samples (resume later)", "N");
     opt("quiet", "no progress lines on stdout");
+    addChatTemplateOptions(parser);
     parser.process(args);
     if (!parser.positionalArguments().isEmpty())
         throw Error(QStringLiteral("unexpected argument '%1' (see --help)")
@@ -149,6 +151,16 @@ int runRun(const QStringList& args)
     }
     if (parser.isSet(QStringLiteral("threads")))
         spec.threads = intOption(parser, "threads", 1);
+    // Like --model, the template flags override a spec file's.
+    if (parser.isSet(QStringLiteral("chat-template"))) {
+        spec.chatTemplate = spec.chatTemplatePath = parser.value(QStringLiteral("chat-template"));
+        if (!QFileInfo(spec.chatTemplatePath).isAbsolute() &&
+            spec.chatTemplate != QLatin1String("auto") &&
+            spec.chatTemplate != QLatin1String("none"))
+            spec.chatTemplatePath = QDir::current().absoluteFilePath(spec.chatTemplate);
+    }
+    if (parser.isSet(QStringLiteral("chat-var")))
+        spec.chatVars = chatVarsOption(parser);
 
     SweepOptions options;
     options.modelDir = resolveModelDir(spec.model, QStringLiteral(KVLENS_SOURCE_RESOURCES));

@@ -1,13 +1,21 @@
-// `kvlens-cli tokenize`: text <-> ids with a model's tokenizer.json (or "byte").
+// `kvlens-cli tokenize`: text <-> ids with a model's tokenizer.json (or "byte"); with
+// --sample, a sample's prompt ids as the engine builds them.
 #include "clicommand.h"
+#include "clioptions.h"
 #include "clioutput.h"
 
+#include "checkpoint/hfconfigreader.h"
 #include "common/error.h"
 #include "common/jsonio.h"
 #include "common/utf8text.h"
+#include "run/preparedsample.h"
+#include "tasks/promptformat.h"
+#include "tasks/samplejsonl.h"
 #include "tokenizer/tokenizer.h"
 
 #include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -59,6 +67,52 @@ QJsonObject encodeObject(const Tokenizer& tok, const QString& text, bool addSpec
     return {{QStringLiteral("ids"), ids}, {QStringLiteral("offsets"), ranges}};
 }
 
+// --sample: a sample as the engine tokenizes it (the sweep's prepareSample): the
+// prefilled ids, the question ids after them, the answer, and each span's prefilled
+// positions with the text of its tokens.
+QJsonObject sampleIds(const Tokenizer& tok, const Sample& sample, const PromptFormat& format,
+                      const QString& modelDir)
+{
+    const PreparedSample p = prepareSample(sample, sample.id, tok, format);
+    const QString config = QDir(modelDir).filePath(QStringLiteral("config.json"));
+    if (!modelDir.isEmpty() && QFileInfo::exists(config)) {
+        const ModelConfig c = loadModelConfig(config);
+        const qsizetype positions = qsizetype(p.ids.context.size() + p.ids.question.size());
+        if (c.maxPositionEmbeddings > 0 && positions > c.maxPositionEmbeddings)
+            throw Error(config, QStringLiteral("the prompt needs %1 positions but "
+                                               "max_position_embeddings is %2")
+                                    .arg(positions)
+                                    .arg(c.maxPositionEmbeddings));
+    }
+    QJsonArray spans;
+    for (const SpanPositions& s : p.spans) {
+        std::vector<int> ids;
+        for (int t : s.positions)
+            ids.push_back(p.ids.context[size_t(t)]);
+        QJsonObject o{
+            {QStringLiteral("kind"), s.kind},
+            {QStringLiteral("field"), s.field},
+            {QStringLiteral("label"), s.label},
+            {QStringLiteral("tokens"), QJsonArray{s.positions.front(), s.positions.back() + 1}},
+            {QStringLiteral("text"), tok.decode(ids, false)}};
+        if (!s.role.isEmpty())
+            o.insert(QStringLiteral("role"), s.role);
+        spans.append(o);
+    }
+    QJsonObject out{{QStringLiteral("id"), sample.id},
+                    {QStringLiteral("chat_template"), format.describe()},
+                    {QStringLiteral("context_ids"), toArray(p.ids.context)},
+                    {QStringLiteral("question_ids"), toArray(p.ids.question)},
+                    {QStringLiteral("answer_ids"), toArray(p.ids.answer)},
+                    {QStringLiteral("context_offset"), p.ids.contextOffset},
+                    {QStringLiteral("spans"), spans}};
+    if (format.isChat()) {
+        out.insert(QStringLiteral("prefix"), p.info.meta.value(QStringLiteral("prompt_prefix")));
+        out.insert(QStringLiteral("tail"), p.info.meta.value(QStringLiteral("prompt_tail")));
+    }
+    return out;
+}
+
 int runTokenize(const QStringList& args)
 {
     QCommandLineParser p;
@@ -84,7 +138,14 @@ int runTokenize(const QStringList& args)
         {QStringLiteral("decode"), QStringLiteral("ids -> text")},
         {QStringLiteral("keep-special"),
          QStringLiteral("with --decode: keep special tokens in the text")},
+        {QStringLiteral("sample"),
+         QStringLiteral("a sample of this JSONL file as the engine tokenizes it: prefilled "
+                        "(compressed) ids, question ids, answer ids, span positions"),
+         QStringLiteral("F.jsonl")},
+        {QStringLiteral("index"), QStringLiteral("with --sample: which sample (default 0)"),
+         QStringLiteral("I"), QStringLiteral("0")},
     });
+    addChatTemplateOptions(p);
     p.process(args);
 
     QString tokPath = p.value(QStringLiteral("tokenizer"));
@@ -93,6 +154,29 @@ int runTokenize(const QStringList& args)
     if (tokPath.isEmpty() ||
         (p.isSet(QStringLiteral("model")) && p.isSet(QStringLiteral("tokenizer"))))
         throw Error(QStringLiteral("give exactly one of --model DIR or --tokenizer FILE"));
+    if (p.isSet(QStringLiteral("sample"))) {
+        const QString path = p.value(QStringLiteral("sample"));
+        const std::vector<Sample> samples = readSamples(path);
+        bool ok = false;
+        const int index = p.value(QStringLiteral("index")).toInt(&ok);
+        if (!ok || index < 0 || index >= int(samples.size()))
+            throw Error(path, QStringLiteral("--index %1 is not in [0, %2)")
+                                  .arg(p.value(QStringLiteral("index")))
+                                  .arg(samples.size()));
+        const QString modelDir = p.value(QStringLiteral("model"));
+        const PromptFormat format =
+            PromptFormat::resolve(p.value(QStringLiteral("chat-template")), modelDir,
+                                  chatVarsOption(p), QDir::currentPath());
+        const Sample& sample = samples[size_t(index)];
+        try {
+            printJson(sampleIds(*loadTokenizer(tokPath), sample, format, modelDir));
+        } catch (const Error& e) {
+            throw Error(
+                QStringLiteral("%1: sample '%2' (index %3)").arg(path, sample.id).arg(index),
+                e.message());
+        }
+        return 0;
+    }
     const bool decode = p.isSet(QStringLiteral("decode"));
     const QString jsonl = p.value(QStringLiteral("jsonl"));
     // With --decode, --text-file is accepted for the ids file too.

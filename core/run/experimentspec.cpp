@@ -194,12 +194,25 @@ ExperimentSpec ExperimentSpec::fromJson(const QJsonObject& object, const QString
 {
     const Fields f(object, origin, {});
     f.rejectUnknown({"model", "samples", "compressors", "ratios", "interventions", "seed",
-                     "threads", "max_new_tokens", "store", "shard", "out"});
+                     "threads", "max_new_tokens", "store", "shard", "out", "chat_template",
+                     "chat_vars", "chat_template_used"});
     ExperimentSpec spec;
     spec.model = f.text("model", {}, true);
     spec.seed = std::uint64_t(f.number("seed", 1, 0, 9.0e15));
     spec.threads = f.integer("threads", 0, 0, 1024);
     spec.maxNewTokens = f.integer("max_new_tokens", 0, 0, 100000);
+    spec.chatTemplate = f.text("chat_template", spec.chatTemplate).trimmed();
+    if (spec.chatTemplate.isEmpty())
+        f.fail(QStringLiteral("chat_template"), QStringLiteral("expected auto, none or a file"));
+    spec.chatTemplatePath = spec.chatTemplate;
+    if (spec.chatTemplate != QLatin1String("auto") && spec.chatTemplate != QLatin1String("none") &&
+        !QFileInfo(spec.chatTemplate).isAbsolute() && !baseDir.isEmpty())
+        spec.chatTemplatePath = QDir(baseDir).filePath(spec.chatTemplate);
+    const QJsonValue vars = f.value("chat_vars");
+    if (!vars.isUndefined() && !vars.isNull() && !vars.isObject())
+        f.fail(QStringLiteral("chat_vars"),
+               QStringLiteral("expected an object of template variables"));
+    spec.chatVars = vars.toObject();
 
     const QJsonValue samples = f.value("samples");
     if (!samples.isArray() || samples.toArray().isEmpty())
@@ -308,16 +321,22 @@ QJsonObject ExperimentSpec::toJson() const
         interventionsJson.append(QJsonObject{{QStringLiteral("kind"), i.kind},
                                              {QStringLiteral("beta"), i.beta},
                                              {QStringLiteral("on"), i.on}});
-    return {{QStringLiteral("model"), model},
-            {QStringLiteral("samples"), samplesJson},
-            {QStringLiteral("compressors"), compressorsJson},
-            {QStringLiteral("ratios"), ratiosJson},
-            {QStringLiteral("interventions"), interventionsJson},
-            {QStringLiteral("seed"), double(seed)},
-            {QStringLiteral("threads"), threads},
-            {QStringLiteral("max_new_tokens"), maxNewTokens},
-            {QStringLiteral("store"), QJsonObject{{QStringLiteral("masks"), store.masks},
-                                                  {QStringLiteral("attention"), store.attention}}}};
+    QJsonObject out{
+        {QStringLiteral("model"), model},
+        {QStringLiteral("samples"), samplesJson},
+        {QStringLiteral("compressors"), compressorsJson},
+        {QStringLiteral("ratios"), ratiosJson},
+        {QStringLiteral("interventions"), interventionsJson},
+        {QStringLiteral("seed"), double(seed)},
+        {QStringLiteral("threads"), threads},
+        {QStringLiteral("max_new_tokens"), maxNewTokens},
+        {QStringLiteral("store"), QJsonObject{{QStringLiteral("masks"), store.masks},
+                                              {QStringLiteral("attention"), store.attention}}}};
+    if (chatTemplate != QLatin1String("auto"))
+        out.insert(QStringLiteral("chat_template"), chatTemplate);
+    if (!chatVars.isEmpty())
+        out.insert(QStringLiteral("chat_vars"), chatVars);
+    return out;
 }
 
 } // namespace kvl

@@ -70,9 +70,14 @@ struct StoreOptions
 //    "interventions": [{"kind": "boost", "beta": 4, "on": "retained"},
 //                      {"kind": "sham", "beta": 4, "on": "retained"}],
 //    "seed": 1, "threads": 0, "max_new_tokens": 0,
-//    "store": {"masks": "all", "attention": "failures"}}
+//    "store": {"masks": "all", "attention": "failures"},
+//    "chat_template": "auto", "chat_vars": {"enable_thinking": false}}
 // "interventions" absent = boost and sham at beta 4 on the "retained" rows; [] = none.
 // max_new_tokens 0 = the gold answer's length + 16 tokens per sample.
+// chat_template: "auto" (the model's tokenizer_config.json chat_template if it has one,
+// else none), "none" (the base layout) or a Jinja file (relative to the spec's folder);
+// chat_vars: the template's variables (tasks/promptformat.h). A run file records the
+// template it used under "chat_template_used" (fromJson ignores that key).
 struct ExperimentSpec
 {
     QString model;
@@ -84,6 +89,9 @@ struct ExperimentSpec
     int threads = 0; // 0: libtorch's default
     int maxNewTokens = 0;
     StoreOptions store;
+    QString chatTemplate = QStringLiteral("auto");     // as written
+    QString chatTemplatePath = QStringLiteral("auto"); // resolved against the spec's folder
+    QJsonObject chatVars;
 
     // Throws kvl::Error(origin, "field 'samples[1].n': ...") for a malformed spec.
     // Relative JSONL paths resolve against baseDir.
@@ -93,7 +101,8 @@ struct ExperimentSpec
 
     // The canonical JSON with every default written out: two specs that run the same
     // experiment give the same object (this is what a run file records and what a
-    // resumed run must match).
+    // resumed run must match). chat_template and chat_vars are left out at their defaults
+    // (auto, {}), so that specs written before they existed stay the same object.
     QJsonObject toJson() const;
 
     static std::vector<InterventionSpec> defaultInterventions();

@@ -69,7 +69,7 @@ SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokeniz
                               const QString& suite, int n, const std::vector<TaskOptions>& lengths,
                               std::uint64_t seed, int maxNewTokens,
                               const std::function<void(int, int)>& progress,
-                              const SampleAnswerSink& answered)
+                              const SampleAnswerSink& answered, const PromptFormat& format)
 {
     const auto generator = makeTaskGenerator(suite);
     AnswerSettings settings;
@@ -91,7 +91,7 @@ SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokeniz
             // tells them apart (ids key the predictions `score` reads back).
             if (lengths.size() > 1)
                 sample.id += QStringLiteral("@%1:%2").arg(options.minTokens).arg(options.maxTokens);
-            const PreparedSample prepared = prepareSample(sample, sample.id, tokenizer);
+            const PreparedSample prepared = prepareSample(sample, sample.id, tokenizer, format);
             settings.maxNewTokens =
                 maxNewTokens > 0 ? maxNewTokens : int(prepared.ids.answer.size()) + 16;
             if (fitsModel(model, prepared, settings.maxNewTokens)) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "tasks/promptformat.h"
 #include "tasks/taskgenerator.h"
 
 #include <QJsonObject>
@@ -62,13 +63,15 @@ struct SuiteEvaluation
 // variant; sample i of an entry depends on (suite, seed, i, its options) only) and scores
 // the greedy FullCache answers, pooled into one evaluation (with several entries a
 // sample's id ends in "@MIN:MAX", so ids stay unique); maxNewTokens 0 = gold length
-// + 16. `progress(done, total)` after each sample; `answered` with each scored sample
+// + 16. Prompts are laid out as `format` says (a chat template, or the base layout).
+// `progress(done, total)` after each sample; `answered` with each scored sample
 // (not those too long for the model).
 SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokenizer,
                               const QString& suite, int n, const std::vector<TaskOptions>& lengths,
                               std::uint64_t seed, int maxNewTokens = 0,
                               const std::function<void(int, int)>& progress = {},
-                              const SampleAnswerSink& answered = {});
+                              const SampleAnswerSink& answered = {},
+                              const PromptFormat& format = {});
 inline SuiteEvaluation evaluateSuite(const Transformer& model, const Tokenizer& tokenizer,
                                      const QString& suite, int n, const TaskOptions& options,
                                      std::uint64_t seed, int maxNewTokens = 0,

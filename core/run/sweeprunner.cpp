@@ -90,6 +90,30 @@ void addStoredRows(const QString& path, const QSet<QString>& sampleKeys, const Q
             (r.record.configKey == fullKey ? full : compressed).add(r.record.correct);
 }
 
+const QString kChatTemplateUsed = QStringLiteral("chat_template_used");
+
+// A sample whose prompt cannot be laid out: it stops the sweep instead of being skipped.
+class PromptLayoutError : public Error
+{
+  public:
+    using Error::Error;
+};
+
+// A run file's record of its template; runs written before templates existed used none.
+QJsonObject usedChatTemplate(const QJsonObject& spec)
+{
+    const QJsonObject used = spec.value(kChatTemplateUsed).toObject();
+    return used.isEmpty() ? QJsonObject{{QStringLiteral("template"), QStringLiteral("none")}}
+                          : used;
+}
+
+QString describeUsed(const QJsonObject& used)
+{
+    const QString file = used.value(QStringLiteral("template")).toString();
+    const QString sha = used.value(QStringLiteral("sha256")).toString();
+    return sha.isEmpty() ? file : QStringLiteral("%1 (sha256 %2)").arg(file, sha.left(12));
+}
+
 } // namespace
 
 QJsonObject SweepSummary::toJson() const
@@ -106,6 +130,24 @@ QJsonObject SweepSummary::toJson() const
             {QStringLiteral("seconds"), seconds},
             {QStringLiteral("accuracy_full"), optionalJson(fullAccuracy)},
             {QStringLiteral("accuracy_compressed"), optionalJson(compressedAccuracy)}};
+}
+
+PreparedSample SweepRunner::prepareOrFail(const Sample& sample, const PlannedSample& planned,
+                                          const PromptFormat& format,
+                                          const Tokenizer& tokenizer) const
+{
+    // A prompt the template cannot lay out is the run's configuration at fault, not one
+    // sample's length: the sweep stops, naming the file and the record.
+    try {
+        return prepareSample(sample, planned.key, tokenizer, format);
+    } catch (const Error& e) {
+        const SampleSource& source = m_spec.samples[size_t(planned.source)];
+        const QString file = source.kind == SampleSource::Kind::Jsonl
+                                 ? source.resolvedPath
+                                 : QStringLiteral("suite %1").arg(source.suite);
+        throw PromptLayoutError(QStringLiteral("%1: sample '%2'").arg(file, sample.id),
+                                e.message());
+    }
 }
 
 SweepRunner::SweepRunner(ExperimentSpec spec, SweepOptions options)
@@ -134,18 +176,31 @@ SweepSummary SweepRunner::run(const QString& outPath)
         if (p->sample)
             checkCountedTokenizer(*p->sample, m_spec.samples[size_t(p->source)].resolvedPath,
                                   *tokenizer, tokenizerPath);
+    const PromptFormat format =
+        PromptFormat::resolve(m_spec.chatTemplatePath, modelDir, m_spec.chatVars);
     if (m_spec.threads > 0)
         at::set_num_threads(m_spec.threads);
 
     RunWriter writer(outPath);
-    const QJsonObject specJson = m_spec.toJson();
+    QJsonObject specJson = m_spec.toJson();
+    // The template the prompts were rendered with, as resolved ("auto" names no file).
+    specJson.insert(kChatTemplateUsed, format.identity());
     const QString modelHash = model->checkpoint()->identityHash();
     if (const std::optional<RunInfo> old = writer.runInfo(); old && !old->spec.isEmpty()) {
         // The model is compared by its identity hash below, not by how it was named
-        // ("bundled" or a path to the same directory resume the same run).
+        // ("bundled" or a path to the same directory resume the same run); the template
+        // by what it resolved to, not by how it was asked for.
         QJsonObject a = specForComparison(old->spec), b = specForComparison(specJson);
-        a.remove(QStringLiteral("model"));
-        b.remove(QStringLiteral("model"));
+        const QJsonObject usedBefore = usedChatTemplate(old->spec);
+        if (usedBefore != format.identity())
+            throw Error(outPath,
+                        QStringLiteral("was run with chat template %1; this run would use %2. "
+                                       "Resume it with the same template or write to a new file")
+                            .arg(describeUsed(usedBefore), format.describe()));
+        for (const char* key : {"model", "chat_template", "chat_vars", "chat_template_used"}) {
+            a.remove(QLatin1String(key));
+            b.remove(QLatin1String(key));
+        }
         if (a != b)
             throw Error(outPath,
                         QStringLiteral("holds a run of another experiment (its spec differs "
@@ -205,13 +260,15 @@ SweepSummary SweepRunner::run(const QString& outPath)
         skippedInfo.key = planned->key;
         try {
             const Sample sample = materializeSample(*planned, m_spec, *tokenizer);
-            const PreparedSample prepared = prepareSample(sample, planned->key, *tokenizer);
+            const PreparedSample prepared = prepareOrFail(sample, *planned, format, *tokenizer);
             skippedInfo = prepared.info;
             record = evaluator.evaluate(prepared, cancelled);
             if (!record) {
                 summary.interrupted = true;
                 break;
             }
+        } catch (const PromptLayoutError&) {
+            throw;
         } catch (const Error& e) {
             skipReason = e.message();
         }

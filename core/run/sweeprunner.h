@@ -1,6 +1,8 @@
 #pragma once
 
 #include "run/experimentspec.h"
+#include "run/preparedsample.h"
+#include "run/sampleplan.h"
 #include "run/shard.h"
 #include "run/sweepprogress.h"
 
@@ -50,7 +52,10 @@ struct SweepSummary
 // An existing run file resumes: its finished and skipped samples are not recomputed;
 // it must hold the same spec (store/runmerge.h specForComparison) and model.
 // A sample that cannot run (longer than the model allows, say) is recorded with the
-// reason in its meta ("skipped") and no rows; the sweep goes on.
+// reason in its meta ("skipped") and no rows; the sweep goes on. A prompt the chat
+// template cannot lay out stops the sweep (kvl::Error naming the file and the sample).
+// The spec's chat_template is resolved against the model directory and recorded in
+// the run's spec as "chat_template_used"; a resumed run must resolve to the same one.
 class SweepRunner
 {
   public:
@@ -59,6 +64,9 @@ class SweepRunner
     SweepSummary run(const QString& outPath);
 
   private:
+    PreparedSample prepareOrFail(const Sample& sample, const PlannedSample& planned,
+                                 const PromptFormat& format, const Tokenizer& tokenizer) const;
+
     ExperimentSpec m_spec;
     SweepOptions m_options;
 };

@@ -121,6 +121,34 @@ class TestExperimentSpec : public QObject
         }
     }
 
+    // chat_template / chat_vars: absent at their defaults (auto, {}), so a spec without
+    // them is the object it was before they existed; a file resolves against the spec's
+    // folder; the canonical JSON reads back to itself.
+    void chatTemplate()
+    {
+        const ExperimentSpec a = ExperimentSpec::fromJson(parse(kMinimal), QStringLiteral("x"));
+        QCOMPARE(a.chatTemplate, QStringLiteral("auto"));
+        QVERIFY(!a.toJson().contains(QStringLiteral("chat_template")));
+        QVERIFY(!a.toJson().contains(QStringLiteral("chat_vars")));
+        QJsonObject json = parse(kMinimal);
+        json.insert(QStringLiteral("chat_template"), QStringLiteral("tmpl/qwen.jinja"));
+        json.insert(QStringLiteral("chat_vars"),
+                    QJsonObject{{QStringLiteral("enable_thinking"), false}});
+        // What a run file records of the template it used is read past, not refused.
+        json.insert(QStringLiteral("chat_template_used"),
+                    QJsonObject{{QStringLiteral("template"), QStringLiteral("none")}});
+        const ExperimentSpec b =
+            ExperimentSpec::fromJson(json, QStringLiteral("x"), QStringLiteral("/specs"));
+        QCOMPARE(b.chatTemplatePath, QStringLiteral("/specs/tmpl/qwen.jinja"));
+        QCOMPARE(b.toJson().value(QStringLiteral("chat_template")).toString(),
+                 QStringLiteral("tmpl/qwen.jinja"));
+        QCOMPARE(b.toJson().value(QStringLiteral("chat_vars")).toObject(),
+                 json.value(QStringLiteral("chat_vars")).toObject());
+        QCOMPARE(ExperimentSpec::fromJson(b.toJson(), QStringLiteral("y")).toJson(), b.toJson());
+        json.insert(QStringLiteral("chat_vars"), 3);
+        QVERIFY_THROWS_EXCEPTION(Error, ExperimentSpec::fromJson(json, QStringLiteral("x")));
+    }
+
     void interventionsCanBeOff()
     {
         const ExperimentSpec s = ExperimentSpec::fromJson(
