@@ -34,6 +34,8 @@ int runPresses(const QStringList& args)
         if (!e.inner.isEmpty())
             head += QStringLiteral("(%1)").arg(e.inner);
         printLine(QStringLiteral("%1  [%2]  %3").arg(head, pressKindName(e.kind), e.rule));
+        if (!e.unavailable.isEmpty())
+            printLine(QStringLiteral("    NOT AVAILABLE: %1").arg(e.unavailable));
         for (const PressEntry::Param& p : e.params)
             printLine(QStringLiteral("    %1=%2  %3")
                           .arg(p.name,

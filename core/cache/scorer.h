@@ -21,6 +21,8 @@ class Scorer
     virtual int64_t queryWindow(int64_t length) const { return 0; }
     // See Press::needsReceivedAttention.
     virtual bool needsReceivedAttention() const { return false; }
+    // See Press::needsAttentionInputs (KVzap reads the attention inputs).
+    virtual bool needsAttentionInputs() const { return false; }
     // True when an entry's score depends on that entry alone, not on which other entries
     // are scored with it (KNorm, QFilter, H2O): re-scoring a subset gives the same values.
     virtual bool entryWise() const { return false; }

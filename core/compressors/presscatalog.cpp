@@ -37,6 +37,12 @@ PressCatalog::PressCatalog()
                  lagKvEntry(),
                  curEntry(),
                  qfilterEntry(),
+                 finchEntry(),
+                 nonCausalAttentionEntry(),
+                 leverageEntry(),
+                 compactorEntry(),
+                 capEntry(),
+                 kvzapEntry(),
                  criticalKvEntry(),
                  whitelistEntry(),
                  uniformEntry(),
@@ -46,10 +52,17 @@ PressCatalog::PressCatalog()
                  blockEntry(),
                  perLayerEntry(),
                  fairEvictionEntry(),
+                 lukvEntry(),
+                 simLayerKvEntry(),
+                 duoAttentionEntry(),
                  composedEntry(),
                  keyRerotationEntry(),
+                 mergingEntry(),
+                 dmsEntry(),
                  quantizedEntry(),
                  thinkEntry()};
+    for (PressEntry& e : unavailableEntries())
+        m_entries.push_back(std::move(e));
 }
 
 const PressEntry* PressCatalog::find(const QString& name) const
@@ -62,7 +75,11 @@ const PressEntry* PressCatalog::find(const QString& name) const
         {"quantized_cache", "quantized"},
         {"chunk", "chunkkv"},
         {"per_layer", "perlayer"},
-        {"key_rerotation", "keyrerotation"}};
+        {"key_rerotation", "keyrerotation"},
+        {"non_causal_attn", "non_causal_attention"},
+        {"leverage_score", "leverage"},
+        {"capkv", "cap"},
+        {"duo", "duo_attention"}};
     QString canonical = name;
     for (const auto& [alias, target] : aliases)
         if (name == QLatin1String(alias))
@@ -75,8 +92,12 @@ const PressEntry* PressCatalog::find(const QString& name) const
 
 const PressEntry& PressCatalog::entry(const PressSpec& spec) const
 {
-    if (const PressEntry* e = find(spec.name))
+    if (const PressEntry* e = find(spec.name)) {
+        if (!e->unavailable.isEmpty())
+            throw Error(QStringLiteral("press spec '%1'").arg(spec.toString()),
+                        QStringLiteral("'%1' is not available: %2").arg(e->name, e->unavailable));
         return *e;
+    }
     QStringList names;
     for (const PressEntry& e : m_entries)
         names << e.name;
@@ -126,8 +147,15 @@ std::vector<QString> PressCatalog::exampleSpecs() const
 {
     std::vector<QString> specs;
     for (const PressEntry& e : m_entries) {
-        if (e.name == QLatin1String("qfilter"))
-            continue; // needs a filter file
+        if (e.name == QLatin1String("qfilter") || e.name == QLatin1String("kvzap"))
+            continue; // needs a weights file
+        if (!e.unavailable.isEmpty())
+            continue;
+        if (e.name == QLatin1String("finch")) {
+            // Its window comes from a delimiter span, which a bare sweep has not.
+            specs.push_back(QStringLiteral("finch:window=64"));
+            continue;
+        }
         if (e.inner.isEmpty() || e.inner.endsWith(QLatin1String("(optional)")))
             specs.push_back(e.name);
         else if (e.name == QLatin1String("composed"))
@@ -153,7 +181,9 @@ QJsonArray PressCatalog::toJson() const
                                {QStringLiteral("kind"), pressKindName(e.kind)},
                                {QStringLiteral("inner"), e.inner},
                                {QStringLiteral("rule"), e.rule},
-                               {QStringLiteral("params"), params}});
+                               {QStringLiteral("params"), params},
+                               {QStringLiteral("available"), e.unavailable.isEmpty()},
+                               {QStringLiteral("unavailable_reason"), e.unavailable}});
     }
     return out;
 }

@@ -39,6 +39,9 @@ struct PressEntry
     std::vector<Param> params;
     ScorerFactory makeScorer = nullptr; // set for scorers and scorer wrappers
     PressFactory makePress = nullptr;   // set for selectors, press wrappers and transforms
+    // Non-empty for a press listed but not buildable here, saying why (what it needs
+    // that KVLens does not have); the catalog refuses to build it with this reason.
+    QString unavailable;
 };
 
 QString pressKindName(PressEntry::Kind kind);
@@ -55,6 +58,12 @@ PressEntry keyDiffEntry();
 PressEntry lagKvEntry();
 PressEntry curEntry();
 PressEntry qfilterEntry();
+PressEntry finchEntry();
+PressEntry nonCausalAttentionEntry();
+PressEntry leverageEntry();
+PressEntry compactorEntry();
+PressEntry capEntry();
+PressEntry kvzapEntry();
 // Scorer wrappers.
 PressEntry criticalKvEntry();
 PressEntry whitelistEntry();
@@ -66,11 +75,18 @@ PressEntry chunkKvEntry();
 PressEntry blockEntry();
 PressEntry perLayerEntry();
 PressEntry fairEvictionEntry();
+PressEntry lukvEntry();
+PressEntry simLayerKvEntry();
+PressEntry duoAttentionEntry();
 // Press wrappers.
 PressEntry composedEntry();
 PressEntry keyRerotationEntry();
+PressEntry mergingEntry();
+PressEntry dmsEntry();
 // Transforms.
 PressEntry quantizedEntry();
 PressEntry thinkEntry();
+// Listed, not available (unavailablepresses.cpp says why).
+std::vector<PressEntry> unavailableEntries();
 
 } // namespace kvl

@@ -17,6 +17,7 @@ class ScorerPress : public Press
     CompressionResult compress(const CompressionInput& input, double ratio) const override;
     int64_t queryWindow(int64_t length) const override { return m_scorer->queryWindow(length); }
     bool needsReceivedAttention() const override { return m_scorer->needsReceivedAttention(); }
+    bool needsAttentionInputs() const override { return m_scorer->needsAttentionInputs(); }
     const Scorer& scorer() const { return *m_scorer; }
 
   private:

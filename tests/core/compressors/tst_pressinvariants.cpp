@@ -42,6 +42,14 @@ QString budgetKind(const QString& spec)
         return QStringLiteral("all");
     if (spec.startsWith(QLatin1String("pyramidkv")))
         return QStringLiteral("pyramid");
+    if (spec.startsWith(QLatin1String("lukv")))
+        return QStringLiteral("lukv");
+    // Their defaults need longer contexts than T 300 (n_initial + n_recent 1028, sink +
+    // recent 384): kvpress leaves such contexts whole.
+    if (spec.startsWith(QLatin1String("simlayerkv")) || spec.startsWith(QLatin1String("duo")))
+        return QStringLiteral("whole");
+    if (spec.startsWith(QLatin1String("dms")))
+        return QStringLiteral("dms");
     return QStringLiteral("head");
 }
 
@@ -99,6 +107,21 @@ class TestPressInvariants : public QObject
                 QCOMPARE(perHead[l].min().item<int64_t>(), layers.at(ratio)[size_t(l)]);
                 QCOMPARE(perHead[l].max().item<int64_t>(), layers.at(ratio)[size_t(l)]);
             }
+        } else if (kind == QLatin1String("lukv")) {
+            // Uniform curve (no file): row round(100 r) - 1 prunes (row + 1) / 100 in
+            // float32, per head floor((1 - p) T) plus the rounding remainder: r 0.9 keeps
+            // 30 (1 - 0.9f = 0.100000024), where int(T(1 - r)) would give 29.
+            const std::map<double, int64_t> kept{{0.25, 225}, {0.5, 150}, {0.75, 75}, {0.9, 30}};
+            QCOMPARE(perHead.min().item<int64_t>(), kept.at(ratio));
+            QCOMPARE(perHead.max().item<int64_t>(), kept.at(ratio));
+        } else if (kind == QLatin1String("whole")) {
+            QVERIFY(r.kept.all().item<bool>());
+        } else if (kind == QLatin1String("dms")) {
+            // KNorm scores are all below the default threshold 0: everything outside the
+            // sliding window of 128 goes.
+            QCOMPARE(perHead.min().item<int64_t>(), 128);
+            QCOMPARE(perHead.max().item<int64_t>(), 128);
+            QVERIFY(r.kept.narrow(2, kLength - 128, 128).all().item<bool>());
         } else if (kind == QLatin1String("layer")) {
             const at::Tensor perLayer = r.kept.sum({1, 2});
             QCOMPARE(perLayer.min().item<int64_t>(), kKv * n);
@@ -177,7 +200,8 @@ class TestPressInvariants : public QObject
         QTest::addColumn<QString>("spec");
         QTest::addColumn<double>("ratio");
         for (const char* inner : {"random", "streamingllm", "knorm", "snapkv", "tova", "observed",
-                                  "expected", "keydiff", "lagkv", "cur"})
+                                  "expected", "keydiff", "lagkv", "cur", "finch:window=64",
+                                  "non_causal_attention", "leverage", "compactor", "cap"})
             for (const char* outer : {"whitelist(%1)", "adakv(whitelist(%1))",
                                       "chunkkv(whitelist(%1))", "criticalkv(whitelist(%1))"})
                 for (double r : {0.25, 0.5, 0.9}) {
@@ -212,7 +236,8 @@ class TestPressInvariants : public QObject
         QTest::addColumn<QString>("spec");
         QTest::addColumn<double>("ratio");
         for (const char* inner : {"random", "streamingllm", "knorm", "snapkv", "tova", "observed",
-                                  "expected", "keydiff", "lagkv", "cur"})
+                                  "expected", "keydiff", "lagkv", "cur", "finch:window=64",
+                                  "non_causal_attention", "leverage", "compactor", "cap"})
             for (double r : {0.1, 0.25, 0.5, 0.75, 0.9})
                 QTest::newRow(qPrintable(QStringLiteral("fair(%1) r=%2").arg(inner).arg(r)))
                     << QStringLiteral("fair(%1)").arg(QLatin1String(inner)) << r;

@@ -3,17 +3,18 @@
 // engine answers under it.
 #include <torch/torch.h>
 
+#include "cache/keptselection.h"
 #include "cache/pressprefill.h"
+#include "cache/pressspec.h"
 #include "compressors/pressbenchmark.h"
 #include "compressors/presscatalog.h"
 #include "compressors/subcache.h"
-#include "cache/keptselection.h"
-#include "cache/pressspec.h"
-#include "model/rope.h"
 #include "model/answerdecoder.h"
 #include "model/benchmark.h"
+#include "model/rope.h"
 #include "model/transformer.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QtTest>
 #include <cmath>
@@ -79,15 +80,16 @@ class TestPressModel : public QObject
                  QStringLiteral("block"));
 
         // The kvpress loop, written out (every block here is at least a window long).
-        const auto scorer = PressCatalog().scorer(PressSpec::parse(QStringLiteral("snapkv:window=16")));
+        const auto scorer =
+            PressCatalog().scorer(PressSpec::parse(QStringLiteral("snapkv:window=16")));
         const int64_t kept = int64_t(double(length) * (1.0 - ratio));
         auto [cos, sin] = model.rope().cosSin(torch::arange(length - window, length, torch::kLong));
         at::Tensor index = torch::arange(kept, torch::kLong).expand({2, 2, kept});
         for (int64_t i = kept; i < length; i += block) {
             const int64_t end = std::min(i + block, length);
             QVERIFY(end - i >= window);
-            const at::Tensor current =
-                torch::cat({index, torch::arange(i, end, torch::kLong).expand({2, 2, end - i})}, -1);
+            const at::Tensor current = torch::cat(
+                {index, torch::arange(i, end, torch::kLong).expand({2, 2, end - i})}, -1);
             ContextCache sub = gatherEntries(cache, current);
             PrefillOptions prefixOptions;
             prefixOptions.window = int(window);
@@ -130,7 +132,9 @@ class TestPressModel : public QObject
              {"adakv(snapkv)", "chunkkv(snapkv)", "pyramidkv:window=8,beta=2", "criticalkv(tova)",
               "adakv(criticalkv(snapkv))", "whitelist(expected)", "block(observed)", "fair(tova)",
               "keyrerotation(adakv(snapkv))", "composed(knorm+think)", "quantized:bits=2",
-              "quantized:bits=8"})
+              "quantized:bits=8", "lukv", "keyrerotation(finch:window=16)", "merging(snapkv)",
+              "dms(compactor)", "simlayerkv:n_recent=64,lazy_threshold=0.3",
+              "duo_attention:sink_size=16,recent_size=32", "adakv(cap)"})
             QTest::newRow(spec) << QString::fromLatin1(spec);
     }
 
@@ -198,6 +202,162 @@ class TestPressModel : public QObject
             const at::Tensor expected = (attn.sum(1) / seenBy).view({kv, heads / kv, t}).mean(1);
             const double diff = (scores[l] - expected).abs().max().item<double>();
             QVERIFY2(diff < 1e-5, qPrintable(QStringLiteral("layer %1: %2").arg(l).arg(diff)));
+        }
+    }
+
+    // The presses that read model internals (every context query, pre-RoPE queries and
+    // keys, the RoPE) against references written out here from the prefill's tensors by
+    // another route: full T x T attention with masks instead of chunking or windows,
+    // explicit rotation by angle instead of the engine's Rope, a loop over future
+    // positions instead of the averaged rotation.
+    void modelInternalsPressesMatchReferences()
+    {
+        c10::InferenceMode guard;
+        const ModelConfig config = tinyConfig();
+        const Transformer model(config, randomModelWeights(config, 17, 0.3),
+                                QStringLiteral("tiny/config.json"));
+        std::vector<int> ids;
+        for (int i = 0; i < 300; ++i)
+            ids.push_back((11 * i + 7) % 50);
+        const int64_t t = 300, heads = config.numHeads, kv = config.numKvHeads, d = config.headDim;
+        const PressCatalog catalog;
+        const std::vector<QString> specs{
+            QStringLiteral("finch:window=40"), QStringLiteral("non_causal_attention:chunk_size=64"),
+            QStringLiteral("cap"), QStringLiteral("duo_attention:sink_size=16,recent_size=32")};
+        std::vector<std::unique_ptr<Press>> presses;
+        std::vector<const Press*> pointers;
+        for (const QString& s : specs) {
+            presses.push_back(catalog.press(s));
+            pointers.push_back(presses.back().get());
+        }
+        const PrefillOptions options = prefillOptionsFor(pointers, t);
+        QCOMPARE(int64_t(options.window), t);
+        const ContextCache cache = model.prefill(ids, options);
+        const CompressionInput input = compressionInputFor(model, cache);
+        const at::Tensor invFreq =
+            1.0 / torch::pow(config.ropeTheta, torch::arange(0, d, 2, torch::kDouble) / double(d));
+        // Rotation of x [..., d] at position p, by angle p * invFreq (rotate_half layout).
+        const auto rotate = [&](const at::Tensor& x, double p) {
+            const at::Tensor angle = torch::cat({invFreq, invFreq}) * p;
+            const at::Tensor x64 = x.to(torch::kDouble);
+            const at::Tensor half =
+                torch::cat({-x64.narrow(-1, d / 2, d / 2), x64.narrow(-1, 0, d / 2)}, -1);
+            return x64 * torch::cos(angle) + half * torch::sin(angle);
+        };
+        const auto sameKept = [&](const at::Tensor& scores, const at::Tensor& kept, int64_t n) {
+            // The press's kept set must be a top-n of the reference scores (ties aside:
+            // random weights make them unlikely).
+            return bestK(scores, n).equal(kept);
+        };
+        const double ratio = 0.5;
+        const int64_t n = int64_t(double(t) * (1.0 - ratio));
+
+        // Finch, window 40: full causal attention of the last 40 queries, row i scaled by
+        // T - 40 + i, mean over rows and group; window at max + 1.
+        {
+            const CompressionResult r = presses[0]->compress(input, ratio);
+            std::vector<at::Tensor> layers;
+            for (const LayerCache& l : cache.layers) {
+                const at::Tensor q = l.windowQueries.narrow(1, t - 40, 40).to(torch::kDouble);
+                const at::Tensor k = l.keys.repeat_interleave(heads / kv, 0).to(torch::kDouble);
+                at::Tensor logits = torch::matmul(q, k.transpose(1, 2)) / std::sqrt(double(d));
+                const at::Tensor rows = torch::arange(t - 40, t, torch::kLong).view({40, 1});
+                logits = logits.masked_fill(torch::arange(t, torch::kLong).view({1, t}) > rows,
+                                            -INFINITY);
+                at::Tensor a = torch::softmax(logits, -1).narrow(2, 0, t - 40);
+                a = a * torch::arange(t - 40, t, torch::kDouble).view({1, 40, 1});
+                at::Tensor s = a.mean(1).view({kv, heads / kv, t - 40}).mean(1);
+                s = torch::constant_pad_nd(s, {0, 40}, s.max().item<double>() + 1);
+                layers.push_back(s);
+            }
+            const at::Tensor expected = torch::stack(layers);
+            QVERIFY2(r.scores.to(torch::kDouble).allclose(expected, 1e-4, 1e-6), "finch scores");
+            QVERIFY(sameKept(expected, r.kept, n));
+        }
+        // Non-causal attention, chunk 64 (T 300: 4 full chunks and one of 44): a T x T mask
+        // of "same chunk", softmax of unscaled logits per query, summed over queries.
+        {
+            const CompressionResult r = presses[1]->compress(input, ratio);
+            const at::Tensor chunkOf = torch::arange(t, torch::kLong).div(64, "floor");
+            const at::Tensor other = chunkOf.view({t, 1}) != chunkOf.view({1, t});
+            std::vector<at::Tensor> layers;
+            for (const LayerCache& l : cache.layers) {
+                const at::Tensor q = l.windowQueries.to(torch::kDouble);
+                const at::Tensor k = l.keys.repeat_interleave(heads / kv, 0).to(torch::kDouble);
+                const at::Tensor a = torch::softmax(
+                    torch::matmul(q, k.transpose(1, 2)).masked_fill(other, -INFINITY), -1);
+                at::Tensor s = a.sum(1).view({kv, heads / kv, t}).mean(1) *
+                               l.values.to(torch::kDouble).norm(2, -1);
+                const at::Tensor padded = torch::constant_pad_nd(s, {1, 1}, 0.0);
+                s = (padded.narrow(1, 0, t) + padded.narrow(1, 1, t) + padded.narrow(1, 2, t)) / 3;
+                layers.push_back((s - s.mean()) / s.std());
+            }
+            const at::Tensor expected = torch::stack(layers);
+            QVERIFY2(r.scores.to(torch::kDouble).allclose(expected, 1e-3, 1e-4),
+                     "non-causal scores");
+        }
+        // CAPKV: anchor = mean over t >= 4 and p in [T, T + 512) of the pre-RoPE query
+        // rotated at p; per query head w = exp(5 (cos - max)), leverage of the values under
+        // I + sum (w + 1e-6) v v^T by an explicit inverse.
+        {
+            const CompressionResult r = presses[2]->compress(input, ratio);
+            std::vector<at::Tensor> layers;
+            for (const LayerCache& l : cache.layers) {
+                const at::Tensor q = l.windowQueriesPreRope.narrow(1, 4, t - 4); // [H, T', d]
+                at::Tensor anchor = torch::zeros({heads, d}, torch::kDouble);
+                for (int64_t p = t; p < t + 512; ++p)
+                    anchor += rotate(q, double(p)).mean(1) / 512.0;
+                anchor = anchor / anchor.norm(2, -1, true);
+                const at::Tensor k =
+                    l.keys.narrow(1, 4, t - 4).repeat_interleave(heads / kv, 0).to(torch::kDouble);
+                const at::Tensor cosine =
+                    torch::matmul(k / k.norm(2, -1, true), anchor.unsqueeze(-1)).squeeze(-1);
+                const at::Tensor w = torch::exp(5.0 * (cosine - cosine.amax(-1, true)));
+                const at::Tensor v = l.values.narrow(1, 4, t - 4)
+                                         .repeat_interleave(heads / kv, 0)
+                                         .to(torch::kDouble);
+                const at::Tensor a = torch::eye(d, torch::kDouble) +
+                                     torch::matmul(v.transpose(1, 2) * (w + 1e-6).unsqueeze(1), v);
+                const at::Tensor lev = (torch::matmul(v, torch::inverse(a)) * v).sum(-1); // [H, T']
+                at::Tensor s = (w * lev).view({kv, heads / kv, t - 4}).mean(1);
+                s = torch::constant_pad_nd(s, {4, 0}, s.max().item<double>() + 1);
+                layers.push_back(s);
+            }
+            const at::Tensor expected = torch::stack(layers);
+            QVERIFY2(r.scores.to(torch::kDouble).allclose(expected, 1e-3, 1e-6), "cap scores");
+            QVERIFY(sameKept(expected, r.kept, n));
+        }
+        // DuoAttention on the fly: mean pre-RoPE query and key, the key rotated at 0..499,
+        // the query at 499, softmax / sqrt(d), area under the cumsum, group mean.
+        {
+            const CompressionResult r = presses[3]->compress(input, ratio);
+            const QJsonArray got = r.details.value(QStringLiteral("head_scores")).toArray();
+            QCOMPARE(int(got.size()), config.numLayers * int(kv));
+            std::vector<double> expected;
+            for (const LayerCache& l : cache.layers) {
+                const at::Tensor q = rotate(l.windowQueriesPreRope.mean(1), 499.0); // [H, d]
+                std::vector<at::Tensor> keys;
+                for (int p = 0; p < 500; ++p)
+                    keys.push_back(rotate(l.keysPreRope.mean(1), double(p)));
+                const at::Tensor k = torch::stack(keys, 1).repeat_interleave(heads / kv, 0);
+                const at::Tensor a = torch::softmax(
+                    torch::matmul(k, q.unsqueeze(-1)).squeeze(-1) / std::sqrt(double(d)), -1);
+                const at::Tensor area = a.cumsum(-1).mean(-1).view({kv, heads / kv}).mean(1);
+                for (int64_t h = 0; h < kv; ++h)
+                    expected.push_back(area[h].item<double>());
+            }
+            for (size_t i = 0; i < expected.size(); ++i)
+                QVERIFY2(std::abs(got[qsizetype(i)].toDouble() - expected[i]) < 1e-5,
+                         qPrintable(QStringLiteral("head %1").arg(i)));
+            // round(0.5 x 4) = 2 streaming heads: the two lowest keep 16 + 32 entries.
+            std::vector<size_t> order(expected.size());
+            for (size_t i = 0; i < order.size(); ++i)
+                order[i] = i;
+            std::stable_sort(order.begin(), order.end(),
+                             [&](size_t a, size_t b) { return expected[a] < expected[b]; });
+            const at::Tensor perHead = r.kept.sum(-1).reshape(-1);
+            for (size_t i = 0; i < order.size(); ++i)
+                QCOMPARE(perHead[int64_t(order[i])].item<int64_t>(), i < 2 ? int64_t(48) : t);
         }
     }
 

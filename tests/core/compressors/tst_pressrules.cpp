@@ -8,7 +8,9 @@
 #include "compressors/presscatalog.h"
 #include "model/transformer.h"
 
+#include <QFile>
 #include <QJsonArray>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -32,6 +34,25 @@ std::vector<std::vector<float>> normRows(const std::vector<float>& norms)
     for (float n : norms)
         rows.push_back({n, 0.0f});
     return rows;
+}
+
+// A NumPy .npy (format 1.0) of little-endian float32 with the given shape literal.
+void writeNpy(const QString& path, const char* shape, const std::vector<float>& values)
+{
+    QByteArray header = QByteArray("{'descr': '<f4', 'fortran_order': False, 'shape': ") + shape +
+                        QByteArray(", }");
+    while ((10 + header.size() + 1) % 64 != 0)
+        header += ' ';
+    header += '\n';
+    QByteArray bytes("\x93NUMPY\x01\x00", 8);
+    bytes += char(header.size() & 0xff);
+    bytes += char(header.size() >> 8);
+    bytes += header;
+    bytes += QByteArray(reinterpret_cast<const char*>(values.data()),
+                        qsizetype(values.size() * sizeof(float)));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
 }
 
 } // namespace
@@ -624,6 +645,350 @@ class TestPressRules : public QObject
         QVERIFY(
             r.rewritten->layers[0].keys[0][1].allclose(torch::tensor({0.0f, 0.0f, 2.0f, 0.5f})));
         QCOMPARE(r.keptBytes, r.fullBytes * 0.75);
+    }
+
+    void finch()
+    {
+        // Window 2 = the question after the delimiter: the 'request' span starts at 4 of
+        // T 6. Window queries [1,0] (row 0, position 4) and [-1,0] (row 1, position 5);
+        // keys [x, 0], x = 1, 3, -3, 1.5, 0, 0, scaled by 1/√2. Row 0 sees keys 0-4, row 1
+        // keys 0-5. Normalised score_j = (4 a0_j + 5 a1_j) / 2: key 2 (read by row 1)
+        // ≈ 1.862 > key 1 ≈ 1.187 > 3 > 0. r 0.5 keeps 3: the window and key 2.
+        PressFixture f(1, 1, 1, 6, 2, 2);
+        f.setKeys(0, 0, {{1, 0}, {3, 0}, {-3, 0}, {1.5, 0}, {0, 0}, {0, 0}});
+        f.cache.layers[0].windowQueries[0][0][0] = 1.0;
+        f.cache.layers[0].windowQueries[0][1][0] = -1.0;
+        f.input.spans = {{4, 6, QStringLiteral("request")}};
+        const CompressionResult r = run(QStringLiteral("finch"), f, 0.5);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{2, 4, 5}));
+        const double s = 1 / std::sqrt(2.0);
+        const double xs[] = {1, 3, -3, 1.5, 0, 0};
+        double z0 = 0, z1 = 0;
+        for (int j = 0; j < 6; ++j) {
+            if (j < 5)
+                z0 += std::exp(xs[j] * s);
+            z1 += std::exp(-xs[j] * s);
+        }
+        const auto a0 = [&](int j) { return std::exp(xs[j] * s) / z0; };
+        const auto a1 = [&](int j) { return std::exp(-xs[j] * s) / z1; };
+        for (int j = 0; j < 4; ++j)
+            QVERIFY(std::abs(r.scores[0][0][j].item<double>() - (4 * a0(j) + 5 * a1(j)) / 2) <
+                    1e-6);
+        // The window gets the layer's max + 1.
+        QVERIFY(std::abs(r.scores[0][0][4].item<double>() - ((4 * a0(2) + 5 * a1(2)) / 2 + 1)) <
+                1e-5);
+        // Without normalisation: the plain mean over the window.
+        const CompressionResult plain = run(QStringLiteral("finch:normalize_scores=false"), f, 0.5);
+        QVERIFY(std::abs(plain.scores[0][0][1].item<double>() - (a0(1) + a1(1)) / 2) < 1e-6);
+        // A window given explicitly is the same press without the span; neither is an error.
+        f.input.spans.clear();
+        QVERIFY(run(QStringLiteral("finch:window=2"), f, 0.5).kept.equal(r.kept));
+        QVERIFY_THROWS_EXCEPTION(Error, run(QStringLiteral("finch"), f, 0.5));
+    }
+
+    void simLayerKv()
+    {
+        // T 8, n_initial 1, n_recent 3, n_last 1: the last query (position 7, [1,0]) reads
+        // all 8 keys. Layer 0: key 0 = [4,0] -> e = e^(4/√2) ≈ 16.9 of Z = e + 7: mass on
+        // key 0 + keys 5-7 = (e + 3)/Z ≈ 0.83 > 0.5: lazy, keeps {0} and the last
+        // n_recent - n_last = 2: {0, 6, 7}. Layer 1: key 3 = [4,0]: mass 4/Z ≈ 0.17: all kept.
+        PressFixture f(2, 1, 1, 8, 2, 1);
+        f.setKeys(0, 0, {{4, 0}});
+        f.setKeys(1, 0, {{0, 0}, {0, 0}, {0, 0}, {4, 0}});
+        for (int l = 0; l < 2; ++l)
+            f.cache.layers[size_t(l)].windowQueries[0][0][0] = 1.0;
+        const QString spec =
+            QStringLiteral("simlayerkv:lazy_threshold=0.5,n_last=1,n_recent=3,n_initial=1");
+        const CompressionResult r = run(spec, f, 0.5);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{0, 6, 7}));
+        QCOMPARE(keptAt(r.kept, 1, 0), (Ints{0, 1, 2, 3, 4, 5, 6, 7}));
+        const double e = std::exp(4 / std::sqrt(2.0));
+        QVERIFY(std::abs(r.scores[0][0][0].item<double>() - (e + 3) / (e + 7)) < 1e-5);
+        QCOMPARE(r.details.value(QStringLiteral("lazy_layers")).toArray().size(), 1);
+        // Threshold 0.9 above both masses: nothing lazy. r 0 keeps all. A context shorter
+        // than n_initial + n_recent is left whole.
+        QVERIFY(run(QStringLiteral("simlayerkv:lazy_threshold=0.9,n_recent=3,n_initial=1"), f, 0.5)
+                    .kept.all()
+                    .item<bool>());
+        QVERIFY(run(spec, f, 0.0).kept.all().item<bool>());
+        QVERIFY(run(QStringLiteral("simlayerkv:lazy_threshold=0.5,n_recent=8,n_initial=1"), f, 0.5)
+                    .kept.all()
+                    .item<bool>());
+    }
+
+    void nonCausalAttention()
+    {
+        // T 5, chunk 2: chunks {0,1}, {2,3}, {4 + padding}. Zero queries attend uniformly
+        // inside their chunk, so every key receives exactly 1 (key 4: its one query, the
+        // padded key masked; unmasked it would get 1/2). x ||v|| with norms 1, 2, 3, 4, 10:
+        // 1, 2, 3, 4, 10; avg-pool 3 (zero padding counted): 1, 2, 3, 17/3, 14/3.
+        // z-scores over those (mean 49/15, unbiased std). r 0.6 keeps 2: {3, 4} (with the
+        // padded key unmasked, 4 pools to 3 = position 2's 3 and {2, 3} would be kept).
+        PressFixture f(1, 1, 1, 5, 2, 5);
+        f.setValues(0, 0, {{1, 0}, {2, 0}, {3, 0}, {4, 0}, {10, 0}});
+        const CompressionResult r =
+            run(QStringLiteral("non_causal_attention:chunk_size=2"), f, 0.6);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{3, 4}));
+        const std::vector<double> pooled{1, 2, 3, 17.0 / 3, 14.0 / 3};
+        double mean = 0, var = 0;
+        for (double p : pooled)
+            mean += p / 5;
+        for (double p : pooled)
+            var += (p - mean) * (p - mean) / 4;
+        for (int j = 0; j < 5; ++j)
+            QVERIFY(std::abs(r.scores[0][0][j].item<double>() -
+                             (pooled[size_t(j)] - mean) / std::sqrt(var)) < 1e-5);
+        // It needs every query: a short captured window is an error, not a guess.
+        PressFixture g(1, 1, 1, 5, 2, 2);
+        QVERIFY_THROWS_EXCEPTION(Error, run(QStringLiteral("non_causal_attention"), g, 0.5));
+    }
+
+    void leverage()
+    {
+        // Pre-RoPE keys [20,0], [-10,0], [-10,0], [0,10], [0,-10] (mean zero): X^T X =
+        // diag(600, 200), leverage h = 400/600, 100/600, 100/600, 100/200, 100/200. A
+        // Gaussian sketch of rank 2 leaves leverage unchanged (jitter 1e-2 moves it by
+        // ~1e-5). z-scores: mean 0.4, unbiased std sqrt(0.05). r 0.75 keeps key 0 alone;
+        // r 0.4 keeps 3: {0, 3, 4}. Post-RoPE keys (all zero here) play no part.
+        PressFixture f(1, 1, 1, 5, 2, 1);
+        const std::vector<std::vector<float>> keys{{20, 0}, {-10, 0}, {-10, 0}, {0, 10}, {0, -10}};
+        for (size_t t = 0; t < keys.size(); ++t)
+            for (size_t c = 0; c < 2; ++c)
+                f.cache.layers[0].keysPreRope[0][int64_t(t)][int64_t(c)] = keys[t][c];
+        const CompressionResult r = run(QStringLiteral("leverage"), f, 0.75);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{0}));
+        QCOMPARE(keptAt(run(QStringLiteral("leverage"), f, 0.4).kept, 0, 0), (Ints{0, 3, 4}));
+        const double h[] = {2.0 / 3, 1.0 / 6, 1.0 / 6, 0.5, 0.5};
+        for (int j = 0; j < 5; ++j)
+            QVERIFY2(std::abs(r.scores[0][0][j].item<double>() - (h[j] - 0.4) / std::sqrt(0.05)) <
+                         1e-3,
+                     qPrintable(QString::number(r.scores[0][0][j].item<double>())));
+        // Another sketch seed, the same leverage.
+        QVERIFY(
+            run(QStringLiteral("leverage:seed=9"), f, 0.75).scores.allclose(r.scores, 1e-3, 1e-3));
+    }
+
+    void compactor()
+    {
+        // T 7 with sink_size_start 1 and sink_size_end 1: positions 1-5 hold the leverage
+        // case (pre-RoPE keys) and the non-causal case (value norms 1, 2, 3, 4, 10, zero
+        // queries and keys, chunk 2), each z-scored over those 5:
+        // z_lev ≈ 1.193, -1.043, -1.043, 0.447, 0.447; z_nc ≈ -1.189, -0.665, -0.140,
+        // 1.259, 0.734. r 0.5 keeps int(3.5) = 3: the 2 protected + the best of
+        // 0.5 z_lev + z_nc ≈ -0.593, -1.186, -0.661, 1.483, 0.958: position 4.
+        // blending 5: 4.77, -5.88, -5.36, 3.49, 2.97: position 1.
+        PressFixture f(1, 1, 1, 7, 2, 7);
+        const std::vector<std::vector<float>> keys{{20, 0}, {-10, 0}, {-10, 0}, {0, 10}, {0, -10}};
+        for (size_t t = 0; t < keys.size(); ++t)
+            for (size_t c = 0; c < 2; ++c)
+                f.cache.layers[0].keysPreRope[0][int64_t(t + 1)][int64_t(c)] = keys[t][c];
+        f.setValues(0, 0, {{1, 0}, {1, 0}, {2, 0}, {3, 0}, {4, 0}, {10, 0}, {1, 0}});
+        const QString base =
+            QStringLiteral("compactor:sink_size_start=1,sink_size_end=1,chunk_size=2");
+        const CompressionResult r = run(base, f, 0.5);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{0, 4, 6}));
+        QCOMPARE(keptAt(run(base + QStringLiteral(",blending=5"), f, 0.5).kept, 0, 0),
+                 (Ints{0, 1, 6}));
+        QVERIFY(std::abs(r.scores[0][0][4].item<double>() - (0.5 * 0.4472 + 1.2591)) < 2e-3);
+        QVERIFY(std::abs(r.scores[0][0][0].item<double>() -
+                         (r.scores[0][0][4].item<double>() + 1)) < 1e-5);
+        // The default blending is the ratio: the scores change with it.
+        QVERIFY(PressCatalog().scorer(PressSpec::parse(base))->usesRatio());
+        QVERIFY(!PressCatalog()
+                     .scorer(PressSpec::parse(base + QStringLiteral(",blending=0.3")))
+                     ->usesRatio());
+    }
+
+    void lukv()
+    {
+        // Budget curve [99, 1 layer, 2 kv-heads], row 49 (r 0.5) = prune 0.23, 0.35 ->
+        // ideal keeps 7.7, 6.5 of T 10: round(14.2) = 14 = 7 + 6 + 1 remainder, to head 0
+        // (fraction .7 > .5): 8 and 6. Other rows 0.5. KNorm scores; sink 1 and window 1
+        // protect 0 and 9 (norm 100). Norms 8..1 at 1-8: head 0 keeps 0, 9 and the 6
+        // smallest (3-8); head 1 keeps 0, 9 and 5-8.
+        QTemporaryDir dir;
+        const QString curve = dir.filePath(QStringLiteral("curve.npy"));
+        std::vector<float> values(99 * 2, 0.5f);
+        values[49 * 2] = 0.23f;
+        values[49 * 2 + 1] = 0.35f;
+        writeNpy(curve, "(99, 1, 2)", values);
+        PressFixture f(1, 2, 2, 10, 2, 1);
+        for (int h = 0; h < 2; ++h)
+            f.setKeys(0, h, normRows({100, 8, 7, 6, 5, 4, 3, 2, 1, 100}));
+        const QString spec = QStringLiteral("lukv(knorm):curve=%1,sink=1,window=1").arg(curve);
+        const CompressionResult r = run(spec, f, 0.5);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{0, 3, 4, 5, 6, 7, 8, 9}));
+        QCOMPARE(keptAt(r.kept, 0, 1), (Ints{0, 5, 6, 7, 8, 9}));
+        QCOMPARE(r.details.value(QStringLiteral("curve_row")).toInt(), 49);
+        // r 0.3 reads row 29 (0.5 each): 5 per head. Without a curve (kvpress's uniform
+        // fallback) r 0.3 prunes 0.3: 7 per head.
+        QCOMPARE(int(run(spec, f, 0.3).kept.sum().item<int64_t>()), 10);
+        const CompressionResult u = run(QStringLiteral("lukv(knorm):sink=1,window=1"), f, 0.3);
+        // (1 - 0.3f) x 10 = 6.99999988 rounds to 7.0f in float32 (as kvpress computes):
+        // 7 per head, the protected 0 and 9 and norms 5..1 (4-8).
+        QCOMPARE(keptAt(u.kept, 0, 0), (Ints{0, 4, 5, 6, 7, 8, 9}));
+        QCOMPARE(keptAt(u.kept, 0, 1), (Ints{0, 4, 5, 6, 7, 8, 9}));
+        // A curve for another shape names the file.
+        const QString wrong = dir.filePath(QStringLiteral("wrong.npy"));
+        writeNpy(wrong, "(99, 2, 2)", std::vector<float>(99 * 4, 0.5f));
+        try {
+            run(QStringLiteral("lukv(knorm):curve=%1").arg(wrong), f, 0.5);
+            QFAIL("accepted a curve for 2 layers");
+        } catch (const Error& e) {
+            QVERIFY2(e.message().contains(wrong), qPrintable(e.message()));
+        }
+    }
+
+    void cap()
+    {
+        // Zero queries give a zero anchor: every alignment is 0 and w = exp(0) = 1. Then
+        // the score is v_i^T A^-1 v_i with A = I + (1 + eps) sum v v^T. n_sink 1, values
+        // after the sink [1,0], [2,0], [0,1]: A ≈ diag(6, 2): 1/6, 4/6, 1/2; the sink gets
+        // 4/6 + 1. r 0.5 keeps 2: {0, 2}; r 0.25 keeps 3: {0, 2, 3}.
+        PressFixture f(1, 1, 1, 4, 2, 4);
+        f.setValues(0, 0, {{5, 5}, {1, 0}, {2, 0}, {0, 1}});
+        const QString spec = QStringLiteral("cap:n_sink=1");
+        const CompressionResult r = run(spec, f, 0.5);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{0, 2}));
+        QCOMPARE(keptAt(run(spec, f, 0.25).kept, 0, 0), (Ints{0, 2, 3}));
+        const double a0 = 1 + 5 * (1 + 1e-6), a1 = 1 + (1 + 1e-6);
+        QVERIFY(std::abs(r.scores[0][0][1].item<double>() - 1 / a0) < 1e-5);
+        QVERIFY(std::abs(r.scores[0][0][2].item<double>() - 4 / a0) < 1e-5);
+        QVERIFY(std::abs(r.scores[0][0][3].item<double>() - 1 / a1) < 1e-5);
+        QVERIFY(std::abs(r.scores[0][0][0].item<double>() - (4 / a0 + 1)) < 1e-5);
+    }
+
+    void duoAttention()
+    {
+        // q_len 2, kv-heads 0 and 1 (one query head each). Head 0: zero mean query and key:
+        // the last query splits 1/2, 1/2, area under the cumsum (1/2 + 1)/2 = 0.75. Head 1:
+        // mean query = mean key = [2, 0]: at position 1 the query and key 1 are both
+        // rotated by 1 rad (logit 4/√2), key 0 is not (4 cos 1/√2): a0 = 1/(1 +
+        // e^((4 - 4 cos 1)/√2)), area (a0 + 1)/2 < 0.75. r 0.5 makes round(0.5 x 2) = 1
+        // streaming head, the lower: head 1, which keeps sink 1 + recent 2 = {0, 4, 5}.
+        PressFixture f(1, 2, 2, 6, 2, 6);
+        for (int t = 0; t < 6; ++t) {
+            f.cache.layers[0].keysPreRope[1][t][0] = 2.0;
+            f.cache.layers[0].windowQueriesPreRope[1][t][0] = 2.0;
+        }
+        f.input.rope = nullptr;
+        const QString spec = QStringLiteral("duo_attention:sink_size=1,recent_size=2,q_len=2");
+        const CompressionResult r = run(spec, f, 0.5);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{0, 1, 2, 3, 4, 5}));
+        QCOMPARE(keptAt(r.kept, 0, 1), (Ints{0, 4, 5}));
+        const QJsonArray scores = r.details.value(QStringLiteral("head_scores")).toArray();
+        const double a0 = 1 / (1 + std::exp((4 - 4 * std::cos(1.0)) / std::sqrt(2.0)));
+        QVERIFY(std::abs(scores[0].toDouble() - 0.75) < 1e-6);
+        QVERIFY(std::abs(scores[1].toDouble() - (a0 + 1) / 2) < 1e-5);
+        // r 0 streams no head; r 0.9 rounds to 2: both.
+        QVERIFY(run(spec, f, 0.0).kept.all().item<bool>());
+        QCOMPARE(keptAt(run(spec, f, 0.9).kept, 0, 0), (Ints{0, 4, 5}));
+    }
+
+    void merging()
+    {
+        // KNorm keeps the 2 smallest keys of [1,0], [0,2], [3,0], [1,4]: 0 and 1. Evicted
+        // 2 is most similar to 0 (cos 1): weight 1 x |v2| / (|v2| + |v0|) = 3/4; evicted 3
+        // to 1 (cos 4/√17): weight 4/√17 x 2/3. v0 = ([1,0] + 0.75 [0,3]) / 1.75,
+        // v1 = ([0,1] + w [2,0]) / (1 + w); keys and evicted values unchanged.
+        PressFixture f(1, 1, 1, 4, 2, 1);
+        f.setKeys(0, 0, {{1, 0}, {0, 2}, {3, 0}, {1, 4}});
+        f.setValues(0, 0, {{1, 0}, {0, 1}, {0, 3}, {2, 0}});
+        const CompressionResult r = run(QStringLiteral("merging(knorm)"), f, 0.5);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{0, 1}));
+        const at::Tensor v = r.rewritten->layers[0].values[0];
+        QVERIFY(v[0].allclose(torch::tensor({1.0f / 1.75f, 2.25f / 1.75f}), 1e-5, 1e-5));
+        const float w = float(4 / std::sqrt(17.0) * 2 / 3);
+        QVERIFY(v[1].allclose(torch::tensor({2 * w / (1 + w), 1 / (1 + w)}), 1e-5, 1e-5));
+        QVERIFY(v[2].equal(torch::tensor({0.0f, 3.0f})));
+        QVERIFY(r.rewritten->layers[0].keys.equal(f.cache.layers[0].keys));
+        // merge_fraction 0.5: the quantile of the similarities (1, 0.970) at 0.5 is 0.985:
+        // only 2 merges, v1 stays. similarity_threshold 0.99 does the same.
+        for (const char* spec :
+             {"merging(knorm):merge_fraction=0.5", "merging(knorm):similarity_threshold=0.99"}) {
+            const at::Tensor g =
+                run(QString::fromLatin1(spec), f, 0.5).rewritten->layers[0].values[0];
+            QVERIFY2(g[1].equal(torch::tensor({0.0f, 1.0f})), spec);
+            QVERIFY2(g[0].allclose(v[0]), spec);
+        }
+    }
+
+    void dms()
+    {
+        // KNorm scores -1, -3, -2, -5; threshold -2.5 evicts what lies outside the last
+        // sliding_window_size = 1 and below it: position 1 (3, in the window, stays).
+        PressFixture f(1, 1, 1, 4, 2, 1);
+        f.setKeys(0, 0, normRows({1, 3, 2, 5}));
+        const QString spec = QStringLiteral("dms(knorm):threshold=-2.5,sliding_window_size=1");
+        QCOMPARE(keptAt(run(spec, f, 0.5).kept, 0, 0), (Ints{0, 2, 3}));
+        QVERIFY(run(spec, f, 0.0).kept.all().item<bool>());
+    }
+
+    void kvzap()
+    {
+        // An MLP KVzap model, 1 layer: hidden 4 -> 1 (weight [1,0,0,0]) -> GELU -> x2 -> 1
+        // kv-head. Attention inputs' first channel 1, -1, 0.5, 3: scores 2 GELU(x) =
+        // 1.683, -0.317, 0.691, 5.992; r 0.5 keeps {0, 3}.
+        QTemporaryDir dir;
+        QFile config(dir.filePath(QStringLiteral("config.json")));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(R"({"model_type": "kvzap", "input_dim": 4, "output_dim": 1,
+                        "hidden_dim": 1, "n_modules": 1})");
+        config.close();
+        SafetensorsWriter w;
+        const float w1[] = {1, 0, 0, 0}, b1[] = {0}, w2[] = {2}, b2[] = {0};
+        w.addF32(QStringLiteral("module_list.0.0.weight"), {1, 4}, w1);
+        w.addF32(QStringLiteral("module_list.0.0.bias"), {1}, b1);
+        w.addF32(QStringLiteral("module_list.0.2.weight"), {1, 1}, w2);
+        w.addF32(QStringLiteral("module_list.0.2.bias"), {1}, b2);
+        w.write(dir.filePath(QStringLiteral("model.safetensors")));
+        PressFixture f(1, 1, 2, 4, 2, 1);
+        f.cache.layers[0].attentionInputs = torch::zeros({4, 4});
+        const float x[] = {1, -1, 0.5f, 3};
+        for (int t = 0; t < 4; ++t)
+            f.cache.layers[0].attentionInputs[t][0] = x[t];
+        const auto press = PressCatalog().press(QStringLiteral("kvzap:dir=%1").arg(dir.path()));
+        QVERIFY(press->needsAttentionInputs());
+        f.bind();
+        const CompressionResult r = press->compress(f.input, 0.5);
+        QCOMPARE(keptAt(r.kept, 0, 0), (Ints{0, 3}));
+        const auto gelu = [](double v) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); };
+        for (int t = 0; t < 4; ++t)
+            QVERIFY(std::abs(r.scores[0][0][t].item<double>() - 2 * gelu(x[t])) < 1e-5);
+        // Without the attention inputs, or for another model shape, it says so.
+        f.cache.layers[0].attentionInputs = at::Tensor();
+        QVERIFY_THROWS_EXCEPTION(Error, press->compress(f.input, 0.5));
+        PressFixture g(2, 1, 2, 4, 2, 1);
+        g.bind();
+        QVERIFY_THROWS_EXCEPTION(Error, press->compress(g.input, 0.5));
+        QVERIFY_THROWS_EXCEPTION(Error,
+                                 PressCatalog().press(QStringLiteral("kvzap:dir=/nonexistent")));
+    }
+
+    void unavailablePressesSayWhy()
+    {
+        const PressCatalog catalog;
+        for (const char* name : {"kvzip", "kvcompose", "cam", "restorekv", "dms_trained"}) {
+            const PressEntry* e = catalog.find(QString::fromLatin1(name));
+            QVERIFY2(e && !e->unavailable.isEmpty(), name);
+            try {
+                catalog.press(QString::fromLatin1(name));
+                QFAIL("built an unavailable press");
+            } catch (const Error& err) {
+                QVERIFY2(err.message().contains(QLatin1String("not available")),
+                         qPrintable(err.message()));
+            }
+            for (const QString& spec : catalog.exampleSpecs())
+                QVERIFY(!spec.startsWith(QString::fromLatin1(name) + u':') &&
+                        spec != QString::fromLatin1(name));
+        }
+        int available = 0, listed = 0;
+        for (const QJsonValue& v : catalog.toJson()) {
+            ++listed;
+            available += v.toObject().value(QStringLiteral("available")).toBool() ? 1 : 0;
+        }
+        QCOMPARE(listed, int(catalog.entries().size()));
+        QCOMPARE(listed - available, 5);
     }
 };
 
