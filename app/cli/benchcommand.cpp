@@ -125,14 +125,35 @@ QJsonObject runPythonPrefill(const ModelConfig& c, int64_t tokens, int threads, 
 }
 
 // The model --model names: a random-weight model of a named shape (random-0.5b, no
-// files), or a model directory (or "bundled").
-std::unique_ptr<Transformer> loadBenchModel(const QString& name)
+// files), or a model directory (or "bundled"). A prefill longer than the model's
+// max_position_embeddings is a timing run only: the limit is lifted to `tokens` (RoPE
+// simply continues past the trained positions) and `liftedFrom` says from what.
+std::unique_ptr<Transformer> loadBenchModel(const QString& name, int64_t tokens = 0,
+                                            int64_t* liftedFrom = nullptr)
 {
+    auto lift = [&](ModelConfig config) {
+        if (tokens > 0 && config.maxPositionEmbeddings > 0 &&
+            tokens > config.maxPositionEmbeddings) {
+            if (liftedFrom)
+                *liftedFrom = config.maxPositionEmbeddings;
+            config.maxPositionEmbeddings = tokens;
+        }
+        return config;
+    };
     if (isRandomShapeName(name)) {
-        const ModelConfig config = randomShapeConfig(name);
+        const ModelConfig config = lift(randomShapeConfig(name));
         return std::make_unique<Transformer>(config, randomModelWeights(config, 0), name);
     }
-    return Transformer::load(resolveModelDir(name, QStringLiteral(KVLENS_SOURCE_RESOURCES)));
+    const QString dir = resolveModelDir(name, QStringLiteral(KVLENS_SOURCE_RESOURCES));
+    const std::unique_ptr<CheckpointDir> checkpoint = CheckpointDir::open(dir);
+    if (tokens <= checkpoint->config().maxPositionEmbeddings)
+        return Transformer::load(dir);
+    // The weights are copied out of the memory map: the checkpoint can close.
+    ModelWeights weights = loadModelWeights(*checkpoint);
+    for (auto& [weightName, tensor] : weights.named(checkpoint->config()))
+        *tensor = tensor->clone();
+    return std::make_unique<Transformer>(lift(checkpoint->config()), std::move(weights),
+                                         checkpoint->configPath());
 }
 
 // A small sweep of the retrieval suite (4 samples, 3 presses x 3 ratios) timed against
@@ -246,10 +267,22 @@ int runBench(const QStringList& args)
         result.insert(QStringLiteral("sweep"), benchSweep(parser.value(QStringLiteral("model")), repeats));
     } else if (parser.isSet(QStringLiteral("model"))) {
         const QString name = parser.value(QStringLiteral("model"));
-        const std::unique_ptr<Transformer> model = loadBenchModel(name);
+        int64_t liftedFrom = 0;
+        const std::unique_ptr<Transformer> model = loadBenchModel(name, tokens, &liftedFrom);
         const PrefillBench bench = benchPrefill(*model, tokens, repeats);
         result.insert(QStringLiteral("model"), name);
         result.insert(QStringLiteral("prefill_tokens"), qint64(tokens));
+        if (liftedFrom > 0)
+            result.insert(QStringLiteral("max_positions_lifted"),
+                          QStringLiteral("max_position_embeddings %1 raised to %2 for this "
+                                         "timing run (positions past %1 were never trained)")
+                              .arg(liftedFrom)
+                              .arg(tokens));
+        result.insert(QStringLiteral("prefill_system_seconds"), bench.systemSeconds);
+        result.insert(QStringLiteral("prefill_system_seconds_per_layer"),
+                      bench.systemSecondsPerLayer);
+        result.insert(QStringLiteral("rss_before_prefill_mib"), bench.rssBeforeMiB);
+        result.insert(QStringLiteral("peak_rss_mib"), bench.peakRssMiB);
         result.insert(QStringLiteral("prefill_seconds"), bench.seconds);
         result.insert(QStringLiteral("prefill_tokens_per_s"), bench.tokensPerSecond);
         result.insert(QStringLiteral("prefill_gflops"), bench.gflops);
@@ -281,7 +314,7 @@ int runBench(const QStringList& args)
         if (!parser.isSet(QStringLiteral("model")))
             throw Error(QStringLiteral("--presses needs --model DIR|random-0.5b"));
         const std::unique_ptr<Transformer> model =
-            loadBenchModel(parser.value(QStringLiteral("model")));
+            loadBenchModel(parser.value(QStringLiteral("model")), tokens);
         result.insert(QStringLiteral("presses"), benchPresses(*model, tokens, 0.5).toJson());
     }
 

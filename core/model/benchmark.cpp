@@ -7,6 +7,9 @@
 
 #include <chrono>
 #include <ctime>
+#include <fstream>
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace kvl {
 
@@ -22,6 +25,30 @@ double processCpuSeconds()
     timespec ts{};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+double systemCpuSeconds()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_stime.tv_sec) + double(usage.ru_stime.tv_usec) * 1e-6;
+}
+
+double peakRssMiB()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_maxrss) / 1024.0; // kilobytes on Linux
+}
+
+// Resident set now (the second field of /proc/self/statm, in pages); 0 where unreadable.
+double currentRssMiB()
+{
+    std::ifstream statm("/proc/self/statm");
+    long long pages = 0, resident = 0;
+    if (!(statm >> pages >> resident))
+        return 0.0;
+    return double(resident) * double(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
 }
 
 } // namespace
@@ -105,17 +132,24 @@ PrefillBench benchPrefill(const Transformer& model, int64_t tokens, int repeats)
                   options);
     PrefillBench bench;
     bench.tokens = tokens;
+    bench.rssBeforeMiB = currentRssMiB();
     for (int i = 0; i < std::max(1, repeats); ++i) {
         const auto start = std::chrono::steady_clock::now();
         const double cpuStart = processCpuSeconds();
+        const double systemStart = systemCpuSeconds();
         const ContextCache cache = model.prefill(idList, options);
         const double s = secondsSince(start);
         const double cpu = processCpuSeconds() - cpuStart;
+        const double system = systemCpuSeconds() - systemStart;
         if (bench.seconds == 0.0 || s < bench.seconds)
             bench.seconds = s;
         if (bench.cpuSeconds == 0.0 || cpu < bench.cpuSeconds)
             bench.cpuSeconds = cpu;
+        if (i == 0 || system < bench.systemSeconds)
+            bench.systemSeconds = system;
     }
+    bench.peakRssMiB = peakRssMiB();
+    bench.systemSecondsPerLayer = bench.systemSeconds / std::max(1, model.config().numLayers);
     bench.gflopsPerCpuSecond =
         prefillFlops(model.config(), tokens) * at::get_num_threads() / bench.cpuSeconds / 1e9;
     bench.tokensPerSecond = double(tokens) / bench.seconds;

@@ -41,6 +41,13 @@ struct PrefillBench
     double gflops = 0.0;
     double cpuSeconds = 0.0;         // process CPU time of the best run
     double gflopsPerCpuSecond = 0.0; // times the thread count, comparable to MatmulRate's
+    // Kernel time of the best run (page faults of fresh allocations show up here) and
+    // the process's resident memory: before the timed runs and at its peak after them
+    // (getrusage's ru_maxrss, which never decreases: run one length per process).
+    double systemSeconds = 0.0;
+    double systemSecondsPerLayer = 0.0;
+    double rssBeforeMiB = 0.0;
+    double peakRssMiB = 0.0;
 };
 
 // Times prefill of `tokens` random ids (inference mode, best of `repeats`).
