@@ -13,19 +13,21 @@ namespace {
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
 // The softmax of one block of query rows, built up one key block at a time (the online
-// softmax of flash attention): the running row maximum, the running denominator and the
-// output accumulated under that maximum. Only [N, R, keys of one block] scores exist at
-// any time. The maximum is a constant of the computation (the result does not depend on
-// it), so it is taken from detached scores; every in-place update then only touches
-// tensors autograd does not need back, and training differentiates the same code.
+// softmax of flash attention): the running row maximum and the output accumulated under
+// that maximum. The values carry an extra column of ones, so the accumulator's last
+// column is the running denominator and one product updates both. Only [N, R, keys of
+// one block] scores exist at any time. The maximum is a constant of the computation
+// (the result does not depend on it), so it is taken from detached scores; every
+// in-place update then only touches tensors autograd does not need back, and training
+// differentiates the same code.
 struct OnlineSoftmax
 {
     at::Tensor max; // [N, R, 1]
-    at::Tensor sum; // [N, R, 1]
-    at::Tensor acc; // [N, R, hd], sum of exp(score - max) * value
+    at::Tensor acc; // [N, R, hd + 1], sums of exp(score - max) * [value, 1]
 
-    // Folds in the scores of one key block; `times` multiplies probabilities by the
-    // block's values. `scores` is a fresh tensor and is overwritten.
+    // Folds in the scores of one key block; `times(p, acc)` multiplies probabilities by
+    // the block's values, into a fresh tensor when acc is undefined, else adding to acc.
+    // `scores` is a fresh tensor and is overwritten.
     template <typename Times> void absorb(at::Tensor scores, const Times& times)
     {
         const at::Tensor blockMax = at::amax(scores.detach(), {-1}, true);
@@ -33,19 +35,31 @@ struct OnlineSoftmax
             // The first block is the diagonal one: every row sees its own key, so the
             // maximum starts finite and no later block can produce exp(-inf + inf).
             max = blockMax;
-            const at::Tensor p = scores.sub_(max).exp_();
-            sum = p.sum(-1, true);
-            acc = times(p);
+            times(scores.sub_(max).exp_(), acc);
             return;
         }
         const at::Tensor newMax = at::maximum(max, blockMax);
-        const at::Tensor scale = (max - newMax).exp_();
-        const at::Tensor p = scores.sub_(newMax).exp_();
-        sum = sum.mul_(scale).add_(p.sum(-1, true));
-        acc = acc.mul_(scale).add_(times(p));
+        acc.mul_((max - newMax).exp_());
+        times(scores.sub_(newMax).exp_(), acc);
         max = newMax;
     }
+
+    at::Tensor output() const
+    {
+        const int64_t hd = acc.size(2) - 1;
+        return acc.narrow(2, 0, hd) / acc.narrow(2, hd, 1);
+    }
+    at::Tensor logSumExp() const { return max + acc.narrow(2, acc.size(2) - 1, 1).log(); }
 };
+
+// p @ values into a fresh `acc`, or added to it.
+void multiplyInto(const at::Tensor& p, const at::Tensor& values, at::Tensor& acc)
+{
+    if (acc.defined())
+        acc.baddbmm_(p, values);
+    else
+        acc = at::bmm(p, values);
+}
 
 // Scores of a block of queries against a block of the shared context's keys, with each
 // batch row's bias. qb [N = B * kv, R, hd]; qShared the same queries as [kv, B * R, hd]
@@ -105,6 +119,11 @@ AttentionOutput blockAttention(const AttentionInputs& in)
 
     const at::Tensor selfK = in.selfK.reshape({n, ts, hd});
     const at::Tensor selfV = in.selfV.reshape({n, ts, hd});
+    // Values with a column of ones: the products also sum the probabilities.
+    const at::Tensor selfVOnes = at::cat({selfV, at::ones({n, ts, 1}, selfV.options())}, 2);
+    const at::Tensor ctxVOnes =
+        hasContext ? at::cat({in.ctxV, at::ones({kvHeads, tc, 1}, in.ctxV.options())}, 2)
+                   : at::Tensor();
     const at::Tensor ctxKT = hasContext ? in.ctxK.transpose(1, 2) : at::Tensor();
     const int64_t step = std::max<int64_t>(1, in.blockRows);
     const int64_t blockKeys = std::max<int64_t>(1, in.blockKeys);
@@ -146,26 +165,32 @@ AttentionOutput blockAttention(const AttentionInputs& in)
         const at::Tensor qb = queryBlock(r0, rows);
         const at::Tensor qShared = sharedQueries(qb);
         OnlineSoftmax softmax;
-        const at::Tensor diagonalV = selfV.narrow(1, offset + r0, rows);
-        softmax.absorb(diagonalScores(qb, r0, rows),
-                       [&](const at::Tensor& p) { return at::bmm(p, diagonalV); });
+        const at::Tensor diagonalV = selfVOnes.narrow(1, offset + r0, rows);
+        softmax.absorb(diagonalScores(qb, r0, rows), [&](const at::Tensor& p, at::Tensor& acc) {
+            multiplyInto(p, diagonalV, acc);
+        });
         // Self keys before the diagonal: fully visible, no mask.
         for (int64_t k0 = 0; k0 < offset + r0; k0 += keyStep) {
             const int64_t keys = std::min(keyStep, offset + r0 - k0);
-            const at::Tensor v = selfV.narrow(1, k0, keys);
+            const at::Tensor v = selfVOnes.narrow(1, k0, keys);
             softmax.absorb(at::bmm(qb, selfK.narrow(1, k0, keys).transpose(1, 2)),
-                           [&](const at::Tensor& p) { return at::bmm(p, v); });
+                           [&](const at::Tensor& p, at::Tensor& acc) { multiplyInto(p, v, acc); });
         }
         for (int64_t c0 = 0; c0 < tc; c0 += keyStep) {
             const int64_t keys = std::min(keyStep, tc - c0);
-            const at::Tensor v = in.ctxV.narrow(1, c0, keys);
+            const at::Tensor v = ctxVOnes.narrow(1, c0, keys);
             softmax.absorb(
                 contextScores(qb, qShared, ctxKT.narrow(2, c0, keys), contextBias(c0, keys), batch),
-                [&](const at::Tensor& p) { return contextProduct(p, v, batch); });
+                [&](const at::Tensor& p, at::Tensor& acc) {
+                    if (batch == 1)
+                        multiplyInto(p, v, acc);
+                    else
+                        acc.add_(contextProduct(p, v, batch)); // the diagonal came first
+                });
         }
-        outBlocks.push_back((softmax.acc / softmax.sum).view({batch, kvHeads, group, rows, hd}));
+        outBlocks.push_back(softmax.output().view({batch, kvHeads, group, rows, hd}));
         if (analysis)
-            lseBlocks.push_back((softmax.max + softmax.sum.log()).detach().view({n, group, rows}));
+            lseBlocks.push_back(softmax.logSumExp().detach().view({n, group, rows}));
     }
 
     AttentionOutput result;

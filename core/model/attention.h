@@ -20,7 +20,7 @@ struct AttentionInputs
     // Query rows and keys per block: the scores held at any time are at most
     // group x blockRows x blockKeys per (row, kv-head), whatever the length.
     int64_t blockRows = 512;
-    int64_t blockKeys = 512;
+    int64_t blockKeys = 2048;
     bool captureContext = false;      // attention of every query over the context
     std::vector<int64_t> captureRows; // query rows whose attention over self keys is kept
     bool accumulateReceived = false;  // attention each self key receives, summed over queries
