@@ -1,5 +1,6 @@
 #include "model/randomcheckpoint.h"
 
+#include "checkpoint/hfconfigreader.h"
 #include "checkpoint/hfconfigwriter.h"
 #include "checkpoint/safetensorswriter.h"
 #include "common/error.h"
@@ -36,8 +37,15 @@ void writeRandomCheckpoint(const QString& dir, const ModelConfig& config, uint64
     }
     if (!QDir().mkpath(dir))
         throw Error(dir, QStringLiteral("cannot create the model directory"));
+    ModelConfig written = config;
+    written.torchDtype = torchDtype;
+    const QString configPath = QDir(dir).filePath(QStringLiteral("config.json"));
+    writeModelConfig(configPath, written);
+    // The tensors config.json asks for as a loader reads it back (config.json cannot say
+    // "Qwen2 without q/k/v biases", as random-0.5b's config is; the reader adds them).
+    const ModelConfig reread = loadModelConfig(configPath);
     SafetensorsWriter writer;
-    forEachRandomTensor(config, seed, scale, [&](const QString& name, const at::Tensor& t) {
+    forEachRandomTensor(reread, seed, scale, [&](const QString& name, const at::Tensor& t) {
         const at::Tensor stored = t.to(type).contiguous();
         writer.add(name, dtype, stored.sizes().vec(),
                    QByteArray(static_cast<const char*>(stored.data_ptr()),
@@ -45,9 +53,6 @@ void writeRandomCheckpoint(const QString& dir, const ModelConfig& config, uint64
     });
     writer.setMetadata(QJsonObject{{QStringLiteral("format"), QStringLiteral("pt")}});
     writer.write(QDir(dir).filePath(QStringLiteral("model.safetensors")));
-    ModelConfig written = config;
-    written.torchDtype = torchDtype;
-    writeModelConfig(QDir(dir).filePath(QStringLiteral("config.json")), written);
 }
 
 } // namespace kvl
