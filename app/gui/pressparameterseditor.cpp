@@ -1,5 +1,7 @@
 #include "pressparameterseditor.h"
 
+#include "common/presslist.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
@@ -12,30 +14,6 @@
 #include <algorithm>
 
 namespace kvl {
-
-namespace {
-
-// The CLI's rule for a comma list of specs: a piece with '=' but no ':' or '(' is
-// another parameter of the spec before it.
-QStringList splitSpecList(const QString& text)
-{
-    QStringList specs;
-    for (const QString& raw : text.split(QLatin1Char(','))) {
-        const QString piece = raw.trimmed();
-        if (piece.isEmpty())
-            continue;
-        const bool parameterOnly = piece.contains(QLatin1Char('=')) &&
-                                   !piece.contains(QLatin1Char(':')) &&
-                                   !piece.contains(QLatin1Char('('));
-        if (parameterOnly && !specs.isEmpty())
-            specs.back() += QLatin1Char(',') + piece;
-        else
-            specs << piece;
-    }
-    return specs;
-}
-
-} // namespace
 
 PressParametersEditor::PressParametersEditor(QWidget* parent) : QWidget(parent)
 {
@@ -148,7 +126,7 @@ QStringList PressParametersEditor::specs() const
     for (const QString& name : m_order)
         if (const PressInfo* p = press(name))
             out << specOf(*p);
-    out << splitSpecList(m_other->text());
+    out << splitPressList(m_other->text());
     return out;
 }
 
@@ -210,7 +188,7 @@ QStringList PressParametersEditor::problems() const
                 out << QStringLiteral("%1: %2").arg(p->name, why);
         }
     }
-    for (const QString& spec : splitSpecList(m_other->text()))
+    for (const QString& spec : splitPressList(m_other->text()))
         if (splitPressSpec(spec).name.isEmpty())
             out << tr("'%1' is not a press spec (name[(inner)][:param=value,...])").arg(spec);
     return out;

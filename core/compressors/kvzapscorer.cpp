@@ -9,6 +9,7 @@
 #include "checkpoint/safetensorsfile.h"
 #include "common/error.h"
 #include "compressors/presscatalog.h"
+#include "model/modelweights.h"
 
 #include <QDir>
 #include <QFile>
@@ -19,27 +20,10 @@
 namespace kvl {
 namespace {
 
+// An owning float32 copy: the file's mapping ends with the loader.
 at::Tensor floatTensor(const SafetensorsFile& file, const QString& name)
 {
-    const TensorView& view = file.tensor(name);
-    at::ScalarType stored;
-    switch (view.dtype) {
-    case DType::F32:
-        stored = at::kFloat;
-        break;
-    case DType::F16:
-        stored = at::kHalf;
-        break;
-    case DType::BF16:
-        stored = at::kBFloat16;
-        break;
-    default:
-        throw Error(file.path(), QStringLiteral("tensor %1 must be F32, F16 or BF16").arg(name));
-    }
-    return torch::from_blob(const_cast<void*>(view.data), view.shape,
-                            torch::TensorOptions().dtype(stored))
-        .to(torch::kFloat)
-        .clone();
+    return tensorOfView(file.tensor(name), at::kFloat).clone();
 }
 
 struct KvzapLayer

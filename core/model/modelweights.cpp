@@ -33,8 +33,7 @@ QString layerName(int layer, const char* suffix)
                                .arg(view.name, dtypeName(view.dtype)));
 }
 
-// A tensor of `type` over the mapped bytes: wrapped without a copy when the file
-// holds that dtype (the view is aligned, see TensorView), converted otherwise.
+// See tensorOfView (the view is aligned, see TensorView).
 at::Tensor toType(const TensorView& view, at::ScalarType type)
 {
     at::ScalarType stored;
@@ -135,6 +134,11 @@ struct Shapes
 };
 
 } // namespace
+
+at::Tensor tensorOfView(const TensorView& view, at::ScalarType type)
+{
+    return toType(view, type);
+}
 
 std::vector<std::pair<QString, at::Tensor*>> ModelWeights::named(const ModelConfig& config)
 {

@@ -13,6 +13,13 @@
 namespace kvl {
 
 class CheckpointDir;
+struct TensorView;
+
+// A tensor of `type` over a safetensors view's mapped bytes: wrapped without a copy when
+// the file holds that dtype (it then lives only as long as the mapping), converted
+// otherwise. Throws kvl::Error naming the file and tensor for a dtype other than F32,
+// F16, BF16 or F64.
+at::Tensor tensorOfView(const TensorView& view, at::ScalarType type);
 
 // Weights of one decoder layer, Hugging Face layout ([out, in] matrices). Vectors
 // (norms, biases) are float32; matrices are float32 or, loaded resident, the

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/presslist.h" // splitPressList: the --press list rule
+
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -107,11 +109,6 @@ struct ExperimentSpec
 
     static std::vector<InterventionSpec> defaultInterventions();
 };
-
-// A comma-separated list of press specs, as `--press` takes it. Press parameters are
-// comma-separated too, so a piece that is only key=value (no ':' or '(') continues the
-// previous spec: "snapkv:window=64,kernel=5,tova" -> "snapkv:window=64,kernel=5", "tova".
-QStringList splitPressList(const QString& text);
 
 // "MIN:MAX" or "N" (exactly N) token lengths; throws kvl::Error naming `what`.
 std::pair<int, int> parseTokenRange(const QString& text, const QString& what);
