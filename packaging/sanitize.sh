@@ -5,6 +5,10 @@
 # KVLENS_FUZZ_SECONDS=N, each fuzz target mutating its corpus for N seconds.
 #   packaging/sanitize.sh              build + test (core only: the CI-sized run)
 #   packaging/sanitize.sh --all        also the views and the desktop app's tests
+#   packaging/sanitize.sh --ci         the input parsers only: every fuzz corpus replay and
+#                                      the tests of JSON, UTF-8, tokenizer, chat template,
+#                                      config.json and safetensors readers (what .ci/run
+#                                      adds after the main tests: a few minutes of build)
 #   packaging/sanitize.sh --libfuzzer  clang + libFuzzer (coverage-guided): only the fuzz
 #                                      targets, their corpus replays, then N seconds each
 # KVLENS_BUILD_DIR overrides the build folder (default: build-sanitize/ in the checkout,
@@ -17,7 +21,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 fuzz_seconds=${KVLENS_FUZZ_SECONDS:-0}
 all=0
 libfuzzer=0
+ci=0
 [ "${1:-}" = "--all" ] && all=1
+[ "${1:-}" = "--ci" ] && ci=1
 [ "${1:-}" = "--libfuzzer" ] && libfuzzer=1
 if [ $libfuzzer -eq 1 ]; then
   build=${KVLENS_BUILD_DIR:-$root/build-libfuzzer}
@@ -60,6 +66,9 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 gui='gui_links_no_torch|tst_(runprocess|sessionstate|mainwindow|guioptions|translations|storerunloader|runbrowsing|columnpooling|viewdata|viewexport|viewselection|ratiocurvesview|pooledmapview|figureexport.*)'
 tests=$(ctest --test-dir "$build" -N | awk '/Test +#/{print $3}')
 [ $all -eq 1 ] || tests=$(echo "$tests" | grep -vxE "$gui")
+# The parsers of untrusted input, whose tests build from the small libraries only.
+parsers='fuzz_.*_corpus|tst_(jsonio|jsonloads|utf8text|tokenizerunits|chattemplate|hfconfigreader|safetensors)'
+[ $ci -eq 0 ] || tests=$(echo "$tests" | grep -xE "$parsers")
 targets=$(echo "$tests" | sed 's/_corpus$//' | grep -v '^gui_links_no_torch$' | sort -u)
 cmake --build "$build" --parallel "$(nproc)" --target $targets
 built=$(date +%s)
