@@ -74,6 +74,10 @@ cmake --build "$build" --parallel "$(nproc)" --target $targets
 built=$(date +%s)
 echo "sanitize: build $((built - start)) s"
 
+# The real tokenizers' tests read <build>/npm, which bootstrap.sh installs into build/.
+if [ ! -e "$build/npm" ] && [ -d "$root/build/npm" ]; then
+  ln -s "$root/build/npm" "$build/npm"
+fi
 regex="^($(echo "$tests" | paste -sd'|'))\$"
 ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" -R "$regex"
 tested=$(date +%s)
