@@ -5,50 +5,50 @@
     <name>QObject</name>
     <message>
         <source>%1 · %2 parameters · %3 layers · %4 kv-heads of %5 query heads</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · パラメータ %2 · %3 層 · クエリヘッド %5 に対し KV ヘッド %4</translation>
     </message>
     <message>
         <source>%1: true or false</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: true か false を指定してください</translation>
     </message>
     <message>
         <source>%1: &apos;%2&apos; is not a number</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: '%2' は数値ではありません</translation>
     </message>
     <message>
         <source>%1: must not be negative</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: 負の値は指定できません</translation>
     </message>
     <message>
         <source>%1: no spaces or , + ( ) : = in a value (lists use &apos;;&apos;)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: 値に空白や , + ( ) : = は使えません（リストは ';' で区切ります）</translation>
     </message>
 </context>
 <context>
     <name>kvl</name>
     <message>
         <source>cannot read the run file: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>実行ファイルを読み込めません: %1</translation>
     </message>
     <message>
         <source>the output folder is a file</source>
-        <translation type="unfinished"></translation>
+        <translation>出力フォルダがファイルです</translation>
     </message>
     <message>
         <source>cannot create the output folder</source>
-        <translation type="unfinished"></translation>
+        <translation>出力フォルダを作成できません</translation>
     </message>
     <message>
         <source>cannot write in the output folder: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>出力フォルダに書き込めません: %1</translation>
     </message>
     <message>
         <source>not a file</source>
-        <translation type="unfinished"></translation>
+        <translation>ファイルではありません</translation>
     </message>
     <message>
         <source>no such file</source>
-        <translation type="unfinished"></translation>
+        <translation>ファイルがありません</translation>
     </message>
 </context>
 <context>
@@ -91,7 +91,7 @@
     </message>
     <message>
         <source>Δ (B − A)</source>
-        <translation type="unfinished"></translation>
+        <translation>Δ（B − A）</translation>
     </message>
 </context>
 <context>
@@ -131,7 +131,7 @@ Open a run file (File › Open run…) or start one (File › New run…) to see
     <name>kvl::CliQuery</name>
     <message>
         <source>%1 stopped with exit code %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 が終了コード %2 で停止しました</translation>
     </message>
     <message>
         <source>Cannot start %1: %2</source>
@@ -319,23 +319,23 @@ The eviction map shows, per layer and context position, the share of kv-heads th
     <name>kvl::Exporter</name>
     <message>
         <source>no accuracy rows in the run</source>
-        <translation type="unfinished"></translation>
+        <translation>この実行には正答率の行がありません</translation>
     </message>
     <message>
         <source>no accuracy rows for the suite</source>
-        <translation type="unfinished"></translation>
+        <translation>このスイートには正答率の行がありません</translation>
     </message>
     <message>
         <source>the run has no suite</source>
-        <translation type="unfinished"></translation>
+        <translation>この実行にはスイートがありません</translation>
     </message>
     <message>
         <source>the run has one suite (%1): accuracy is it</source>
-        <translation type="unfinished"></translation>
+        <translation>この実行のスイートは 1 つ（%1）だけです: 正答率はそのスイートのものです</translation>
     </message>
     <message>
         <source>no C→W row with a failure signature</source>
-        <translation type="unfinished"></translation>
+        <translation>失敗シグネチャのある C→W 行がありません</translation>
     </message>
     <message>
         <source>Where multihop C→W rows leave the gold chain</source>
@@ -343,47 +343,47 @@ The eviction map shows, per layer and context position, the share of kv-heads th
     </message>
     <message>
         <source>no multihop C→W rows</source>
-        <translation type="unfinished"></translation>
+        <translation>multihop の C→W 行がありません</translation>
     </message>
     <message>
         <source>no ratio with two compressors and samples</source>
-        <translation type="unfinished"></translation>
+        <translation>2 つの圧縮手法とサンプルがそろった圧縮率がありません</translation>
     </message>
     <message>
         <source>no failures to overlap</source>
-        <translation type="unfinished"></translation>
+        <translation>重ねる失敗がありません</translation>
     </message>
     <message>
         <source>no compressor fails a sample at this ratio</source>
-        <translation type="unfinished"></translation>
+        <translation>この圧縮率でサンプルに失敗する圧縮手法はありません</translation>
     </message>
     <message>
         <source>Question attention · FullCache</source>
-        <translation type="unfinished"></translation>
+        <translation>質問のアテンション · FullCache</translation>
     </message>
     <message>
         <source>no FullCache attention stored</source>
-        <translation type="unfinished"></translation>
+        <translation>FullCache のアテンションは保存されていません</translation>
     </message>
     <message>
         <source>Question attention · %1</source>
-        <translation type="unfinished"></translation>
+        <translation>質問のアテンション · %1</translation>
     </message>
     <message>
         <source>no attention stored</source>
-        <translation type="unfinished"></translation>
+        <translation>アテンションは保存されていません</translation>
     </message>
     <message>
         <source>no kept mask stored</source>
-        <translation type="unfinished"></translation>
+        <translation>保持マスクは保存されていません</translation>
     </message>
     <message>
         <source>no per-layer GER stored for %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 の層ごとの GER は保存されていません</translation>
     </message>
     <message>
         <source>the run holds nothing to draw (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>この実行には描画できるものがありません（%1）</translation>
     </message>
 </context>
 <context>
@@ -449,11 +449,11 @@ With two or more compressors at one ratio, this view counts the samples each com
     </message>
     <message>
         <source>the figure size is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>図のサイズが空です</translation>
     </message>
     <message>
         <source>cannot write the figure file</source>
-        <translation type="unfinished"></translation>
+        <translation>図のファイルを書き込めません</translation>
     </message>
 </context>
 <context>
@@ -1127,55 +1127,55 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
     <name>kvl::NewRunChoices</name>
     <message>
         <source>Choose the bundled model or a model directory.</source>
-        <translation type="unfinished"></translation>
+        <translation>同梱モデルかモデルのフォルダを選んでください。</translation>
     </message>
     <message>
         <source>Choose a built-in suite or add a JSONL file.</source>
-        <translation type="unfinished"></translation>
+        <translation>組み込みスイートを選ぶか、JSONL ファイルを追加してください。</translation>
     </message>
     <message>
         <source>Samples per suite must be at least 1.</source>
-        <translation type="unfinished"></translation>
+        <translation>スイートあたりのサンプル数は 1 以上にしてください。</translation>
     </message>
     <message>
         <source>Tokens &apos;%1&apos; is not MIN:MAX or N (1 ≤ MIN ≤ MAX).</source>
-        <translation type="unfinished"></translation>
+        <translation>トークン数 '%1' は MIN:MAX または N の形ではありません（1 ≤ MIN ≤ MAX）。</translation>
     </message>
     <message>
         <source>%1: no such file.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: ファイルがありません。</translation>
     </message>
     <message>
         <source>%1 is listed twice.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 が 2 回指定されています。</translation>
     </message>
     <message>
         <source>An empty press spec.</source>
-        <translation type="unfinished"></translation>
+        <translation>プレスの指定が空です。</translation>
     </message>
     <message>
         <source>&apos;%1&apos; is not a number.</source>
-        <translation type="unfinished"></translation>
+        <translation>'%1' は数値ではありません。</translation>
     </message>
     <message>
         <source>%1: a ratio is the share of the context removed, in [0, 1).</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: 圧縮率はコンテキストから削除する割合で、[0, 1) の範囲です。</translation>
     </message>
     <message>
         <source>Presses need at least one ratio.</source>
-        <translation type="unfinished"></translation>
+        <translation>プレスには圧縮率が 1 つ以上必要です。</translation>
     </message>
     <message>
         <source>Unknown intervention target &apos;%1&apos;.</source>
-        <translation type="unfinished"></translation>
+        <translation>介入の対象 '%1' は不明です。</translation>
     </message>
     <message>
         <source>The boost factor must be positive.</source>
-        <translation type="unfinished"></translation>
+        <translation>ブースト係数は正の値にしてください。</translation>
     </message>
     <message>
         <source>Unknown attention storage &apos;%1&apos;.</source>
-        <translation type="unfinished"></translation>
+        <translation>アテンションの保存方法 '%1' は不明です。</translation>
     </message>
     <message>
         <source>Choose a run file to write.</source>
@@ -1183,35 +1183,35 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
     </message>
     <message>
         <source>%1 is a folder; choose a file.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 はフォルダです。ファイルを選んでください。</translation>
     </message>
     <message>
         <source>Folder %1 does not exist.</source>
-        <translation type="unfinished"></translation>
+        <translation>フォルダ %1 がありません。</translation>
     </message>
     <message>
         <source>suites with different sample counts, lengths or variants</source>
-        <translation type="unfinished"></translation>
+        <translation>サンプル数・長さ・バリアントが異なるスイート</translation>
     </message>
     <message>
         <source>a suite seed other than the run&apos;s seed</source>
-        <translation type="unfinished"></translation>
+        <translation>実行のシードと異なるスイートのシード</translation>
     </message>
     <message>
         <source>a press named apart from its spec (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>指定とは別の名前を付けたプレス（%1）</translation>
     </message>
     <message>
         <source>interventions other than boost and sham on one target</source>
-        <translation type="unfinished"></translation>
+        <translation>1 つの対象に対する boost と sham 以外の介入</translation>
     </message>
     <message>
         <source>masks stored for some rows only</source>
-        <translation type="unfinished"></translation>
+        <translation>一部の行だけに保存されたマスク</translation>
     </message>
     <message>
         <source>a chat template or its variables</source>
-        <translation type="unfinished"></translation>
+        <translation>チャットテンプレートまたはその変数</translation>
     </message>
 </context>
 <context>
@@ -1282,47 +1282,47 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
     </message>
     <message>
         <source>Runs every sample under FullCache and under each press × ratio in a separate kvlens-cli process. Finished samples stay in the run file when the run is cancelled; starting again on the same file resumes it.</source>
-        <translation type="unfinished"></translation>
+        <translation>すべてのサンプルを FullCache と各プレス × 圧縮率で、別の kvlens-cli プロセスで実行します。実行を取り消しても終わったサンプルは実行ファイルに残り、同じファイルでもう一度開始すると続きから再開します。</translation>
     </message>
     <message>
         <source>Presses</source>
-        <translation type="unfinished"></translation>
+        <translation>プレス</translation>
     </message>
     <message>
         <source>The same run from a shell, e.g. on a server</source>
-        <translation type="unfinished"></translation>
+        <translation>シェルから同じ実行を行うコマンド（サーバーなどで）</translation>
     </message>
     <message>
         <source>Copy</source>
-        <translation type="unfinished"></translation>
+        <translation>コピー</translation>
     </message>
     <message>
         <source>Command:</source>
-        <translation type="unfinished"></translation>
+        <translation>コマンド:</translation>
     </message>
     <message>
         <source>The built-in suites are not available: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>組み込みスイートを利用できません: %1</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished"></translation>
+        <translation>モデル</translation>
     </message>
     <message>
         <source>Bundled model (kvlens-tiny)</source>
-        <translation type="unfinished"></translation>
+        <translation>同梱モデル（kvlens-tiny）</translation>
     </message>
     <message>
         <source>Hugging Face directory:</source>
-        <translation type="unfinished"></translation>
+        <translation>Hugging Face のフォルダ:</translation>
     </message>
     <message>
         <source>folder with config.json, *.safetensors, tokenizer.json</source>
-        <translation type="unfinished"></translation>
+        <translation>config.json、*.safetensors、tokenizer.json を含むフォルダ</translation>
     </message>
     <message>
         <source>Model directory</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルのフォルダ</translation>
     </message>
     <message>
         <source>Samples</source>
@@ -1330,239 +1330,239 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
     </message>
     <message>
         <source>Context length in tokens of the model: MIN:MAX, or N for exactly N</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルのトークン数で数えたコンテキスト長: MIN:MAX、またはちょうど N なら N</translation>
     </message>
     <message>
         <source>Samples per suite:</source>
-        <translation type="unfinished"></translation>
+        <translation>スイートあたりのサンプル数:</translation>
     </message>
     <message>
         <source>Tokens:</source>
-        <translation type="unfinished"></translation>
+        <translation>トークン数:</translation>
     </message>
     <message>
         <source>Variant:</source>
-        <translation type="unfinished"></translation>
+        <translation>バリアント:</translation>
     </message>
     <message>
         <source>Built-in suites (generated for the model&apos;s tokenizer):</source>
-        <translation type="unfinished"></translation>
+        <translation>組み込みスイート（モデルのトークナイザーに合わせて生成）:</translation>
     </message>
     <message>
         <source>JSONL files:</source>
-        <translation type="unfinished"></translation>
+        <translation>JSONL ファイル:</translation>
     </message>
     <message>
         <source>Add…</source>
-        <translation type="unfinished"></translation>
+        <translation>追加…</translation>
     </message>
     <message>
         <source>Remove</source>
-        <translation type="unfinished"></translation>
+        <translation>削除</translation>
     </message>
     <message>
         <source>Samples (JSONL)</source>
-        <translation type="unfinished"></translation>
+        <translation>サンプル（JSONL）</translation>
     </message>
     <message>
         <source>Ratios and options</source>
-        <translation type="unfinished"></translation>
+        <translation>圧縮率とオプション</translation>
     </message>
     <message>
         <source>Compression ratios, comma-separated: the share of the context&apos;s KV entries removed, each in [0, 1)</source>
-        <translation type="unfinished"></translation>
+        <translation>圧縮率（カンマ区切り）: コンテキストの KV エントリのうち削除する割合、それぞれ [0, 1) の範囲</translation>
     </message>
     <message>
         <source>retained (default)</source>
-        <translation type="unfinished"></translation>
+        <translation>retained（既定）</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>なし</translation>
     </message>
     <message>
         <source>Rows that boost and sham re-answer: retained = C→W rows whose evidence is retained (EAR &lt; 0.5); low_ear = any C→W row with EAR &lt; 0.5; c_to_w; all; none</source>
-        <translation type="unfinished"></translation>
+        <translation>boost と sham で答え直す行: retained = 根拠が保持されている C→W 行（EAR &lt; 0.5）、low_ear = EAR &lt; 0.5 のすべての C→W 行、c_to_w、all、none</translation>
     </message>
     <message>
         <source>Boost factor on the evidence&apos;s attention</source>
-        <translation type="unfinished"></translation>
+        <translation>根拠へのアテンションに掛けるブースト係数</translation>
     </message>
     <message>
         <source>β</source>
-        <translation type="unfinished"></translation>
+        <translation>β</translation>
     </message>
     <message>
         <source>Interventions:</source>
-        <translation type="unfinished"></translation>
+        <translation>介入:</translation>
     </message>
     <message>
         <source>FullCache rows and failures</source>
-        <translation type="unfinished"></translation>
+        <translation>FullCache の行と失敗</translation>
     </message>
     <message>
         <source>every row (larger file)</source>
-        <translation type="unfinished"></translation>
+        <translation>すべての行（ファイルが大きくなります）</translation>
     </message>
     <message>
         <source>Store attention of:</source>
-        <translation type="unfinished"></translation>
+        <translation>アテンションを保存する行:</translation>
     </message>
     <message>
         <source>auto</source>
-        <translation type="unfinished"></translation>
+        <translation>自動</translation>
     </message>
     <message>
         <source>Decode limit; auto = gold answer length + 16</source>
-        <translation type="unfinished"></translation>
+        <translation>生成の上限。自動 = 正解の長さ + 16</translation>
     </message>
     <message>
         <source>all</source>
-        <translation type="unfinished"></translation>
+        <translation>すべて</translation>
     </message>
     <message>
         <source>Seed</source>
-        <translation type="unfinished"></translation>
+        <translation>シード</translation>
     </message>
     <message>
         <source>New tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>生成トークン数</translation>
     </message>
     <message>
         <source>Threads</source>
-        <translation type="unfinished"></translation>
+        <translation>スレッド数</translation>
     </message>
     <message>
         <source>Run file</source>
-        <translation type="unfinished"></translation>
+        <translation>実行ファイル</translation>
     </message>
     <message>
         <source>where the run is written (.kvl)</source>
-        <translation type="unfinished"></translation>
+        <translation>実行を書き込む場所（.kvl）</translation>
     </message>
     <message>
         <source>Use its settings</source>
-        <translation type="unfinished"></translation>
+        <translation>その設定を使う</translation>
     </message>
     <message>
         <source>Fill the form from the experiment this file holds, so Start resumes it</source>
-        <translation type="unfinished"></translation>
+        <translation>このファイルが保持する実験の設定でフォームを埋め、開始で再開できるようにします</translation>
     </message>
     <message>
         <source>Choose a model directory.</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルのフォルダを選んでください。</translation>
     </message>
     <message numerus="yes">
         <source>%1: %n sample(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1: %n サンプル</numerusform>
         </translation>
     </message>
     <message>
         <source>each sample draws one</source>
-        <translation type="unfinished"></translation>
+        <translation>サンプルごとに 1 つを抽選</translation>
     </message>
     <message>
         <source>Unknown suite &apos;%1&apos;.</source>
-        <translation type="unfinished"></translation>
+        <translation>スイート '%1' は不明です。</translation>
     </message>
     <message>
         <source>%1 holds another experiment (its spec differs in &apos;%2&apos;): choose a new file, or use its settings to resume it.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 には別の実験が入っています（'%2' が異なります）: 新しいファイルを選ぶか、その設定を使って再開してください。</translation>
     </message>
     <message>
         <source>%1 exists and is not a run file (%2): choose a new file.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 は既に存在し、実行ファイルではありません（%2）: 新しいファイルを選んでください。</translation>
     </message>
     <message>
         <source>Checking the model…</source>
-        <translation type="unfinished"></translation>
+        <translation>モデルを確認しています…</translation>
     </message>
     <message>
         <source>%1: checking…</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: 確認しています…</translation>
     </message>
     <message>
         <source>%1 suite samples and the JSONL files&apos; samples</source>
-        <translation type="unfinished"></translation>
+        <translation>スイートのサンプル %1 件と JSONL ファイルのサンプル</translation>
     </message>
     <message numerus="yes">
         <source>%n sample(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n サンプル</numerusform>
         </translation>
     </message>
     <message>
         <source>No press: FullCache rows only.</source>
-        <translation type="unfinished"></translation>
+        <translation>プレスなし: FullCache の行のみです。</translation>
     </message>
     <message>
         <source>Presses: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>プレス: %1</translation>
     </message>
     <message>
         <source>A new run file.</source>
-        <translation type="unfinished"></translation>
+        <translation>新しい実行ファイルです。</translation>
     </message>
     <message numerus="yes">
         <source>Holds this experiment, finished (%n sample(s)); starting again only re-reads it.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>この実験が完了した状態で入っています（%n サンプル）。もう一度開始しても読み直すだけです。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Holds this experiment with %n sample(s) finished: Start resumes it.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>この実験が %n サンプル終わった状態で入っています: 開始で再開します。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>Holds another experiment (%n sample(s); its spec differs in &apos;%1&apos;): choose a new file, or use its settings to resume it.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>別の実験が入っています（%n サンプル、'%1' が異なります）: 新しいファイルを選ぶか、その設定を使って再開してください。</numerusform>
         </translation>
     </message>
     <message>
         <source>Exists and is not a run file (%1): choose a new file.</source>
-        <translation type="unfinished"></translation>
+        <translation>既に存在し、実行ファイルではありません（%1）: 新しいファイルを選んでください。</translation>
     </message>
     <message>
         <source>An existing file: it is compared with the experiment once the form is complete.</source>
-        <translation type="unfinished"></translation>
+        <translation>既存のファイルです: フォームがそろった時点で実験と照合します。</translation>
     </message>
     <message>
         <source>The file&apos;s spec uses what this form cannot set (%1); resume it with kvlens-cli run --spec.</source>
-        <translation type="unfinished"></translation>
+        <translation>このファイルの指定にはこのフォームで設定できない項目があります（%1）。kvlens-cli run --spec で再開してください。</translation>
     </message>
     <message>
         <source>Still checking the choices with kvlens-cli; start again in a moment.</source>
-        <translation type="unfinished"></translation>
+        <translation>kvlens-cli で選択内容を確認中です。少し待ってからもう一度開始してください。</translation>
     </message>
     <message>
         <source>Not started: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>開始していません: %1</translation>
     </message>
     <message>
         <source>Resuming %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 を再開しています…</translation>
     </message>
     <message>
         <source> (done at %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>（%1 に完了予定）</translation>
     </message>
     <message numerus="yes">
         <source>Cancelled: %n finished sample(s) are in the run file; Resume continues it.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>取り消しました: 終わった %n サンプルは実行ファイルにあります。再開で続きを実行します。</numerusform>
         </translation>
     </message>
     <message>
         <source>kvlens-cli stopped with exit code %1; see the messages below.</source>
-        <translation type="unfinished"></translation>
+        <translation>kvlens-cli が終了コード %1 で停止しました。下のメッセージを参照してください。</translation>
     </message>
     <message>
         <source>Resume</source>
-        <translation type="unfinished"></translation>
+        <translation>再開</translation>
     </message>
 </context>
 <context>
@@ -1687,55 +1687,55 @@ The overlap matrix compares which rows fail under each pair of compressors: same
     <name>kvl::PressParametersEditor</name>
     <message>
         <source>e.g. composed(streamingllm+knorm)</source>
-        <translation type="unfinished"></translation>
+        <translation>例: composed(streamingllm+knorm)</translation>
     </message>
     <message>
         <source>Press specs the list does not hold, comma-separated (name[(inner)][:param=value,...]; see kvlens-cli presses)</source>
-        <translation type="unfinished"></translation>
+        <translation>一覧にないプレスの指定（カンマ区切り。name[(inner)][:param=value,...]、kvlens-cli presses を参照）</translation>
     </message>
     <message>
         <source>Other specs:</source>
-        <translation type="unfinished"></translation>
+        <translation>その他の指定:</translation>
     </message>
     <message>
         <source>The list of presses is not available (%1); write press specs below.</source>
-        <translation type="unfinished"></translation>
+        <translation>プレスの一覧を取得できません（%1）。下にプレスの指定を書いてください。</translation>
     </message>
     <message>
         <source>%1: name the presses it wraps, e.g. %1(snapkv)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: 包むプレスを指定してください（例: %1(snapkv)）</translation>
     </message>
     <message>
         <source>%1: choose a scorer</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: スコアラーを選んでください</translation>
     </message>
     <message>
         <source>&apos;%1&apos; is not a press spec (name[(inner)][:param=value,...])</source>
-        <translation type="unfinished"></translation>
+        <translation>'%1' はプレスの指定ではありません（name[(inner)][:param=value,...]）</translation>
     </message>
     <message>
         <source>(its default)</source>
-        <translation type="unfinished"></translation>
+        <translation>（既定値）</translation>
     </message>
     <message>
         <source>Scorer:</source>
-        <translation type="unfinished"></translation>
+        <translation>スコアラー:</translation>
     </message>
     <message>
         <source>e.g. snapkv or streamingllm+knorm</source>
-        <translation type="unfinished"></translation>
+        <translation>例: snapkv や streamingllm+knorm</translation>
     </message>
     <message>
         <source>Presses:</source>
-        <translation type="unfinished"></translation>
+        <translation>プレス:</translation>
     </message>
     <message>
         <source>(none)</source>
-        <translation type="unfinished"></translation>
+        <translation>（なし）</translation>
     </message>
     <message>
         <source>No parameters.</source>
-        <translation type="unfinished"></translation>
+        <translation>パラメータはありません。</translation>
     </message>
 </context>
 <context>
