@@ -15,6 +15,11 @@ function(kvlens_add_test)
     kvlens_use_fast_blas(${T_NAME})
   endif()
   add_test(NAME ${T_NAME} COMMAND ${T_NAME})
+  # The views' and the desktop app's tests carry the label `gui`: packaging/sanitize.sh
+  # leaves them out unless asked (--all), by label rather than by a list of names.
+  if(CMAKE_CURRENT_SOURCE_DIR MATCHES "/tests/(views|app/gui)(/|$)")
+    list(APPEND T_LABELS gui)
+  endif()
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 600)
   endif()
