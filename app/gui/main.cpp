@@ -61,7 +61,7 @@ int main(int argc, char** argv)
 
     const bool demo = !options.demoScreenshot.isEmpty();
     kvl::MainWindow window(options.sessionPath);
-    window.setRunLoader(&kvl::loadRunViewData);
+    window.setRunStages(kvl::storeRunStages());
     if (!options.theme.isEmpty())
         window.setTheme(options.theme);
     if (!options.run.isEmpty())

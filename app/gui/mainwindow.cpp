@@ -74,7 +74,7 @@ QPalette darkApplicationPalette()
 } // namespace
 
 MainWindow::MainWindow(const QString& sessionPath, QWidget* parent)
-    : QMainWindow(parent), m_sessionPath(sessionPath), m_load(new LatestRequest(this)),
+    : QMainWindow(parent), m_sessionPath(sessionPath), m_session(new RunSession(this)),
       m_rowsRequest(new LatestRequest(this)), m_sampleRequest(new LatestRequest(this)),
       m_watcher(new RunWatcher(this)), m_demo(new RunProcess(this))
 {
@@ -99,15 +99,34 @@ MainWindow::MainWindow(const QString& sessionPath, QWidget* parent)
     statusBar()->addPermanentWidget(m_runCancel);
     statusBar()->addPermanentWidget(m_runLabel);
     connect(m_watcher, &RunWatcher::changed, this, [this](const QString& path) {
-        if (path != m_currentRun)
-            return;
-        // Coalesce: a load slower than the poll interval must finish, not be
-        // superseded by every poll (it would never deliver during a long sweep).
-        if (m_load->isBusy())
-            m_refreshPending = true;
-        else
-            loadRun(true);
+        if (path == m_currentRun)
+            m_session->refresh();
     });
+    connect(m_session, &RunSession::summaryAvailable, this, [this](const RunViewData& data) {
+        showSummary(data);
+        m_watcher->watch(data.path);
+        showRunStatus();
+    });
+    connect(m_session, &RunSession::overviewAvailable, this,
+            [this](const RunViewData& data, bool refresh) {
+                showAggregates(data);
+                if (refresh && m_rowsQuery)
+                    runRowsQuery(m_rowsTitle, m_rowsQuery);
+            });
+    connect(m_session, &RunSession::detailsAvailable, this, &MainWindow::showDetails);
+    connect(m_session, &RunSession::loaded, this,
+            [this](const RunViewData& data) { emit runLoaded(data.path); });
+    connect(m_session, &RunSession::verificationAvailable, this, &MainWindow::showRunStatus);
+    connect(m_session, &RunSession::verificationFailed, this, &MainWindow::onVerificationFailed);
+    connect(m_session, &RunSession::loadFailed, this,
+            [this](const QString& path, const QString& message, bool refresh) {
+                if (!refresh) {
+                    showLoadError(path, message);
+                    return;
+                }
+                // A sweep mid-write can be caught between states; the next poll retries.
+                statusBar()->showMessage(tr("Refresh failed: %1").arg(message));
+            });
     connect(m_demo, &RunProcess::progressChanged, this, &MainWindow::showDemoProgress);
     connect(m_demo, &RunProcess::finished, this, &MainWindow::onDemoFinished);
     connect(m_demo, &RunProcess::failedToStart, this, [this](const QString& message) {
@@ -455,12 +474,96 @@ PlotView* MainWindow::currentView() const
 
 void MainWindow::showRun(const RunViewData& data)
 {
+    showSummary(data);
+    showAggregates(data);
+    showDetails(data);
+}
+
+void MainWindow::showSummary(const RunViewData& data)
+{
     m_data = data;
     Provenance base;
     base.run = data.runName.isEmpty() ? QFileInfo(data.path).fileName() : data.runName;
     base.model = data.model;
     for (PlotView* v : m_views)
+        if (v != m_heatmap && v != m_eviction && v != m_ger)
+            v->setProvenance(base);
+    setAccuracySuite(m_selection.accuracySuite);
+    if (data.path != m_currentRun)
+        m_overlapRatio = m_pendingRestore && m_pendingRestore->currentRun == data.path
+                             ? m_pendingRestore->overlapRatio
+                             : -1.0;
+    m_currentRun = data.path;
+    if (!data.path.isEmpty() && !m_openRuns.contains(data.path))
+        addRunToList(data.path);
+    if (!data.path.isEmpty())
+        m_runConfigs.insert(data.path, data.configs);
+    updateChoosers();
+    // The compare panel's preferred pair follows the focus: set with the details.
+    // Each view says what it shows, and what is missing and why.
+    describeRunState(data, findChildren<PlotView*>());
+    describeDetailViews(data, m_heatmap, m_referenceHeatmap, m_eviction);
+    m_stack->setCurrentWidget(m_runPage);
+    setRunChromeVisible(true);
+    updateTitle();
+}
+
+void MainWindow::showAggregates(const RunViewData& data)
+{
+    m_data = data;
+    Provenance base;
+    base.run = data.runName.isEmpty() ? QFileInfo(data.path).fileName() : data.runName;
+    base.model = data.model;
+    m_taxonomy->setData(data.taxonomy);
+    m_chainBreaks->setData(data.chainBreaks);
+    // setData with an empty value would draw nothing yet leave the view "with data".
+    auto show = [](auto* view, const auto& value) {
+        if (value.isEmpty())
+            view->clear();
+        else
+            view->setData(value);
+    };
+    show(m_spanKeep, data.spanKeep);
+    show(m_leakage, data.leakage);
+    show(m_interventions, data.interventions);
+    for (PlotView* v : {static_cast<PlotView*>(m_spanKeep), static_cast<PlotView*>(m_leakage),
+                        static_cast<PlotView*>(m_interventions)})
         v->setProvenance(base);
+    showOverlapAndSets(data);
+    updateChoosers(); // the overlap ratios
+    describeRunState(data, findChildren<PlotView*>());
+    describeDetailViews(data, m_heatmap, m_referenceHeatmap, m_eviction);
+}
+
+void MainWindow::showOverlapAndSets(const RunViewData& data)
+{
+    // Keep the overlap ratio the user chose when the run is re-read.
+    const int kept = int(data.overlapRatios.indexOf(m_overlapRatio));
+    if (kept >= 0)
+        m_overlap->setData(data.overlaps[kept]);
+    else {
+        m_overlap->setData(data.overlap);
+        m_overlapRatio = data.overlapRatios.value(data.overlapIndex, -1.0);
+    }
+    const FailureSets sets =
+        data.failureSets.value(kept >= 0 ? kept : data.overlapIndex, FailureSets{});
+    if (sets.isEmpty())
+        m_failureSets->clear();
+    else
+        m_failureSets->setData(sets);
+    // Restore a saved overlap selection when the pair exists in this run.
+    const int a = int(data.overlap.names.indexOf(m_selection.overlapA));
+    const int b = int(data.overlap.names.indexOf(m_selection.overlapB));
+    if (a >= 0 && b >= 0)
+        m_overlap->selectPair(a, b);
+}
+
+void MainWindow::showDetails(const RunViewData& data)
+{
+    m_data = data;
+    Provenance base;
+    base.run = data.runName.isEmpty() ? QFileInfo(data.path).fileName() : data.runName;
+    base.model = data.model;
     auto withBase = [&base](Provenance p) {
         p.run = base.run;
         p.model = base.model;
@@ -473,11 +576,6 @@ void MainWindow::showRun(const RunViewData& data)
     Provenance ger = base;
     ger.compressor = data.focus.compressor;
     m_ger->setProvenance(ger);
-    setAccuracySuite(m_selection.accuracySuite);
-    m_taxonomy->setData(data.taxonomy);
-    m_chainBreaks->setData(data.chainBreaks);
-    m_overlap->setData(data.overlap);
-    // setData with an empty value would draw nothing yet leave the view "with data".
     auto show = [](auto* view, const auto& value) {
         if (value.isEmpty())
             view->clear();
@@ -488,48 +586,13 @@ void MainWindow::showRun(const RunViewData& data)
     show(m_referenceHeatmap, data.referenceHeatmap);
     show(m_eviction, data.eviction);
     show(m_ger, data.ger);
-    show(m_spanKeep, data.spanKeep);
-    show(m_leakage, data.leakage);
-    show(m_interventions, data.interventions);
-    for (PlotView* v : {static_cast<PlotView*>(m_spanKeep), static_cast<PlotView*>(m_leakage),
-                        static_cast<PlotView*>(m_interventions)})
-        v->setProvenance(base);
-    if (data.path != m_currentRun)
-        m_overlapRatio = m_pendingRestore && m_pendingRestore->currentRun == data.path
-                             ? m_pendingRestore->overlapRatio
-                             : -1.0;
-    m_currentRun = data.path;
-    if (!data.path.isEmpty() && !m_openRuns.contains(data.path))
-        addRunToList(data.path);
-    if (!data.path.isEmpty())
-        m_runConfigs.insert(data.path, data.configs);
-    // Keep the overlap ratio the user chose when the run is re-read.
-    const int kept = int(data.overlapRatios.indexOf(m_overlapRatio));
-    if (kept >= 0)
-        m_overlap->setData(data.overlaps[kept]);
-    else
-        m_overlapRatio = data.overlapRatios.value(data.overlapIndex, -1.0);
-    const FailureSets sets =
-        data.failureSets.value(kept >= 0 ? kept : data.overlapIndex, FailureSets{});
-    if (sets.isEmpty())
-        m_failureSets->clear();
-    else
-        m_failureSets->setData(sets);
+    showOverlapAndSets(data);
     updateChoosers();
     updateCompareChoices();
     m_compare->setSample(data.sampleKey, m_currentRun);
-    // Each view says what it shows, and what is missing and why.
-    describeRunState(data, findChildren<PlotView*>());
     describeDetailViews(data, m_heatmap, m_referenceHeatmap, m_eviction);
     const Heatmap& shape = data.referenceHeatmap.isEmpty() ? data.heatmap : data.referenceHeatmap;
     m_heads->setShape(shape.rows, shape.perHead.isEmpty() ? 0 : shape.kvHeads);
-    m_stack->setCurrentWidget(m_runPage);
-    setRunChromeVisible(true);
-    // Restore a saved overlap selection when the pair exists in this run.
-    const int a = int(data.overlap.names.indexOf(m_selection.overlapA));
-    const int b = int(data.overlap.names.indexOf(m_selection.overlapB));
-    if (a >= 0 && b >= 0)
-        m_overlap->selectPair(a, b);
     applyPendingRestore();
     updateTitle();
 }
@@ -550,15 +613,15 @@ void MainWindow::applyPendingRestore()
 
 void MainWindow::openRun(const QString& path)
 {
-    if (!m_loader) {
-        showLoadError(path, tr("This build of KVLens cannot read run files yet.\n%1 was not "
-                               "opened.")
-                                .arg(path));
-        return;
-    }
-    if (path != m_request.path)
-        m_request = RunRequest{path, {}, -1.0, {}};
-    loadRun(false);
+    // The same run again keeps its focus.
+    openRequest(path == m_session->path() ? m_session->request() : RunRequest{path, {}, -1.0, {}});
+}
+
+void MainWindow::openRequest(const RunRequest& request)
+{
+    if (m_session->canRead())
+        statusBar()->showMessage(tr("Opening %1…").arg(request.path));
+    m_session->open(request);
 }
 
 void MainWindow::closeRun()
@@ -571,9 +634,8 @@ void MainWindow::closeRun()
             delete m_runList->takeItem(i);
     m_runConfigs.remove(m_currentRun);
     m_currentRun.clear();
-    m_request = {};
+    m_session->close();
     m_data = {};
-    m_load->cancel();
     m_rowsRequest->cancel();
     m_sampleRequest->cancel();
     m_watcher->stop();
@@ -623,10 +685,11 @@ QString MainWindow::selectionTitle() const
         parts << tr("configuration: %1").arg(config.label());
     // The attention maps are always of one sample; the other views average unless
     // one is chosen.
-    const QString sample = inspector                                ? inspected.sample.key
-                           : id == QLatin1String("attention")       ? m_data.sampleKey
-                           : id == QLatin1String("compare-samples") ? m_compare->sample()
-                                                                    : m_request.sampleKey;
+    const QString sample = inspector                          ? inspected.sample.key
+                           : id == QLatin1String("attention") ? m_data.sampleKey
+                           : id == QLatin1String("compare-samples")
+                               ? m_compare->sample()
+                               : m_session->request().sampleKey;
     parts << (sample.isEmpty() ? tr("sample: all (mean)") : tr("sample: %1").arg(sample));
     parts << tr("heads: %1").arg(m_heads->selection().describe());
     return parts.join(QStringLiteral(" · "));
@@ -645,8 +708,20 @@ void MainWindow::updateSelectionTitle()
                       .arg(text.left(cut).toHtmlEscaped(), text.mid(cut).toHtmlEscaped()));
 }
 
+bool MainWindow::exportAllowed()
+{
+    // Figures and data leave the app with provenance: never from rows not yet verified.
+    if (m_currentRun.isEmpty() || m_session->isVerified())
+        return true;
+    statusBar()->showMessage(tr("The run's rows are still being checked; export once the "
+                                "check is done."));
+    return false;
+}
+
 void MainWindow::exportFigure()
 {
+    if (!exportAllowed())
+        return;
     PlotView* view = currentView();
     // Paired heatmaps (FullCache and compressed) export as one figure.
     QVector<const PlotView*> pair;
@@ -689,6 +764,8 @@ void MainWindow::exportFigure()
 
 void MainWindow::exportData()
 {
+    if (!exportAllowed())
+        return;
     PlotView* view = currentView();
     if (!view || !view->hasData()) {
         statusBar()->showMessage(tr("Nothing to export: this view holds no data."));
@@ -715,7 +792,7 @@ void MainWindow::showNewRunDialog()
         connect(m_newRun, &NewRunDialog::runFinished, this, [this](const QString& path, bool ok) {
             statusBar()->showMessage(ok ? tr("Run finished: %1").arg(path)
                                         : tr("Run stopped: %1").arg(path));
-            if (QFileInfo::exists(path) && m_loader)
+            if (QFileInfo::exists(path) && m_session->canRead())
                 openRun(path);
         });
         // The views fill in as rows land, not only when the sweep is over.
@@ -798,7 +875,7 @@ SessionState MainWindow::sessionState() const
             s.selectedCompressor = m_data.focus.compressor;
             s.selectedRatio = m_data.focus.ratio;
         }
-        s.selectedSample = m_request.sampleKey;
+        s.selectedSample = m_session->request().sampleKey;
         s.overlapRatio = m_overlapRatio;
         auto zoom = [](const PooledMapView* map) {
             return map->hasData() && map->isZoomed()
@@ -848,21 +925,21 @@ void MainWindow::applySessionState(const SessionState& s)
         m_sessionRun = RunRequest{current, s.selectedCompressor, s.selectedRatio, s.selectedSample};
         m_pendingRestore = s;
         m_pendingRestore->currentRun = current;
-        if (m_loader) {
-            m_request = m_sessionRun;
+        if (m_session->canRead()) {
+            const RunRequest request = m_sessionRun;
             m_sessionRun = {};
-            openRun(current);
+            openRequest(request);
         }
     }
 }
 
-void MainWindow::setRunLoader(RunLoader loader)
+void MainWindow::setRunStages(RunStages stages)
 {
-    m_loader = std::move(loader);
-    if (m_loader && !m_sessionRun.path.isEmpty() && m_currentRun.isEmpty()) {
-        m_request = m_sessionRun;
+    m_session->setStages(std::move(stages));
+    if (m_session->canRead() && !m_sessionRun.path.isEmpty() && m_currentRun.isEmpty()) {
+        const RunRequest request = m_sessionRun;
         m_sessionRun = {};
-        openRun(m_request.path);
+        openRequest(request);
     }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "resultrowsmodel.h"
+#include "runsession.h"
 #include "runviewdata.h"
 #include "sessionstate.h"
 
@@ -64,21 +65,26 @@ class MainWindow : public QMainWindow
     explicit MainWindow(const QString& sessionPath = {}, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // How run files are read (called on a worker thread); without one, opening a
-    // run explains that this build cannot read run files.
-    // A run the restored session had open is opened once the loader is set.
-    void setRunLoader(RunLoader loader);
+    // How run files are read, stage by stage (storeRunStages(); called on worker threads);
+    // without them, opening a run explains that this build cannot read run files.
+    // A run the restored session had open is opened once the stages are set.
+    void setRunStages(RunStages stages);
+    // The open run and its selection; the window draws what it delivers.
+    RunSession* session() const { return m_session; }
 
-    // Shows a run's data in every view (views with no data show their hint).
+    // Shows a run's data in every view (views with no data show their hint): the
+    // overview's views, then the focus details'.
     void showRun(const RunViewData& data);
-    // Loads the run off the GUI thread (runLoaded / runLoadFailed), then follows it
-    // as rows land. A damaged or foreign file gives a message box naming it.
+    // Loads the run off the GUI thread in stages (runLoaded once the overview and the
+    // details are shown, or runLoadFailed), then follows it as rows land. A damaged or
+    // foreign file gives a message box naming it; so does a row found changed by the
+    // checksum check that runs after the overview is drawn (the views are withdrawn).
     void openRun(const QString& path);
     void closeRun();
-    // Re-reads the current run with the current selection.
+    // Re-reads the current run (overview, then details) with the current selection.
     void refreshRun();
 
-    // Selection shared by the detail views; each reloads the run's details.
+    // Selection shared by the detail views; each reloads the run's details only.
     void setFocusConfiguration(const QString& compressor, double ratio);
     void setFocusSample(const QString& sampleKey); // empty = mean over samples
     void setOverlapRatio(double ratio);
@@ -144,7 +150,16 @@ class MainWindow : public QMainWindow
     void createRowsDock();
     void createSelectionBar();
     void createStartPage();
-    void loadRun(bool refresh);
+    void openRequest(const RunRequest& request);
+    // The run's stages as RunSession delivers them: the summary (first page, choosers),
+    // the other aggregates, the focus details.
+    void showSummary(const RunViewData& data);
+    void showAggregates(const RunViewData& data);
+    void showDetails(const RunViewData& data);
+    // The overlap and failure-set views at the ratio kept by the user, else the focus's.
+    void showOverlapAndSets(const RunViewData& data);
+    void showRunStatus();
+    void onVerificationFailed(const QString& path, const QString& message);
     void showLoadError(const QString& path, const QString& message);
     void updateChoosers();
     void updateCompareChoices();
@@ -154,6 +169,7 @@ class MainWindow : public QMainWindow
     void followNewRun();
     void pollDemoFile();
     void exportFigure();
+    bool exportAllowed();
     void exportData();
     void showNewRunDialog();
     void showAbout();
@@ -171,12 +187,11 @@ class MainWindow : public QMainWindow
     void setRunChromeVisible(bool visible);
 
     QString m_sessionPath;
-    RunLoader m_loader;
     QStringList m_openRuns;
     QString m_currentRun;
-    RunViewData m_data;
-    RunRequest m_request;
-    RunRequest m_sessionRun;  // restored before a loader was set
+    RunViewData m_data; // as last drawn (the session's, overview then details)
+    RunSession* m_session = nullptr;
+    RunRequest m_sessionRun;  // restored before the stages were set
     SessionState m_selection; // selection part of the session, kept as the user clicks
     double m_overlapRatio = -1.0;
     QString m_lastError;
@@ -229,14 +244,12 @@ class MainWindow : public QMainWindow
     QProgressBar* m_runProgress = nullptr;
     QToolButton* m_runCancel = nullptr;
     NewRunDialog* m_newRun = nullptr;
-    LatestRequest* m_load = nullptr;
     LatestRequest* m_rowsRequest = nullptr;
     LatestRequest* m_sampleRequest = nullptr;
     RunWatcher* m_watcher = nullptr;
     RunProcess* m_demo = nullptr;
     bool m_demoOpened = false;
-    QTimer* m_demoPoll = nullptr;  // opens the demo's file once samples land in it
-    bool m_refreshPending = false; // the file changed while a load was in flight
+    QTimer* m_demoPoll = nullptr; // opens the demo's file once samples land in it
     QActionGroup* m_themeGroup = nullptr;
     QActionGroup* m_colorMapGroup = nullptr;
     QAction* m_logScale = nullptr;

@@ -126,62 +126,43 @@ bool MainWindow::startPageShown() const
 
 bool MainWindow::isLoading() const
 {
-    return m_load->isBusy();
+    return m_session->isLoading();
 }
 
 void MainWindow::refreshRun()
 {
-    if (!m_request.path.isEmpty())
-        loadRun(true);
+    m_session->refresh();
 }
 
-void MainWindow::loadRun(bool refresh)
+void MainWindow::showRunStatus()
 {
-    const RunRequest request = m_request;
-    const RunLoader loader = m_loader;
-    if (!refresh)
-        statusBar()->showMessage(tr("Opening %1…").arg(request.path));
-    m_refreshPending = false;
-    auto again = [this] {
-        if (m_refreshPending && !m_request.path.isEmpty())
-            loadRun(true);
-    };
-    m_load->run<RunViewData>(
-        [loader, request] {
-            RunViewData data = loader(request);
-            data.path = request.path;
-            return data;
-        },
-        [this, refresh, again](const RunViewData& data) {
-            showRun(data);
-            m_watcher->watch(data.path);
-            if (refresh && m_rowsQuery)
-                runRowsQuery(m_rowsTitle, m_rowsQuery);
-            QString rows =
-                tr("%n sample(s), %1 rows", nullptr, int(data.sampleCount)).arg(data.resultCount);
-            // Rows of a schema-2 file carry no checksum: say they were read unverified.
-            if (data.uncheckedRows > 0)
-                rows += tr(" (%1 written before checksums, not verified)").arg(data.uncheckedRows);
-            const bool running = data.status == QLatin1String("running");
-            statusBar()->showMessage(
-                running && data.sampleCount == 0
-                    ? tr("%1: no sample finished; the file says 'running' (a run cancelled "
-                         "before its first sample stays so)")
-                          .arg(data.path)
-                : running ? tr("%1: %2, still running").arg(data.path, rows)
-                          : tr("%1: %2").arg(data.path, rows));
-            emit runLoaded(data.path);
-            again();
-        },
-        [this, refresh, request, again](const QString& message) {
-            if (refresh) {
-                // A sweep mid-write can be caught between states; the next poll retries.
-                statusBar()->showMessage(tr("Refresh failed: %1").arg(message));
-                again();
-                return;
-            }
-            showLoadError(request.path, message);
-        });
+    const RunViewData& data = m_session->data();
+    if (data.path.isEmpty())
+        return;
+    QString rows =
+        tr("%n sample(s), %1 rows", nullptr, int(data.sampleCount)).arg(data.resultCount);
+    // Rows of a schema-2 file carry no checksum: say they were read unverified.
+    if (!m_session->isVerified())
+        rows += tr(" (checking the rows' checksums…)");
+    else if (data.uncheckedRows > 0)
+        rows += tr(" (%1 written before checksums, not verified)").arg(data.uncheckedRows);
+    const bool running = data.status == QLatin1String("running");
+    statusBar()->showMessage(
+        running && data.sampleCount == 0
+            ? tr("%1: no sample finished; the file says 'running' (a run cancelled "
+                 "before its first sample stays so)")
+                  .arg(data.path)
+        : running ? tr("%1: %2, still running").arg(data.path, rows)
+                  : tr("%1: %2").arg(data.path, rows));
+}
+
+void MainWindow::onVerificationFailed(const QString& path, const QString& message)
+{
+    // What was drawn came from a file with a changed row: withdraw all of it, then refuse
+    // the file as an open that failed does.
+    if (path == m_currentRun)
+        closeRun();
+    showLoadError(path, message);
 }
 
 void MainWindow::showLoadError(const QString& path, const QString& message)
@@ -215,9 +196,9 @@ void MainWindow::updateChoosers()
             m_sampleCombo->addItem(tr("All samples (mean)"));
         for (const QString& key : m_data.sampleKeys)
             m_sampleCombo->addItem(key, key);
-        const int i = m_data.evictionAveraged || m_request.sampleKey.isEmpty()
-                          ? 0
-                          : m_sampleCombo->findData(m_request.sampleKey);
+        const QString asked = m_session->request().sampleKey;
+        const int i =
+            m_data.evictionAveraged || asked.isEmpty() ? 0 : m_sampleCombo->findData(asked);
         m_sampleCombo->setCurrentIndex(m_data.sampleKeys.isEmpty() ? -1 : std::max(0, i));
     }
     for (QComboBox* combo : {m_overlapRatioCombo, m_failureSetsRatioCombo}) {
@@ -270,21 +251,16 @@ void MainWindow::updateCompareChoices()
 
 void MainWindow::setFocusConfiguration(const QString& compressor, double ratio)
 {
-    if (m_request.path.isEmpty() || !m_loader)
+    if (m_session->path().isEmpty() || !m_session->canRead())
         return;
-    m_request.compressor = compressor;
-    m_request.ratio = ratio;
     m_selection.selectedCompressor = compressor;
     m_selection.selectedRatio = ratio;
-    loadRun(true);
+    m_session->setFocusConfiguration(compressor, ratio);
 }
 
 void MainWindow::setFocusSample(const QString& sampleKey)
 {
-    if (m_request.path.isEmpty() || !m_loader)
-        return;
-    m_request.sampleKey = sampleKey;
-    loadRun(true);
+    m_session->setFocusSample(sampleKey);
 }
 
 void MainWindow::setOverlapRatio(double ratio)
@@ -337,7 +313,7 @@ void MainWindow::runRowsQuery(const QString& title, std::function<QVector<Result
 
 void MainWindow::showTaxonomyRows(const TaxonomySelection& s)
 {
-    if (m_currentRun.isEmpty() || !m_loader)
+    if (m_currentRun.isEmpty() || !m_session->canRead())
         return;
     const QString path = m_currentRun;
     const QString title =
@@ -349,7 +325,7 @@ void MainWindow::showTaxonomyRows(const TaxonomySelection& s)
 
 void MainWindow::showChainBreakRows(const TaxonomySelection& s)
 {
-    if (m_currentRun.isEmpty() || !m_loader)
+    if (m_currentRun.isEmpty() || !m_session->canRead())
         return;
     const QString path = m_currentRun;
     const QString title =
@@ -361,7 +337,7 @@ void MainWindow::showChainBreakRows(const TaxonomySelection& s)
 
 void MainWindow::showOverlapRows(const OverlapSelection& s)
 {
-    if (m_currentRun.isEmpty() || !m_loader || m_overlapRatio < 0)
+    if (m_currentRun.isEmpty() || !m_session->canRead() || m_overlapRatio < 0)
         return;
     const QString path = m_currentRun;
     const double ratio = m_overlapRatio;
@@ -420,7 +396,7 @@ void MainWindow::startDemo(const QString& program)
 
 void MainWindow::pollDemoFile()
 {
-    if (m_demoOpened || !m_demo->isRunning() || !m_loader) {
+    if (m_demoOpened || !m_demo->isRunning() || !m_session->canRead()) {
         m_demoPoll->stop();
         return;
     }
@@ -459,7 +435,7 @@ void MainWindow::showDemoProgress(const RunProgress& p)
     m_runProgress->setFormat(QStringLiteral("%1/%2").arg(p.done).arg(p.total));
     // Land on the overview as soon as the first samples are in; the watcher
     // refreshes the views as the rest land.
-    if (!m_demoOpened && p.done > 0 && QFileInfo::exists(demoPath()) && m_loader) {
+    if (!m_demoOpened && p.done > 0 && QFileInfo::exists(demoPath()) && m_session->canRead()) {
         m_demoOpened = true;
         openRun(demoPath());
     }
@@ -480,7 +456,7 @@ void MainWindow::onDemoFinished(bool ok, int exitCode, bool cancelled)
             QLatin1Char('\n') + m_demo->stderrText().trimmed().section(QLatin1Char('\n'), -3);
     m_start->setMessage(message);
     statusBar()->showMessage(message);
-    if (QFileInfo::exists(demoPath()) && m_loader) {
+    if (QFileInfo::exists(demoPath()) && m_session->canRead()) {
         if (m_currentRun == demoPath())
             refreshRun();
         else if (ok)
@@ -491,7 +467,7 @@ void MainWindow::onDemoFinished(bool ok, int exitCode, bool cancelled)
 void MainWindow::followNewRun()
 {
     const QString path = m_newRun ? m_newRun->outputPath() : QString();
-    if (!path.isEmpty() && m_loader && QFileInfo::exists(path) &&
+    if (!path.isEmpty() && m_session->canRead() && QFileInfo::exists(path) &&
         QFileInfo(path).absoluteFilePath() != QFileInfo(m_currentRun).absoluteFilePath())
         openRun(path);
 }

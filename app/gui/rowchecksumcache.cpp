@@ -86,4 +86,10 @@ RowChecksums verifiedRowChecksums(RunReader& reader)
     return counts;
 }
 
+void forgetVerifiedRowChecksums()
+{
+    QMutexLocker lock(&cacheMutex());
+    cache().clear();
+}
+
 } // namespace kvl

@@ -13,4 +13,7 @@ namespace kvl {
 // and refused again, on every load. Thread-safe (the loader runs on worker threads).
 RowChecksums verifiedRowChecksums(RunReader& reader);
 
+// Forgets every verification (the view benchmark times a first open again).
+void forgetVerifiedRowChecksums();
+
 } // namespace kvl

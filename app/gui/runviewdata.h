@@ -97,14 +97,12 @@ struct RunViewData
     RatioCurves interventions;
     // The selection the detail views were built for, and what can be chosen.
     ConfigChoice focus;
+    // The focus when none is asked for: the configuration with the most C→W rows.
+    ConfigChoice defaultFocus;
     QString sampleKey; // sample of the heatmaps (and of the eviction map when chosen)
     bool evictionAveraged = false;
     QVector<ConfigChoice> configs;
     QStringList sampleKeys;
 };
-
-// Reads a run file into view data; throws kvl::Error naming the file on failure.
-// Called on a worker thread: it must not touch widgets.
-using RunLoader = std::function<RunViewData(const RunRequest& request)>;
 
 } // namespace kvl

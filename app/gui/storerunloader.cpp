@@ -11,6 +11,7 @@
 #include "storepolicy.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFileInfo>
 
 #include <algorithm>
@@ -437,9 +438,16 @@ void detailsOf(RunReader& reader, const RunRequest& request, RunViewData& data)
                        shown->record.transition != Transition::CorrectToWrong))
             shown = &r;
     }
+    // Only the samples drawn: reading every sample (contexts and metadata) cost a large
+    // run most of this stage.
     std::map<qint64, SampleInfo> samples;
-    for (SampleInfo& s : reader.samples())
-        samples[s.id] = std::move(s);
+    const auto sampleOf = [&](const StoredResult& r) -> const SampleInfo& {
+        auto it = samples.find(r.sampleId);
+        if (it == samples.end())
+            it = samples.emplace(r.sampleId, reader.sample(r.sampleKey).value_or(SampleInfo()))
+                     .first;
+        return it->second;
+    };
 
     const QString config = data.focus.label();
     if (!shown) {
@@ -455,7 +463,7 @@ void detailsOf(RunReader& reader, const RunRequest& request, RunViewData& data)
                       .arg(request.sampleKey, config);
         data.referenceMissing = data.heatmapMissing;
     } else {
-        const SampleInfo& sample = samples[shown->sampleId];
+        const SampleInfo& sample = sampleOf(*shown);
         const QStringList tokens = contextTokens(sample.meta, sample.contextLen);
         data.sampleKey = shown->sampleKey;
         const std::optional<KeptMask> mask = reader.mask(shown->sampleId, focusId);
@@ -515,7 +523,7 @@ void detailsOf(RunReader& reader, const RunRequest& request, RunViewData& data)
             keep.add(*mask);
             // Spans of the first sample that has any (a retrieval sample has none).
             if (data.eviction.spans.isEmpty()) {
-                data.eviction.spans = roleSpans(samples[r.sampleId].spans);
+                data.eviction.spans = roleSpans(sampleOf(r).spans);
                 if (!data.eviction.spans.isEmpty())
                     spansFrom = r.sampleKey;
             }
@@ -530,7 +538,7 @@ void detailsOf(RunReader& reader, const RunRequest& request, RunViewData& data)
         if (!data.evictionAveraged)
             for (const StoredResult& r : rows)
                 if (r.sampleKey == request.sampleKey) {
-                    const SampleInfo& s = samples[r.sampleId];
+                    const SampleInfo& s = sampleOf(r);
                     data.eviction.tokens = contextTokens(s.meta, s.contextLen);
                     break;
                 }
@@ -564,19 +572,27 @@ void detailsOf(RunReader& reader, const RunRequest& request, RunViewData& data)
 
 } // namespace
 
-RunViewData loadRunViewData(const RunRequest& request)
+void LoadTimings::add(const char* stage, const QElapsedTimer& since)
 {
-    RunReader reader(request.path);
-    RunViewData data;
-    data.path = request.path;
-    // Before any figure: a row edited after it was written refuses the file, as `report` does.
-    data.uncheckedRows = verifiedRowChecksums(reader).unverified;
+    stages.append({QLatin1String(stage), double(since.nsecsElapsed()) / 1e6});
+}
+
+void loadRunSummary(RunReader& reader, RunViewData& data, LoadTimings* timings)
+{
+    QElapsedTimer t;
+    const auto lap = [&](const char* stage) {
+        if (timings)
+            timings->add(stage, t);
+        t.restart();
+    };
+    t.start();
     const RunInfo info = reader.runInfo();
-    data.runName = QFileInfo(request.path).completeBaseName();
+    data.runName = QFileInfo(reader.path()).completeBaseName();
     data.model = info.modelName;
     data.status = info.status;
     data.sampleCount = reader.sampleCount();
     data.resultCount = reader.resultCount();
+    data.configs.clear();
     for (const ConfigRecord& c : reader.configs())
         data.configs << ConfigChoice{c.compressor, c.ratio};
     std::stable_sort(
@@ -587,10 +603,14 @@ RunViewData loadRunViewData(const RunRequest& request)
                 return fa;
             return a.compressor != b.compressor ? a.compressor < b.compressor : a.ratio < b.ratio;
         });
-    for (const SampleInfo& s : reader.samples())
-        data.sampleKeys << s.key;
+    lap("run_configs");
+    data.sampleKeys.clear();
+    for (const QString& key : reader.sampleKeys())
+        data.sampleKeys << key;
+    lap("sample_keys");
 
     const std::vector<AccuracyCell> cells = reader.accuracy();
+    lap("accuracy_query");
     data.accuracy = accuracyOf(cells);
     std::set<QString> suites;
     for (const AccuracyCell& c : cells)
@@ -599,28 +619,149 @@ RunViewData loadRunViewData(const RunRequest& request)
         data.suites << suite;
         data.suiteAccuracy << accuracyOf(cells, suite);
     }
-    data.taxonomy = taxonomyOf(reader, data.configs);
-    data.chainBreaks = chainBreaksOf(reader, data.configs);
-    overlapsOf(reader, data);
+    lap("accuracy_curves");
+    data.defaultFocus = defaultFocus(reader, data.configs);
+    lap("default_focus");
+}
 
-    data.focus = defaultFocus(reader, data.configs);
+void loadRunAggregates(RunReader& reader, RunViewData& data, LoadTimings* timings)
+{
+    QElapsedTimer t;
+    const auto lap = [&](const char* stage) {
+        if (timings)
+            timings->add(stage, t);
+        t.restart();
+    };
+    t.start();
+    data.taxonomy = taxonomyOf(reader, data.configs);
+    lap("taxonomy");
+    data.chainBreaks = chainBreaksOf(reader, data.configs);
+    lap("chain_breaks");
+    overlapsOf(reader, data);
+    lap("overlaps");
+    data.spanKeep = spanKeepOf(reader);
+    lap("span_keep");
+    data.leakage = leakageOf(reader);
+    lap("leakage");
+    data.interventions = interventionsOf(reader);
+    lap("interventions");
+}
+
+void loadRunOverview(RunReader& reader, RunViewData& data, LoadTimings* timings)
+{
+    loadRunSummary(reader, data, timings);
+    loadRunAggregates(reader, data, timings);
+    selectOverlap(data);
+}
+
+void selectOverlap(RunViewData& data)
+{
+    const ConfigChoice& focus = data.focus.compressor.isEmpty() ? data.defaultFocus : data.focus;
+    data.overlapIndex = -1;
+    data.overlap = {};
+    for (int i = 0; i < data.overlapRatios.size(); ++i)
+        if (sameRatio(data.overlapRatios[i], focus.ratio) || data.overlapIndex < 0)
+            data.overlapIndex = i;
+    if (data.overlapIndex >= 0)
+        data.overlap = data.overlaps[data.overlapIndex];
+}
+
+void takeSummary(RunViewData& to, const RunViewData& from)
+{
+    to.path = from.path;
+    to.runName = from.runName;
+    to.model = from.model;
+    to.status = from.status;
+    to.sampleCount = from.sampleCount;
+    to.resultCount = from.resultCount;
+    to.configs = from.configs;
+    to.sampleKeys = from.sampleKeys;
+    to.accuracy = from.accuracy;
+    to.suites = from.suites;
+    to.suiteAccuracy = from.suiteAccuracy;
+    to.defaultFocus = from.defaultFocus;
+}
+
+void takeAggregates(RunViewData& to, const RunViewData& from)
+{
+    to.taxonomy = from.taxonomy;
+    to.chainBreaks = from.chainBreaks;
+    to.overlapRatios = from.overlapRatios;
+    to.overlaps = from.overlaps;
+    to.failureSets = from.failureSets;
+    to.spanKeep = from.spanKeep;
+    to.leakage = from.leakage;
+    to.interventions = from.interventions;
+    selectOverlap(to);
+}
+
+void takeDetails(RunViewData& to, const RunViewData& from)
+{
+    to.focus = from.focus;
+    to.sampleKey = from.sampleKey;
+    to.evictionAveraged = from.evictionAveraged;
+    to.heatmap = from.heatmap;
+    to.heatmapProvenance = from.heatmapProvenance;
+    to.referenceHeatmap = from.referenceHeatmap;
+    to.referenceProvenance = from.referenceProvenance;
+    to.eviction = from.eviction;
+    to.evictionProvenance = from.evictionProvenance;
+    to.heatmapMissing = from.heatmapMissing;
+    to.referenceMissing = from.referenceMissing;
+    to.evictionMissing = from.evictionMissing;
+    to.heatmapStandIn = from.heatmapStandIn;
+    to.evictionSamples = from.evictionSamples;
+    to.ger = from.ger;
+    selectOverlap(to);
+}
+
+void loadRunDetails(RunReader& reader, const RunRequest& request, RunViewData& data,
+                    LoadTimings* timings)
+{
+    QElapsedTimer t;
+    t.start();
+    // `data` may hold the details of another focus: start from none.
+    takeDetails(data, RunViewData());
+    data.focus = data.defaultFocus;
     if (!request.compressor.isEmpty()) {
         const ConfigChoice asked{request.compressor, std::max(0.0, request.ratio)};
         for (const ConfigChoice& c : data.configs)
             if (c.compressor == asked.compressor && sameRatio(c.ratio, asked.ratio))
                 data.focus = c;
     }
-    for (int i = 0; i < data.overlapRatios.size(); ++i)
-        if (sameRatio(data.overlapRatios[i], data.focus.ratio) || data.overlapIndex < 0)
-            data.overlapIndex = i;
-    if (data.overlapIndex >= 0)
-        data.overlap = data.overlaps[data.overlapIndex];
     data.ger = gerOf(reader, data.focus.compressor);
-    data.spanKeep = spanKeepOf(reader);
-    data.leakage = leakageOf(reader);
-    data.interventions = interventionsOf(reader);
+    if (timings)
+        timings->add("ger", t);
+    t.restart();
     detailsOf(reader, request, data);
+    if (timings)
+        timings->add("heatmaps_eviction", t);
+}
+
+RunViewData loadRunViewDataTimed(const RunRequest& request, LoadTimings* timings)
+{
+    QElapsedTimer t;
+    t.start();
+    RunReader reader(request.path);
+    RunViewData data;
+    data.path = request.path;
+    if (timings)
+        timings->add("open", t);
+    t.restart();
+    // Before any figure: a row edited after it was written refuses the file, as `report` does.
+    data.uncheckedRows = verifiedRowChecksums(reader).unverified;
+    if (timings)
+        timings->add("verify_checksums", t);
+    loadRunSummary(reader, data, timings);
+    loadRunAggregates(reader, data, timings);
+    loadRunDetails(reader, request, data, timings);
+    selectOverlap(data);
     return data;
+}
+
+RunViewData loadRunViewData(const RunRequest& request)
+{
+    return loadRunViewDataTimed(request, nullptr);
 }
 
 } // namespace kvl

@@ -20,13 +20,16 @@ struct ViewBenchmarkSize
     int zoomSteps = 12; // zooms and pans timed per view
 };
 
-// Times, in this process: loadRunViewData on `runPath` (first open, which verifies the
-// rows' checksums once per file state, and a re-open that finds them verified), the window
-// drawing the run's overview (accuracy page, grabbed offscreen), and the zoom re-render
-// (re-pool the visible range + draw) of a synthetic heatmap and eviction map of `size`
-// through the app's own views; reports resident memory before and after the views hold
-// the 32k-token data and the peak. An empty runPath skips the run part (its keys are null).
-// Throws kvl::Error naming the run file when it cannot be read. Needs a QApplication.
+// Times, in this process, on `runPath`: the window's staged path (RunSession's stages: the
+// overview's summary read, then drawn on the accuracy page and grabbed offscreen, which is
+// the "opened and overview drawn" figure; then the other aggregates, the focus details and
+// the checksum check that the window runs in the background, cold), with per-query timings; then
+// the one-shot loadRunViewData (checksums first, then everything, as the batch export reads a run)
+// and a re-open that finds the checksums verified. Then the zoom re-render (re-pool the visible
+// range + draw) of a synthetic heatmap and eviction map of `size` through the app's own
+// views; reports resident memory before and after the views hold the 32k-token data and
+// the peak. An empty runPath skips the run part (its keys are null). Throws kvl::Error
+// naming the run file when it cannot be read. Needs a QApplication.
 QJsonObject benchmarkViews(const QString& runPath, const ViewBenchmarkSize& size = {});
 
 // `kvlens --bench-views [RUN.kvl] [--json]`: runs benchmarkViews and prints the figures

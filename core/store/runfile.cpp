@@ -9,6 +9,8 @@
 #include <QStringList>
 #include <QtEndian>
 
+#include <sqlite3.h>
+
 namespace kvl {
 
 namespace {
@@ -102,6 +104,22 @@ int identify(SqliteDatabase& db, bool mayBeNew)
     return version;
 }
 
+// A file written before the read indexes existed gets them the first time it is opened,
+// as an older schema is migrated on open; best effort: without them the queries are the
+// same, only slower, so a read-only file or directory, or a sweep holding the write lock
+// for longer than a moment, leaves the file as it is.
+void addReadIndexes(const QString& path)
+{
+    if (!QFileInfo(path).isWritable() || !QFileInfo(QFileInfo(path).absolutePath()).isWritable())
+        return;
+    try {
+        SqliteDatabase db(path, SqliteDatabase::Mode::ReadWriteCreate);
+        sqlite3_busy_timeout(db.handle(), 200);
+        RunSchema::ensureReadIndexes(db);
+    } catch (const Error&) {
+    }
+}
+
 void checkTables(SqliteDatabase& db)
 {
     for (const QString& t : RunSchema::requiredTables())
@@ -133,6 +151,7 @@ std::unique_ptr<SqliteDatabase> openRunFile(const QString& path, SqliteDatabase:
         db->exec(QStringLiteral("PRAGMA synchronous=NORMAL"));
         if (version < RunSchema::kCurrentVersion)
             RunSchema::createOrMigrate(*db);
+        RunSchema::ensureReadIndexes(*db);
     } else if (version < RunSchema::kCurrentVersion) {
         db.reset();
         if (!QFileInfo(path).isWritable())
@@ -145,6 +164,8 @@ std::unique_ptr<SqliteDatabase> openRunFile(const QString& path, SqliteDatabase:
         identify(*db, false);
     }
     checkTables(*db);
+    if (!writing && !RunSchema::hasReadIndexes(*db))
+        addReadIndexes(path);
     return db;
 }
 

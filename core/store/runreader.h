@@ -4,8 +4,10 @@
 #include "store/runaggregates.h"
 #include "store/runrecords.h"
 
+#include <QHash>
 #include <QSet>
 #include <QString>
+#include <QStringList>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -68,6 +70,10 @@ class RunReader
     RunInfo runInfo(); // empty RunInfo when the writer has not written it yet
     std::vector<ConfigRecord> configs();
     std::vector<SampleInfo> samples();
+    // The samples' keys in the order of samples(), without reading their contents.
+    QStringList sampleKeys();
+    // Sample key → gold answer of the samples of one suite.
+    QHash<QString, QString> goldAnswers(const QString& suite);
     std::optional<SampleInfo> sample(const QString& sampleKey);
     qint64 sampleCount();
     qint64 resultCount();

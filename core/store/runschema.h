@@ -20,6 +20,12 @@ class SqliteDatabase;
 //       attention.checksum (over the stored blob): see store/storechecksum.h. Rows and
 //       blobs written before v3 keep NULL there: still read, not verified.
 //
+// Read indexes, outside the version chain (ensureReadIndexes): result_overview on
+// result(config_id, transition, signature, correct, leaked), covering the overview's
+// aggregates. Created when a file is opened for writing, and on a read-only open of a
+// writable file that lacks it (best effort, like a migration on open); a build that does
+// not know it reads the file unchanged, and a file without it reads the same, slower.
+//
 // Per-layer and per-span values are JSON arrays in the result row rather than child
 // tables: one INSERT per row keeps a 60,000-row sweep of a 36-layer model well under
 // the 5 s write budget, and SQLite's json_each() still aggregates them in SQL.
@@ -37,6 +43,13 @@ class RunSchema
     // The schema version the tables of `db` have, whatever user_version says: 0
     // without a result table, else the newest version whose columns are present.
     static int tableVersion(SqliteDatabase& db);
+
+    // Indexes that only speed up reading (no schema version of their own: a file with or
+    // without them is the same file to every build). Creates those missing; `db` must be
+    // open for writing. Throws kvl::Error naming the file (e.g. when it is locked).
+    static void ensureReadIndexes(SqliteDatabase& db);
+    // Whether ensureReadIndexes() has nothing left to create in `db`.
+    static bool hasReadIndexes(SqliteDatabase& db);
 
     // Tables every current run file has.
     static QStringList requiredTables();

@@ -211,7 +211,7 @@ int main(int argc, char** argv)
     if (argc <= 2)
         writeSyntheticRun(run);
     MainWindow window;
-    window.setRunLoader(&loadRunViewData);
+    window.setRunStages(storeRunStages());
     window.resize(1280, 800);
     window.show();
     window.grab().save(out + "/start.png");

@@ -122,7 +122,7 @@ class TstNewRunFlow : public QObject
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("tiny.kvl"));
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         window.show();
         NewRunDialog* dialog = openDialog(window);
         QVERIFY(dialog);
@@ -156,7 +156,7 @@ class TstNewRunFlow : public QObject
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("cancelled.kvl"));
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         window.show();
         NewRunDialog* dialog = openDialog(window);
         QVERIFY(dialog);

@@ -59,7 +59,7 @@ class TstRunBrowsing : public QObject
     {
         const QString path = writeRun(QStringLiteral("full.kvl"), {0, 1, 2, 3});
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         QVERIFY(window.startPageShown());
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(path);
@@ -82,7 +82,7 @@ class TstRunBrowsing : public QObject
         // s3 under SnapKV@0.75 is C→C: its own attention is not stored, FullCache's is.
         const QString path = writeRun(QStringLiteral("cc.kvl"), {0, 1, 2, 3});
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(path);
         QVERIFY(loaded.wait(5000));
@@ -136,7 +136,7 @@ class TstRunBrowsing : public QObject
         const QString path = m_dir.filePath(QStringLiteral("empty.kvl"));
         guitest::writeRun(path, {}, QStringLiteral("running"));
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(path);
         QVERIFY(loaded.wait(5000));
@@ -167,7 +167,7 @@ class TstRunBrowsing : public QObject
         // As main() does it: the window restores the session, then gets its loader.
         MainWindow window(sessionPath);
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         QVERIFY(loaded.wait(5000));
         QCOMPARE(window.runData().path, path);
         QCOMPARE(window.runData().focus, (ConfigChoice{QStringLiteral("TOVA"), 0.5}));
@@ -180,7 +180,7 @@ class TstRunBrowsing : public QObject
         SessionState saved;
         {
             MainWindow window;
-            window.setRunLoader(&loadRunViewData);
+            window.setRunStages(storeRunStages());
             QSignalSpy loaded(&window, &MainWindow::runLoaded);
             window.openRun(path);
             QVERIFY(loaded.wait(5000));
@@ -202,7 +202,7 @@ class TstRunBrowsing : public QObject
         saved.save(sessionPath);
         MainWindow window(sessionPath);
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         QVERIFY(loaded.wait(5000));
         QCOMPARE(window.currentPage(), QStringLiteral("eviction"));
         QCOMPARE(window.runData().focus, (ConfigChoice{QStringLiteral("SnapKV"), 0.5}));
@@ -224,7 +224,7 @@ class TstRunBrowsing : public QObject
     {
         const QString path = writeRun(QStringLiteral("live.kvl"), {0, 1});
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         window.runWatcher()->setInterval(100);
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(path);
@@ -245,7 +245,7 @@ class TstRunBrowsing : public QObject
     {
         const QString path = writeRun(QStringLiteral("drill.kvl"), {0, 1, 2, 3});
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(path);
         QVERIFY(loaded.wait(5000));
@@ -284,7 +284,7 @@ class TstRunBrowsing : public QObject
         const QString path = m_dir.filePath(QStringLiteral("suites.kvl"));
         test::writeHandRun(path, {0, 1, 2, 3});
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         window.show();
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(path);
@@ -311,7 +311,7 @@ class TstRunBrowsing : public QObject
         const QString path = m_dir.filePath(QStringLiteral("chains.kvl"));
         guitest::writeChainRun(path);
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(path);
         QVERIFY(loaded.wait(5000));
@@ -331,7 +331,7 @@ class TstRunBrowsing : public QObject
     {
         const QString path = writeRun(QStringLiteral("overlap.kvl"), {0, 1, 2, 3});
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(path);
         QVERIFY(loaded.wait(5000));
@@ -350,7 +350,7 @@ class TstRunBrowsing : public QObject
         // At 0.5 SnapKV fails {s1, s3}, TOVA {s0, s1} (guirunfixture.h).
         const QString path = writeRun(QStringLiteral("lists.kvl"), {0, 1, 2, 3});
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(path);
         QVERIFY(loaded.wait(5000));
@@ -383,7 +383,7 @@ class TstRunBrowsing : public QObject
     {
         const QString path = writeRun(QStringLiteral("sets.kvl"), {0, 1, 2, 3});
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(path);
         QVERIFY(loaded.wait(5000));
@@ -414,7 +414,7 @@ class TstRunBrowsing : public QObject
         // SnapKV@0.5: 2 of 4 correct, Wilson 95% [0.1500, 0.8500] (tst_wilsoninterval).
         const QString path = writeRun(QStringLiteral("acc-n.kvl"), {0, 1, 2, 3});
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(path);
         QVERIFY(loaded.wait(5000));
@@ -441,7 +441,7 @@ class TstRunBrowsing : public QObject
     {
         const QString path = writeRun(QStringLiteral("compare.kvl"), {0, 1, 2, 3});
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         QSignalSpy compared(window.comparePanel(), &ComparePanel::detailsAvailable);
         window.openRun(path);
@@ -463,7 +463,7 @@ class TstRunBrowsing : public QObject
         const QString a = writeRun(QStringLiteral("model-a.kvl"), {0, 1, 2, 3});
         const QString b = writeRun(QStringLiteral("model-b.kvl"), {1});
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(a);
         QVERIFY(loaded.wait(5000));
@@ -489,7 +489,7 @@ class TstRunBrowsing : public QObject
         f.write("not a run file at all");
         f.close();
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         QSignalSpy failed(&window, &MainWindow::runLoadFailed);
         window.openRun(path);
         QVERIFY(failed.wait(5000));
@@ -529,7 +529,7 @@ class TstRunBrowsing : public QObject
         QFile::remove(MainWindow::demoPath());
 
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         QVERIFY(window.startPage()->demoButton()->isEnabled());
         QSignalSpy finished(window.demoProcess(), &RunProcess::finished);
         window.startDemo(script);
@@ -553,7 +553,7 @@ class TstRunBrowsing : public QObject
         s.close();
         s.setPermissions(s.permissions() | QFile::ExeOwner);
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         QSignalSpy finished(window.demoProcess(), &RunProcess::finished);
         window.startDemo(script);
         QTRY_VERIFY_WITH_TIMEOUT(window.startPage()->cancelButton()->isVisibleTo(&window), 2000);

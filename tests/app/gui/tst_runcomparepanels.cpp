@@ -140,7 +140,7 @@ class TstRunComparePanels : public QObject
     void windowFeedsTheRunsPage()
     {
         MainWindow window;
-        window.setRunLoader(&loadRunViewData);
+        window.setRunStages(storeRunStages());
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(m_a);
         QVERIFY(loaded.wait(5000));

@@ -28,12 +28,20 @@ class TestViewBenchmark : public QObject
         const QJsonObject r = benchmarkViews(run, size);
 
         const QJsonObject opened = r["run"].toObject();
-        for (const char* key : {"open_first_s", "open_first_cpu_s", "open_again_s",
-                                "open_again_cpu_s", "overview_draw_s", "open_and_overview_s"})
+        for (const char* key :
+             {"open_first_s", "open_first_cpu_s", "open_again_s", "open_again_cpu_s", "overview_s",
+              "overview_cpu_s", "overview_draw_s", "open_and_overview_s", "aggregates_s",
+              "details_s", "verify_s", "verify_cpu_s"})
             QVERIFY2(opened[QLatin1String(key)].isDouble(), key);
         QCOMPARE(opened["path"].toString(), run);
         QCOMPARE(opened["samples"].toInt(), 4);
         QCOMPARE(opened["rows"].toInt(), 16); // 4 samples x 4 configurations
+        // Each stage names its queries (what a slow open is traced to).
+        for (const char* stage : {"accuracy_query", "taxonomy", "overlaps", "span_keep"})
+            QVERIFY2(opened["overview_stages_ms"].toObject()[QLatin1String(stage)].isDouble(),
+                     stage);
+        QVERIFY(opened["details_stages_ms"].toObject()["heatmaps_eviction"].isDouble());
+        QVERIFY(opened["open_first_stages_ms"].toObject()["verify_checksums"].isDouble());
 
         const QJsonObject ctx = r["context"].toObject();
         QCOMPARE(ctx["tokens"].toInt(), 4096);

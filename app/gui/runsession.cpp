@@ -1,0 +1,223 @@
+#include "runsession.h"
+
+#include "latestrequest.h"
+#include "rowchecksumcache.h"
+#include "storerunloader.h"
+
+#include <QCoreApplication>
+
+namespace kvl {
+
+RunStages storeRunStages()
+{
+    RunStages stages;
+    stages.summary = [](const QString& path) {
+        RunReader reader(path);
+        RunViewData data;
+        data.path = path;
+        loadRunSummary(reader, data);
+        return data;
+    };
+    stages.aggregates = [](const QString& path, const RunViewData& summary) {
+        RunReader reader(path);
+        RunViewData data = summary;
+        loadRunAggregates(reader, data);
+        return data;
+    };
+    stages.details = [](const RunRequest& request, const RunViewData& summary) {
+        RunReader reader(request.path);
+        RunViewData data = summary;
+        loadRunDetails(reader, request, data);
+        return data;
+    };
+    stages.verify = [](const QString& path) {
+        RunReader reader(path);
+        return verifiedRowChecksums(reader);
+    };
+    return stages;
+}
+
+RunSession::RunSession(QObject* parent)
+    : QObject(parent), m_summary(new LatestRequest(this)), m_aggregates(new LatestRequest(this)),
+      m_details(new LatestRequest(this)), m_verify(new LatestRequest(this))
+{
+    for (LatestRequest* r : {m_summary, m_aggregates, m_details})
+        connect(r, &LatestRequest::busyChanged, this, [this] { emit busyChanged(isLoading()); });
+}
+
+RunSession::~RunSession() = default;
+
+void RunSession::setStages(RunStages stages)
+{
+    m_stages = std::move(stages);
+}
+
+bool RunSession::isLoading() const
+{
+    return m_summary->isBusy() || m_aggregates->isBusy() || m_details->isBusy();
+}
+
+void RunSession::open(const RunRequest& request)
+{
+    for (LatestRequest* r : {m_summary, m_aggregates, m_details, m_verify})
+        r->cancel();
+    if (!canRead()) {
+        emit loadFailed(request.path,
+                        QCoreApplication::translate("kvl::RunSession",
+                                                    "This build of KVLens cannot read run files "
+                                                    "yet.\n%1 was not opened.")
+                            .arg(request.path),
+                        false);
+        return;
+    }
+    if (request.path != m_request.path) {
+        m_data = {};
+        m_haveSummary = false;
+    }
+    m_request = request;
+    m_verified = false;
+    loadSummary(false);
+}
+
+void RunSession::refresh()
+{
+    if (m_request.path.isEmpty() || !canRead())
+        return;
+    // Coalesce: an overview slower than the poll interval must finish, not be superseded
+    // by every poll (it would never deliver during a long sweep).
+    if (m_summary->isBusy() || m_aggregates->isBusy()) {
+        m_refreshPending = true;
+        return;
+    }
+    loadSummary(true);
+}
+
+void RunSession::close()
+{
+    for (LatestRequest* r : {m_summary, m_aggregates, m_details, m_verify})
+        r->cancel();
+    m_request = {};
+    m_data = {};
+    m_haveSummary = m_aggregatesIn = m_detailsIn = false;
+    m_verified = false;
+    m_refreshPending = false;
+}
+
+void RunSession::setFocusConfiguration(const QString& compressor, double ratio)
+{
+    if (m_request.path.isEmpty() || !canRead())
+        return;
+    m_request.compressor = compressor;
+    m_request.ratio = ratio;
+    // Before the first summary the focus is read with it.
+    if (m_haveSummary)
+        loadDetails(true);
+}
+
+void RunSession::setFocusSample(const QString& sampleKey)
+{
+    if (m_request.path.isEmpty() || !canRead())
+        return;
+    m_request.sampleKey = sampleKey;
+    if (m_haveSummary)
+        loadDetails(true);
+}
+
+void RunSession::loadSummary(bool refresh)
+{
+    m_refreshPending = false;
+    // Aggregates or details of the previous state would land on the new summary: drop them.
+    m_aggregates->cancel();
+    m_details->cancel();
+    m_aggregatesIn = m_detailsIn = false;
+    const QString path = m_request.path;
+    const auto stage = m_stages.summary;
+    m_summary->run<RunViewData>([stage, path] { return stage(path); },
+                                [this, refresh, path](const RunViewData& summary) {
+                                    takeSummary(m_data, summary);
+                                    m_data.path = path;
+                                    m_haveSummary = true;
+                                    // Until the new aggregates and details land, the previous ones
+                                    // stay shown.
+                                    emit summaryAvailable(m_data, refresh);
+                                    loadAggregates(refresh);
+                                    loadDetails(refresh);
+                                },
+                                [this, refresh, path](const QString& message) {
+                                    emit loadFailed(path, message, refresh);
+                                    if (m_refreshPending)
+                                        loadSummary(true);
+                                });
+}
+
+void RunSession::loadAggregates(bool refresh)
+{
+    const QString path = m_request.path;
+    const RunViewData summary = m_data;
+    const auto stage = m_stages.aggregates;
+    m_aggregates->run<RunViewData>(
+        [stage, path, summary] { return stage ? stage(path, summary) : summary; },
+        [this, refresh](const RunViewData& data) {
+            takeAggregates(m_data, data);
+            m_aggregatesIn = true;
+            emit overviewAvailable(m_data, refresh);
+            emitLoadedWhenComplete(refresh);
+            // After the overview is shown: the file's state may be new (a sweep committed).
+            verify();
+            if (m_refreshPending)
+                loadSummary(true);
+        },
+        [this, refresh, path](const QString& message) {
+            emit loadFailed(path, message, refresh);
+            if (m_refreshPending)
+                loadSummary(true);
+        });
+}
+
+void RunSession::loadDetails(bool refresh)
+{
+    m_detailsIn = false;
+    const RunRequest request = m_request;
+    const RunViewData summary = m_data;
+    const auto stage = m_stages.details;
+    m_details->run<RunViewData>(
+        [stage, request, summary] { return stage ? stage(request, summary) : summary; },
+        [this, refresh](const RunViewData& data) {
+            takeDetails(m_data, data);
+            m_detailsIn = true;
+            emit detailsAvailable(m_data, refresh);
+            emitLoadedWhenComplete(refresh);
+        },
+        [this, refresh, path = request.path](const QString& message) {
+            emit loadFailed(path, message, refresh);
+        });
+}
+
+void RunSession::emitLoadedWhenComplete(bool refresh)
+{
+    if (m_aggregatesIn && m_detailsIn)
+        emit loaded(m_data, refresh);
+}
+
+void RunSession::verify()
+{
+    if (!m_stages.verify) {
+        m_verified = true;
+        return;
+    }
+    m_verified = false;
+    const QString path = m_request.path;
+    const auto stage = m_stages.verify;
+    m_verify->run<RowChecksums>([stage, path] { return stage(path); },
+                                [this](const RowChecksums& counts) {
+                                    m_verified = true;
+                                    m_data.uncheckedRows = counts.unverified;
+                                    emit verificationAvailable(counts.unverified);
+                                },
+                                [this, path](const QString& message) {
+                                    m_verified = false;
+                                    emit verificationFailed(path, message);
+                                });
+}
+
+} // namespace kvl

@@ -1,0 +1,202 @@
+// RunSession: the open run loaded in stages. The overview is read once per state of the
+// file, a focus change reads the details only, a superseded request's result is never
+// delivered, and a row changed after it was written withdraws the run after the overview.
+#include "guirunfixture.h"
+#include "runsession.h"
+
+#include "store/sqlitedatabase.h"
+
+#include <QAtomicInt>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest>
+
+using namespace kvl;
+
+namespace {
+
+// The store's stages, counting how often each runs (on worker threads) and making the
+// details of one configuration slow, so a later request overtakes them.
+struct CountedStages
+{
+    QAtomicInt overviews; // summaries
+    QAtomicInt aggregates;
+    QAtomicInt details;
+    QAtomicInt verifies;
+    QString slowCompressor;
+    double slowRatio = -1.0;
+
+    RunStages stages()
+    {
+        const RunStages store = storeRunStages();
+        RunStages s;
+        s.summary = [this, store](const QString& path) {
+            overviews.fetchAndAddOrdered(1);
+            return store.summary(path);
+        };
+        s.aggregates = [this, store](const QString& path, const RunViewData& summary) {
+            aggregates.fetchAndAddOrdered(1);
+            return store.aggregates(path, summary);
+        };
+        s.details = [this, store](const RunRequest& request, const RunViewData& overview) {
+            details.fetchAndAddOrdered(1);
+            if (request.compressor == slowCompressor && request.ratio == slowRatio)
+                QThread::msleep(400);
+            return store.details(request, overview);
+        };
+        s.verify = [this, store](const QString& path) {
+            verifies.fetchAndAddOrdered(1);
+            return store.verify(path);
+        };
+        return s;
+    }
+};
+
+} // namespace
+
+class TstRunSession : public QObject
+{
+    Q_OBJECT
+  private:
+    QTemporaryDir m_dir;
+
+  private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void openDeliversOverviewOnceThenDetails()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("open.kvl"));
+        guitest::writeRun(path, {0, 1, 2, 3});
+        CountedStages counted;
+        RunSession session;
+        session.setStages(counted.stages());
+        QSignalSpy summary(&session, &RunSession::summaryAvailable);
+        QSignalSpy overview(&session, &RunSession::overviewAvailable);
+        QSignalSpy details(&session, &RunSession::detailsAvailable);
+        QSignalSpy loaded(&session, &RunSession::loaded);
+        QSignalSpy verified(&session, &RunSession::verificationAvailable);
+        session.open({path, {}, -1.0, {}});
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(summary.count(), 1);
+        QCOMPARE(overview.count(), 1);
+        QCOMPARE(details.count(), 1);
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(counted.overviews.loadAcquire(), 1);
+        QCOMPARE(counted.aggregates.loadAcquire(), 1);
+        QCOMPARE(counted.details.loadAcquire(), 1);
+        // The summary came first: the first page's accuracy, no aggregates or details yet.
+        const RunViewData first = summary.first().at(0).value<RunViewData>();
+        QCOMPARE(first.sampleCount, 4);
+        QVERIFY(!first.accuracy.curves.isEmpty());
+        QVERIFY(first.overlapRatios.isEmpty());
+        QVERIFY(first.heatmap.isEmpty());
+        QVERIFY(!first.defaultFocus.compressor.isEmpty());
+        // Then the aggregates (SnapKV and TOVA overlap at 0.5).
+        QVERIFY(!overview.first().at(0).value<RunViewData>().overlapRatios.isEmpty());
+        // The details are the default focus's.
+        const RunViewData shown = details.first().at(0).value<RunViewData>();
+        QCOMPARE(shown.focus, first.defaultFocus);
+        QVERIFY(!shown.heatmap.isEmpty() || !shown.heatmapMissing.isEmpty());
+        QTRY_COMPARE_WITH_TIMEOUT(verified.count(), 1, 5000);
+        QVERIFY(session.isVerified());
+    }
+
+    void focusChangeReadsDetailsOnly()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("focus.kvl"));
+        guitest::writeRun(path, {0, 1, 2, 3});
+        CountedStages counted;
+        RunSession session;
+        session.setStages(counted.stages());
+        QSignalSpy overview(&session, &RunSession::overviewAvailable);
+        QSignalSpy details(&session, &RunSession::detailsAvailable);
+        QSignalSpy loaded(&session, &RunSession::loaded);
+        session.open({path, {}, -1.0, {}});
+        QVERIFY(loaded.wait(5000));
+        session.setFocusConfiguration(QStringLiteral("TOVA"), 0.5);
+        QVERIFY(details.wait(5000));
+        session.setFocusSample(QStringLiteral("s3"));
+        QVERIFY(details.wait(5000));
+        QCOMPARE(details.count(), 3);
+        QCOMPARE(counted.details.loadAcquire(), 3);
+        // Two focus changes, no overview read again.
+        QCOMPARE(overview.count(), 1);
+        QCOMPARE(counted.overviews.loadAcquire(), 1);
+        QCOMPARE(counted.aggregates.loadAcquire(), 1);
+        QCOMPARE(session.data().focus, (ConfigChoice{QStringLiteral("TOVA"), 0.5}));
+        QCOMPARE(session.request().sampleKey, QStringLiteral("s3"));
+        // A refresh (the file changed) reads the overview again, then the details.
+        loaded.clear();
+        session.refresh();
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(overview.count(), 2);
+        QCOMPARE(counted.overviews.loadAcquire(), 2);
+        QCOMPARE(counted.aggregates.loadAcquire(), 2);
+        QCOMPARE(counted.details.loadAcquire(), 4);
+    }
+
+    void staleDetailsAreDropped()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("stale.kvl"));
+        guitest::writeRun(path, {0, 1, 2, 3});
+        CountedStages counted;
+        counted.slowCompressor = QStringLiteral("SnapKV");
+        counted.slowRatio = 0.75;
+        RunSession session;
+        session.setStages(counted.stages());
+        QSignalSpy details(&session, &RunSession::detailsAvailable);
+        session.open({path, QStringLiteral("TOVA"), 0.5, {}});
+        QVERIFY(details.wait(5000));
+        // The slow request, then one that supersedes it while it runs.
+        session.setFocusConfiguration(QStringLiteral("SnapKV"), 0.75);
+        session.setFocusConfiguration(QStringLiteral("TOVA"), 0.5);
+        QVERIFY(details.wait(5000));
+        QCOMPARE(details.last().at(0).value<RunViewData>().focus,
+                 (ConfigChoice{QStringLiteral("TOVA"), 0.5}));
+        // The slow one finishes later and is never delivered.
+        QTRY_COMPARE_WITH_TIMEOUT(counted.details.loadAcquire(), 3, 5000);
+        QTest::qWait(600);
+        QCOMPARE(details.count(), 2);
+        QCOMPARE(session.data().focus, (ConfigChoice{QStringLiteral("TOVA"), 0.5}));
+    }
+
+    // The overview is shown before the checksums are checked; a row changed after it was
+    // written is then refused naming the file, the sample and the configuration.
+    void changedRowIsRefusedAfterTheOverview()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("changed.kvl"));
+        guitest::writeRun(path, {0, 1, 2, 3});
+        SqliteDatabase(path, SqliteDatabase::Mode::ReadWriteCreate)
+            .exec(QStringLiteral("UPDATE result SET correct = 1 - correct WHERE sample_id = "
+                                 "(SELECT MAX(sample_id) FROM result) AND config_id = "
+                                 "(SELECT MAX(config_id) FROM result)"));
+        RunSession session;
+        session.setStages(storeRunStages());
+        QSignalSpy overview(&session, &RunSession::overviewAvailable);
+        QSignalSpy failed(&session, &RunSession::verificationFailed);
+        QSignalSpy verified(&session, &RunSession::verificationAvailable);
+        session.open({path, {}, -1.0, {}});
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 5000);
+        QCOMPARE(overview.count(), 1);
+        QCOMPARE(verified.count(), 0);
+        QVERIFY(!session.isVerified());
+        const QString message = failed.first().at(1).toString();
+        QCOMPARE(failed.first().at(0).toString(), path);
+        QVERIFY2(message.contains(path) && message.contains(QStringLiteral("damaged result row")) &&
+                     message.contains(QStringLiteral("sample '")),
+                 qPrintable(message));
+    }
+
+    void withoutStagesOpenFailsNamingTheFile()
+    {
+        RunSession session;
+        QSignalSpy failed(&session, &RunSession::loadFailed);
+        session.open({QStringLiteral("/nowhere/run.kvl"), {}, -1.0, {}});
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(failed.first().at(1).toString().contains(QStringLiteral("/nowhere/run.kvl")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstRunSession)
+#include "tst_runsession.moc"
