@@ -20,12 +20,19 @@ bool isModelDir(const QString& dir)
 
 QStringList bundledModelCandidates(const QString& resourcesDir)
 {
+    return bundledModelCandidates(resourcesDir, QCoreApplication::instance()
+                                                    ? QCoreApplication::applicationDirPath()
+                                                    : QString());
+}
+
+QStringList bundledModelCandidates(const QString& resourcesDir, const QString& applicationDir)
+{
     QStringList candidates;
+    if (!applicationDir.isEmpty())
+        candidates << QDir(applicationDir)
+                          .filePath(QStringLiteral("../share/kvlens/models/") + kBundledName);
     if (!resourcesDir.isEmpty())
         candidates << QDir(resourcesDir).filePath(QStringLiteral("models/") + kBundledName);
-    if (QCoreApplication::instance())
-        candidates << QDir(QCoreApplication::applicationDirPath())
-                          .filePath(QStringLiteral("../share/kvlens/models/") + kBundledName);
     for (QString& c : candidates)
         c = QDir::cleanPath(c);
     return candidates;

@@ -1,5 +1,5 @@
-// `--model bundled` resolution: environment override, the source-tree resources, and
-// the error when the bundled model has not been built.
+// `--model bundled` resolution: environment override, an installed copy before the
+// source-tree resources, and the error when the bundled model has not been built.
 #include "checkpoint/modellocator.h"
 #include "common/error.h"
 
@@ -42,7 +42,24 @@ class TestModelLocator : public QObject
         const QString resources = m_tmp.filePath(QStringLiteral("resources"));
         const QString model = makeModelDir(resources + QStringLiteral("/models/kvlens-tiny"));
         QCOMPARE(resolveModelDir(QStringLiteral("bundled"), resources), model);
-        QCOMPARE(bundledModelCandidates(resources).first(), model);
+        QCOMPARE(bundledModelCandidates(resources, QString()), QStringList{model});
+    }
+
+    // An installed binary (PREFIX/bin) uses PREFIX/share/kvlens even when the source
+    // tree it was built from is still on the machine.
+    void installedCopyFirst()
+    {
+        const QString prefix = m_tmp.filePath(QStringLiteral("usr"));
+        const QString resources = m_tmp.filePath(QStringLiteral("src/resources"));
+        const QString source = makeModelDir(resources + QStringLiteral("/models/kvlens-tiny"));
+        const QString installed =
+            makeModelDir(prefix + QStringLiteral("/share/kvlens/models/kvlens-tiny"));
+        QCOMPARE(bundledModelCandidates(resources, prefix + QStringLiteral("/bin")),
+                 (QStringList{installed, source}));
+        // From a build tree (no ../share/kvlens next to the binary): the source tree's.
+        QCOMPARE(bundledModelCandidates(resources, m_tmp.filePath(QStringLiteral("build/app/cli")))
+                     .last(),
+                 source);
     }
 
     void environmentWins()
