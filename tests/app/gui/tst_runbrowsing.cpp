@@ -22,6 +22,8 @@
 #include "views/overlapmatrixview.h"
 #include "views/taxonomydata.h"
 
+#include "store/sqlitedatabase.h"
+
 #include <QComboBox>
 #include <QMessageBox>
 #include <QPushButton>
@@ -500,6 +502,37 @@ class TstRunBrowsing : public QObject
         QVERIFY(box->text().contains(QLatin1String("broken.kvl")));
         box->close();
         QVERIFY(window.startPageShown());
+    }
+
+    // The overview is drawn before the rows' checksums are checked; a row changed after it
+    // was written then withdraws every view and refuses the file, naming it, as a refused
+    // open does.
+    void changedRowWithdrawsTheViews()
+    {
+        const QString path = writeRun(QStringLiteral("changedrow.kvl"), {0, 1, 2, 3});
+        SqliteDatabase(path, SqliteDatabase::Mode::ReadWriteCreate)
+            .exec(QStringLiteral("UPDATE result SET correct = 1 - correct WHERE sample_id = "
+                                 "(SELECT MIN(sample_id) FROM result) AND config_id = "
+                                 "(SELECT MAX(config_id) FROM result)"));
+        MainWindow window;
+        window.setRunStages(storeRunStages());
+        QSignalSpy summary(window.session(), &RunSession::summaryAvailable);
+        QSignalSpy failed(&window, &MainWindow::runLoadFailed);
+        window.openRun(path);
+        QVERIFY(failed.wait(5000));
+        QCOMPARE(summary.count(), 1); // drawn first, then withdrawn
+        QVERIFY2(window.lastError().contains(path) &&
+                     window.lastError().contains(QLatin1String("damaged result row")),
+                 qPrintable(window.lastError()));
+        auto* box = window.findChild<QMessageBox*>(QStringLiteral("OpenRunError"));
+        QVERIFY(box);
+        QVERIFY(box->text().contains(QLatin1String("changedrow.kvl")));
+        box->close();
+        QVERIFY(window.startPageShown());
+        QVERIFY(window.runData().path.isEmpty());
+        for (PlotView* v : window.views())
+            QVERIFY2(!v->hasData(), qPrintable(v->title()));
+        QVERIFY(window.session()->path().isEmpty());
     }
 
     void demoOpensAsRowsLand_data()
