@@ -31,7 +31,9 @@ kvlens-cli --help >"$work/top.txt"
 mapfile -t commands < <(sed -n '/^commands:/,$ s/^  \([a-z][a-z0-9-]*\) .*/\1/p' "$work/top.txt")
 [ ${#commands[@]} -gt 0 ] || { echo "gen-cli-docs: no commands in kvlens-cli --help" >&2; exit 1; }
 # tasks has actions of its own: "kvlens-cli tasks <generate|list|...>".
-tasks_actions=$(kvlens-cli tasks --help 2>&1 | sed -n 's/.*tasks <\([a-z|-]*\)>.*/\1/p' | tr '|' ' ')
+tasks_actions=$({ kvlens-cli tasks --help 2>&1 || true; } |
+    sed -n 's/^[Uu]sage: [^ ]*kvlens-cli tasks <\([a-z|-]*\)>.*/\1/p' | tr '|' ' ')
+[ -n "$tasks_actions" ] || { echo "gen-cli-docs: no actions in kvlens-cli tasks --help" >&2; exit 1; }
 
 # help text of one command (or "tasks ACTION"), with the usage line naming it; each
 # asked once (kvlens-cli takes a second or two to start).
