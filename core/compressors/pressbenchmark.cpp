@@ -3,7 +3,10 @@
 #include "cache/pressprefill.h"
 
 #include "common/error.h"
+#include "compressors/compresseddecoding.h"
+#include "compressors/decodingpress.h"
 #include "compressors/presscatalog.h"
+#include "model/answerdecoder.h"
 #include "model/transformer.h"
 
 #include <QElapsedTimer>
@@ -28,6 +31,60 @@ template <typename F> void timeBest(F&& f, BenchSeconds& best, bool first)
     best.cpu = first ? cpu : std::min(best.cpu, cpu);
 }
 
+// `spec` with its decoding press's interval set to `interval` (the second press of
+// prefill_decoding, else the press itself).
+QString withInterval(const QString& spec, int interval)
+{
+    PressSpec parsed = PressSpec::parse(spec);
+    PressSpec& decoding =
+        parsed.name == QLatin1String("prefill_decoding") && parsed.inner.size() == 2
+            ? parsed.inner[1]
+            : parsed;
+    bool set = false;
+    for (auto& [key, value] : decoding.params)
+        if (key == QLatin1String("interval")) {
+            value = QString::number(interval);
+            set = true;
+        }
+    if (!set)
+        decoding.params.emplace_back(QStringLiteral("interval"), QString::number(interval));
+    return parsed.toString();
+}
+
+// Greedy decoding without stop ids for exactly `n` tokens after a one-token question.
+GenerateOptions benchDecodeOptions(int n)
+{
+    GenerateOptions options;
+    options.maxNewTokens = n;
+    return options;
+}
+
+// The decode figures of one decode-time press (see PressTiming).
+void benchDecoding(const Transformer& model, const ContextCache& cache, const PressCatalog& catalog,
+                   const DecodingPress& press, double ratio, int n, double fullStep,
+                   const at::Tensor& prefillKept, PressTiming& t)
+{
+    const std::vector<int> question{1};
+    const GenerateOptions options = benchDecodeOptions(n);
+    t.decodeTime = true;
+    t.decodeTokens = n;
+    t.fullStepSeconds = fullStep;
+    t.interval = press.interval();
+    QElapsedTimer timer;
+    timer.start();
+    generateCompressed(model, cache, prefillKept, press, ratio, question, options);
+    t.pressStepSeconds = double(timer.nsecsElapsed()) * 1e-9 / double(n);
+    const std::unique_ptr<Press> forced =
+        catalog.press(withInterval(press.spec(), std::max(1, n / 2)));
+    const CompressedDecoding d =
+        generateCompressed(model, cache, prefillKept, dynamic_cast<const DecodingPress&>(*forced),
+                           ratio, question, options);
+    t.compressions = int(d.steps.size());
+    if (t.compressions > 0)
+        t.compressionSeconds = d.pressSeconds / double(t.compressions);
+    t.perTokenFraction = fullStep > 0 ? t.compressionSeconds / double(t.interval) / fullStep : 0.0;
+}
+
 } // namespace
 
 QJsonObject PressBench::toJson() const
@@ -41,6 +98,15 @@ QJsonObject PressBench::toJson() const
                       {QStringLiteral("prefill_cpu_fraction"), t.prefillCpuFraction}};
         if (!t.error.isEmpty())
             o[QStringLiteral("error")] = t.error;
+        if (t.decodeTime)
+            o[QStringLiteral("decode")] = QJsonObject{
+                {QStringLiteral("tokens"), t.decodeTokens},
+                {QStringLiteral("full_cache_seconds_per_token"), t.fullStepSeconds},
+                {QStringLiteral("press_seconds_per_token"), t.pressStepSeconds},
+                {QStringLiteral("interval"), t.interval},
+                {QStringLiteral("compression_seconds"), t.compressionSeconds},
+                {QStringLiteral("compressions_timed"), t.compressions},
+                {QStringLiteral("compression_per_token_fraction_of_step"), t.perTokenFraction}};
         rows.append(o);
     }
     QJsonObject out{{QStringLiteral("tokens"), qint64(tokens)},
@@ -62,7 +128,7 @@ QJsonObject PressBench::toJson() const
 }
 
 PressBench benchPresses(const Transformer& model, int64_t tokens, double ratio,
-                        std::vector<QString> specs, int repeats)
+                        std::vector<QString> specs, int repeats, int decodeTokens)
 {
     c10::InferenceMode guard;
     const PressCatalog catalog;
@@ -97,6 +163,7 @@ PressBench benchPresses(const Transformer& model, int64_t tokens, double ratio,
     bench.prefillSeconds = prefill.wall;
     bench.prefillCpuSeconds = prefill.cpu;
     CompressionInput input = compressionInputFor(model, cache);
+    double fullStep = -1.0; // FullCache seconds per generated token, once
     for (size_t i = 0; i < presses.size(); ++i) {
         PressTiming t;
         t.spec = presses[i]->spec();
@@ -105,6 +172,18 @@ PressBench benchPresses(const Transformer& model, int64_t tokens, double ratio,
             presses[i]->compress(input, ratio); // untimed: first-call costs
             for (int r = 0; r < std::max(3, repeats); ++r)
                 timeBest([&] { presses[i]->compress(input, ratio); }, best, r == 0);
+            if (const auto* d = dynamic_cast<const DecodingPress*>(presses[i].get());
+                d != nullptr && decodeTokens > 0) {
+                if (fullStep < 0) {
+                    QElapsedTimer timer;
+                    timer.start();
+                    generateAnswer(model, cache, CacheEdit{}, {1},
+                                   benchDecodeOptions(decodeTokens));
+                    fullStep = double(timer.nsecsElapsed()) * 1e-9 / double(decodeTokens);
+                }
+                benchDecoding(model, cache, catalog, *d, ratio, decodeTokens, fullStep,
+                              presses[i]->compress(input, ratio).kept, t);
+            }
         } catch (const Error& e) {
             t.error = e.message();
         }

@@ -26,6 +26,19 @@ struct PressTiming
     double cpuSeconds = 0.0;
     double prefillCpuFraction = 0.0; // cpuSeconds / prefill CPU seconds
     QString error;                   // set when the press could not run
+    // Decode-time presses (DecodingPress), over `decodeTokens` greedy tokens after the
+    // prefill: seconds per generated token under FullCache and under the press as
+    // written, the mean seconds of one compression (a run whose interval is forced to
+    // decodeTokens / 2, so that it fires), the press's interval, and the compression's
+    // cost per generated token at that interval as a fraction of a FullCache step.
+    bool decodeTime = false;
+    int decodeTokens = 0;
+    double fullStepSeconds = 0.0;
+    double pressStepSeconds = 0.0;
+    double compressionSeconds = 0.0;
+    int compressions = 0;
+    int interval = 0;
+    double perTokenFraction = 0.0;
 };
 
 struct PressBench
@@ -45,8 +58,9 @@ struct PressBench
 // prefill of `tokens` random ids, as a fraction of that prefill (issue 3 target: <= 5%
 // for score-based presses): one untimed call first (allocator growth and lazy set-up
 // are paid once per process, not once per sample), then the best of max(3, repeats).
-// Runs in inference mode.
+// Runs in inference mode. Decode-time presses are also timed while decoding
+// `decodeTokens` tokens (PressTiming::decodeTime).
 PressBench benchPresses(const Transformer& model, int64_t tokens, double ratio = 0.5,
-                        std::vector<QString> specs = {}, int repeats = 1);
+                        std::vector<QString> specs = {}, int repeats = 1, int decodeTokens = 16);
 
 } // namespace kvl

@@ -59,6 +59,9 @@ PressCatalog::PressCatalog()
                  keyRerotationEntry(),
                  mergingEntry(),
                  dmsEntry(),
+                 decodingEntry(),
+                 compressionRatioDecodingEntry(),
+                 prefillDecodingEntry(),
                  quantizedEntry(),
                  thinkEntry()};
     for (PressEntry& e : unavailableEntries())
@@ -79,7 +82,9 @@ const PressEntry* PressCatalog::find(const QString& name) const
         {"non_causal_attn", "non_causal_attention"},
         {"leverage_score", "leverage"},
         {"capkv", "cap"},
-        {"duo", "duo_attention"}};
+        {"duo", "duo_attention"},
+        {"decoding_press", "decoding"},
+        {"prefill_decoding_press", "prefill_decoding"}};
     QString canonical = name;
     for (const auto& [alias, target] : aliases)
         if (name == QLatin1String(alias))
@@ -160,6 +165,8 @@ std::vector<QString> PressCatalog::exampleSpecs() const
             specs.push_back(e.name);
         else if (e.name == QLatin1String("composed"))
             specs.push_back(QStringLiteral("composed(streamingllm+knorm)"));
+        else if (e.name == QLatin1String("prefill_decoding"))
+            specs.push_back(QStringLiteral("prefill_decoding(snapkv+decoding(knorm))"));
         else if (e.inner.startsWith(QLatin1String("press")))
             specs.push_back(e.name + QStringLiteral("(snapkv)"));
         else

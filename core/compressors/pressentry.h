@@ -83,6 +83,10 @@ PressEntry composedEntry();
 PressEntry keyRerotationEntry();
 PressEntry mergingEntry();
 PressEntry dmsEntry();
+// Decode-time presses (decodingpress.cpp).
+PressEntry decodingEntry();
+PressEntry compressionRatioDecodingEntry();
+PressEntry prefillDecodingEntry();
 // Transforms.
 PressEntry quantizedEntry();
 PressEntry thinkEntry();

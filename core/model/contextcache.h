@@ -74,6 +74,9 @@ struct ExtendOptions
 {
     bool allLogits = false;        // logits of every new token, else of the last one
     bool captureAttention = false; // attention of the new tokens over the context
+    // Hand back the new tokens' queries and pre-RoPE keys (decode-time presses score the
+    // cache with the recent queries, as kvpress's DecodingPress buffers them).
+    bool keepQueries = false;
 };
 
 struct ExtendResult
@@ -82,6 +85,9 @@ struct ExtendResult
     // [layers, kv_heads, n, T]: attention probability of each new token on each
     // context entry, mean over the GQA group (when captureAttention).
     at::Tensor contextAttention;
+    // Per layer, when keepQueries: queries [heads, n, head_dim] post-RoPE and pre-RoPE
+    // (not yet scaled), and the new keys before RoPE [kv_heads, n, head_dim].
+    std::vector<at::Tensor> queries, queriesPreRope, keysPreRope;
 };
 
 } // namespace kvl

@@ -349,7 +349,7 @@ ExtendResult Transformer::extend(const ContextCache& context, const CacheEdit& e
         at::tensor(std::vector<int64_t>(ids.begin(), ids.end()), at::kLong).unsqueeze(0);
     auto [cos, sin] = m_rope.cosSin(at::arange(start, start + n, at::kLong));
     at::Tensor x = embed(idTensor);
-    std::vector<at::Tensor> captured;
+    std::vector<at::Tensor> captured, queries, queriesPreRope, keysPreRope;
     for (int i = 0; i < m_config.numLayers; ++i) {
         const LayerCache& l = context.layers[size_t(i)];
         LayerIo io;
@@ -360,15 +360,24 @@ ExtendResult Transformer::extend(const ContextCache& context, const CacheEdit& e
         io.pastK = continuation.keys[size_t(i)];
         io.pastV = continuation.values[size_t(i)];
         io.captureContext = options.captureAttention;
+        io.window = options.keepQueries ? n : 0;
         x = layer(i, x, cos, sin, io);
         continuation.keys[size_t(i)] = io.selfK.select(0, 0);
         continuation.values[size_t(i)] = io.selfV.select(0, 0);
         if (options.captureAttention)
             captured.push_back(io.ctxAttention);
+        if (options.keepQueries) {
+            queries.push_back(io.windowQ);
+            queriesPreRope.push_back(io.windowQPreRope);
+            keysPreRope.push_back(io.keysPreRope.select(0, 0));
+        }
     }
     continuation.length += n;
 
     ExtendResult result;
+    result.queries = std::move(queries);
+    result.queriesPreRope = std::move(queriesPreRope);
+    result.keysPreRope = std::move(keysPreRope);
     const at::Tensor last = x.select(0, 0);
     result.logits = logits(options.allLogits ? last : last.narrow(0, n - 1, 1));
     if (options.captureAttention) {

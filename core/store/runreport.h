@@ -15,7 +15,7 @@ class RunReader;
 struct ReportTable
 {
     QString name; // accuracy, transitions, signatures, overlap, spans, leakage, ger, interventions,
-                  // intervention_groups, intervention_targets, chains
+                  // intervention_groups, intervention_targets, chains, decoding
     QString title;
     QStringList columns;
     std::vector<QJsonArray> rows; // one value per column; null for a missing value

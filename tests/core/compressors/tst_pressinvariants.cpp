@@ -48,6 +48,11 @@ QString budgetKind(const QString& spec)
     // recent 384): kvpress leaves such contexts whole.
     if (spec.startsWith(QLatin1String("simlayerkv")) || spec.startsWith(QLatin1String("duo")))
         return QStringLiteral("whole");
+    // Decode-time presses leave the prefill whole (kvpress's pipeline); prefill_decoding's
+    // prefill is its first press's (snapkv here: the head budget).
+    if (spec.startsWith(QLatin1String("decoding")) ||
+        spec.startsWith(QLatin1String("compression_ratio_decoding")))
+        return QStringLiteral("whole");
     if (spec.startsWith(QLatin1String("dms")))
         return QStringLiteral("dms");
     return QStringLiteral("head");

@@ -1,0 +1,266 @@
+// The decode loop of decode-time presses (kvpress DecodingPress.forward_hook): after every
+// forward past the context the step count grows and the forward's queries join a
+// buffer; when the count reaches the interval (or one forward fed at least the target)
+// the whole cache, context survivors and continuation alike, is scored from its keys
+// and the buffered queries and every head is cut to the target. The cut entries are
+// dropped from the tensors (a gather), so later forwards and scorings never see them.
+#include "compressors/compresseddecoding.h"
+
+#include "cache/compressioninput.h"
+#include "cache/keptselection.h"
+#include "common/error.h"
+#include "compressors/decodingpress.h"
+#include "compressors/subcache.h"
+#include "model/transformer.h"
+
+#include <torch/torch.h>
+
+#include <QElapsedTimer>
+#include <algorithm>
+#include <deque>
+
+namespace kvl {
+
+namespace {
+
+// What one forward adds to the scorer's buffer: per layer queries [heads, n, hd].
+struct BufferedForward
+{
+    std::vector<at::Tensor> queries, queriesPreRope;
+};
+
+class DecodeState
+{
+  public:
+    DecodeState(const Transformer& model, const ContextCache& context, const at::Tensor& kept,
+                const DecodingPress& press, double ratio)
+        : m_model(model), m_press(press), m_ratio(ratio), m_contextLength(context.length)
+    {
+        const auto& cfg = model.config();
+        m_cache = context;
+        at::Tensor positions = torch::arange(context.length, torch::kLong)
+                                   .expand({cfg.numLayers, cfg.numKvHeads, context.length})
+                                   .contiguous();
+        if (kept.defined() && !kept.all().item<bool>()) {
+            // Evicted at prefill: dropped now, as kvpress's cache holds only the survivors.
+            const at::Tensor index = keptPositions(kept);
+            if (!index.defined())
+                throw Error(press.spec(), QStringLiteral("the prefill press keeps different "
+                                                         "numbers of entries per head; decoding "
+                                                         "compression needs the same number"));
+            m_cache = gatherEntries(context, index);
+            m_cache.length = context.length;
+            m_cache.lastLogits = context.lastLogits;
+            positions = index;
+        }
+        m_positions = positions;
+        for (LayerCache& l : m_cache.layers) {
+            // Scorers read window queries from the buffer, not from the prefill.
+            l.windowQueries = at::Tensor();
+            l.windowQueriesPreRope = at::Tensor();
+            l.receivedAttention = at::Tensor();
+            l.rowAttention = at::Tensor();
+            l.attentionInputs = at::Tensor();
+        }
+        m_continuationPreRope.assign(m_cache.layers.size(), at::Tensor());
+        m_peak = entries();
+    }
+
+    int64_t positionsInUse() const { return m_cache.length + m_continuation.length; }
+    int64_t entries() const { return m_positions.size(2) + m_continuation.length; }
+    int64_t peak() const { return m_peak; }
+    double pressSeconds() const { return m_pressSeconds; }
+    std::vector<DecodeCompressionStep>& steps() { return m_steps; }
+
+    // One forward of `ids`; compresses when the rule says so. Returns the last row's
+    // next-token logits.
+    at::Tensor feed(const std::vector<int>& ids, int64_t generated)
+    {
+        ExtendOptions options;
+        options.keepQueries = true;
+        ExtendResult r = m_model.extend(m_cache, CacheEdit{}, m_continuation, ids, options);
+        for (size_t l = 0; l < r.keysPreRope.size(); ++l)
+            m_continuationPreRope[l] =
+                m_continuationPreRope[l].defined()
+                    ? torch::cat({m_continuationPreRope[l], r.keysPreRope[l]}, 1)
+                    : r.keysPreRope[l];
+        m_buffer.push_back({std::move(r.queries), std::move(r.queriesPreRope)});
+        ++m_forwards;
+        ++m_sinceCompression;
+        m_peak = std::max(m_peak, entries());
+        const int64_t target = m_press.targetSize(positionsInUse(), m_contextLength, m_ratio);
+        if (m_sinceCompression >= m_press.interval() || int64_t(ids.size()) >= target) {
+            QElapsedTimer timer;
+            timer.start();
+            compress(target, generated);
+            m_pressSeconds += double(timer.nsecsElapsed()) / 1e9;
+            m_sinceCompression = 0;
+            m_buffer.clear();
+        }
+        const int keep = m_press.bufferSize();
+        while (int(m_buffer.size()) > keep)
+            m_buffer.pop_front();
+        return r.logits.select(0, r.logits.size(0) - 1);
+    }
+
+    // bool [layers, kv_heads, positionsInUse()]: the positions the cache holds.
+    at::Tensor keptNow() const
+    {
+        const int64_t total = positionsInUse();
+        at::Tensor kept =
+            torch::zeros({m_positions.size(0), m_positions.size(1), total}, torch::kBool);
+        kept.scatter_(2, m_positions, true);
+        if (m_continuation.length > 0)
+            kept.narrow(2, m_cache.length, m_continuation.length).fill_(true);
+        return kept;
+    }
+
+  private:
+    // The survivors and the continuation as one cache of `entries()` entries per head,
+    // with the buffered queries as its window queries.
+    ContextCache folded() const
+    {
+        ContextCache all;
+        all.length = entries();
+        all.lastLogits = m_cache.lastLogits;
+        for (size_t l = 0; l < m_cache.layers.size(); ++l) {
+            const LayerCache& in = m_cache.layers[l];
+            LayerCache layer;
+            if (m_continuation.length > 0) {
+                layer.keys = torch::cat({in.keys, m_continuation.keys[l]}, 1);
+                layer.values = torch::cat({in.values, m_continuation.values[l]}, 1);
+                layer.keysPreRope = torch::cat({in.keysPreRope, m_continuationPreRope[l]}, 1);
+            } else {
+                layer = in;
+            }
+            std::vector<at::Tensor> q, qPre;
+            for (const BufferedForward& f : m_buffer) {
+                q.push_back(f.queries[l]);
+                qPre.push_back(f.queriesPreRope[l]);
+            }
+            layer.windowQueries = torch::cat(q, 1);
+            layer.windowQueriesPreRope = torch::cat(qPre, 1);
+            all.layers.push_back(std::move(layer));
+        }
+        return all;
+    }
+
+    void compress(int64_t target, int64_t generated)
+    {
+        const int64_t before = entries();
+        DecodeCompressionStep step;
+        step.forward = m_forwards;
+        step.generated = generated;
+        step.positions = positionsInUse();
+        step.target = target;
+        step.entriesBefore = before;
+        const double ratio = decodingRatioFor(before, target);
+        if (ratio > 0.0) {
+            ContextCache all = folded();
+            const int64_t layers = m_positions.size(0), heads = m_positions.size(1);
+            const at::Tensor fed = torch::arange(m_cache.length, positionsInUse(), torch::kLong)
+                                       .expand({layers, heads, m_continuation.length});
+            const at::Tensor positions = torch::cat({m_positions, fed}, 2);
+            CompressionInput input = compressionInputFor(m_model, all);
+            const at::Tensor scores = m_press.scorer().score(input, ratio);
+            const at::Tensor kept = topKMask(scores, keptPerHead(before, ratio));
+            const at::Tensor index = keptPositions(kept);
+            if (!index.defined())
+                throw Error(m_press.spec(),
+                            QStringLiteral("the decoding scorer protected more entries than the "
+                                           "target in some heads (scores of +inf); the cache "
+                                           "must keep the same number per head"));
+            const int64_t length = positionsInUse();
+            ContextCache cut = gatherEntries(all, index);
+            cut.length = length;
+            cut.lastLogits = m_cache.lastLogits;
+            for (LayerCache& l : cut.layers) {
+                l.windowQueries = at::Tensor();
+                l.windowQueriesPreRope = at::Tensor();
+            }
+            m_cache = std::move(cut);
+            m_positions = positions.gather(2, index);
+            m_continuation = Continuation{};
+            std::fill(m_continuationPreRope.begin(), m_continuationPreRope.end(), at::Tensor());
+        }
+        step.entriesAfter = entries();
+        step.kept = keptNow();
+        m_steps.push_back(std::move(step));
+    }
+
+    static CompressionInput compressionInputFor(const Transformer& model, const ContextCache& cache)
+    {
+        CompressionInput input;
+        input.cache = &cache;
+        input.config = &model.config();
+        input.weights = &model.weights();
+        input.rope = &model.rope();
+        return input;
+    }
+
+    const Transformer& m_model;
+    const DecodingPress& m_press;
+    double m_ratio;
+    int64_t m_contextLength;
+    ContextCache m_cache;   // the survivors; length = positions before the continuation
+    at::Tensor m_positions; // int64 [layers, kv_heads, m]: their positions
+    Continuation m_continuation;
+    std::vector<at::Tensor> m_continuationPreRope; // per layer [kv_heads, n, hd]
+    std::deque<BufferedForward> m_buffer;
+    int m_forwards = 0;
+    int m_sinceCompression = 0;
+    int64_t m_peak = 0;
+    double m_pressSeconds = 0.0;
+    std::vector<DecodeCompressionStep> m_steps;
+};
+
+// generateAnswer's greedy rule: records the token or why decoding ends; returns the
+// token to feed next, or -1.
+int greedyNext(const at::Tensor& logits, Generation& gen, const GenerateOptions& options,
+               int64_t positions, int64_t limit)
+{
+    const int token = int(logits.argmax().item<int64_t>());
+    if (std::find(options.stopIds.begin(), options.stopIds.end(), token) != options.stopIds.end()) {
+        gen.stop = Generation::Stop::StopToken;
+        gen.stopId = token;
+        return -1;
+    }
+    gen.ids.push_back(token);
+    if (int(gen.ids.size()) >= options.maxNewTokens) {
+        gen.stop = Generation::Stop::MaxTokens;
+        return -1;
+    }
+    if (positions + 1 > limit) {
+        gen.stop = Generation::Stop::LengthLimit;
+        return -1;
+    }
+    return token;
+}
+
+} // namespace
+
+CompressedDecoding generateCompressed(const Transformer& model, const ContextCache& context,
+                                      const at::Tensor& prefillKept, const DecodingPress& press,
+                                      double ratio, const std::vector<int>& question,
+                                      const GenerateOptions& options)
+{
+    checkRatio(ratio, press.spec());
+    CompressedDecoding out;
+    DecodeState state(model, context, prefillKept, press, ratio);
+    const int64_t limit = model.maxPositions();
+    Generation& gen = out.generation;
+    at::Tensor next = question.empty() ? context.lastLogits : state.feed(question, 0);
+    int token = greedyNext(next, gen, options, state.positionsInUse(), limit);
+    while (token >= 0) {
+        next = state.feed({token}, int64_t(gen.ids.size()));
+        token = greedyNext(next, gen, options, state.positionsInUse(), limit);
+    }
+    out.steps = std::move(state.steps());
+    out.finalKept = state.keptNow();
+    out.finalEntries = state.entries();
+    out.peakEntries = state.peak();
+    out.pressSeconds = state.pressSeconds();
+    return out;
+}
+
+} // namespace kvl
