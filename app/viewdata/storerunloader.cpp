@@ -268,7 +268,7 @@ ConfigChoice defaultFocus(RunReader& reader, const QVector<ConfigChoice>& config
 GerData gerOf(RunReader& reader, const QString& compressor)
 {
     std::map<double, GerByLayer> series;
-    for (const LayerCell& c : reader.layerStatsByLayer()) {
+    for (const LayerCell& c : reader.layerStatsByLayer(compressor)) {
         if (c.compressor != compressor || c.layer < 0)
             continue;
         GerByLayer& s = series[c.ratio];

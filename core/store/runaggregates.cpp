@@ -182,7 +182,7 @@ std::vector<LeakageCell> RunReader::leakage()
         });
 }
 
-std::vector<LayerCell> RunReader::layerStatsByLayer()
+std::vector<LayerCell> RunReader::layerStatsByLayer(const std::optional<QString>& compressor)
 {
     // Aggregated here rather than with json_each(): a 36-layer sweep has millions of
     // per-layer values, and SQLite's JSON functions re-parse each of them.
@@ -193,9 +193,14 @@ std::vector<LayerCell> RunReader::layerStatsByLayer()
     };
     // (not FullCache, compressor, ratio, layer): FullCache first, as everywhere.
     std::map<std::tuple<bool, QString, double, int>, Sums> sums;
+    // One compressor's rows only when asked: the GER view shows the focus compressor, and
+    // parsing every configuration's JSON to keep one's cost a large run most of its details.
     SqliteStatement st = m_db->prepare(
         QStringLiteral("SELECT c.compressor, c.ratio, r.layer_json FROM result r "
-                       "JOIN config c ON c.id = r.config_id WHERE r.layer_json IS NOT NULL"));
+                       "JOIN config c ON c.id = r.config_id WHERE r.layer_json IS NOT NULL%1")
+            .arg(compressor ? QStringLiteral(" AND c.compressor = ?") : QString()));
+    if (compressor)
+        st.bind(1, *compressor);
     while (st.step()) {
         const QString compressor = st.columnText(0);
         const double ratio = st.columnDouble(1);

@@ -100,7 +100,8 @@ class RunReader
     std::vector<FailureSetCell> failureSets();
     std::vector<SpanKeepCell> spanKeepByOrder();
     std::vector<LeakageCell> leakage();
-    std::vector<LayerCell> layerStatsByLayer();
+    // Mean GER and consensus per (compressor, ratio, layer); of one compressor when given.
+    std::vector<LayerCell> layerStatsByLayer(const std::optional<QString>& compressor = {});
     std::vector<InterventionCell> interventionRates();
     // By target group of the rows (interventiongroups.cpp): repair rates, and the rows
     // of each group with how many were re-answered.

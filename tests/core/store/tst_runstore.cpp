@@ -297,6 +297,12 @@ class TestRunStore : public QObject
         QVERIFY(!ger[0].meanConsensus);
         QCOMPARE(*ger[1].meanGer, 0.0);
         QCOMPARE(*ger[1].meanConsensus, 0.25);
+        // Of one compressor (the GER view's focus): the same cells, or none.
+        const auto snapGer = reader.layerStatsByLayer(QStringLiteral("SnapKV"));
+        QCOMPARE(snapGer.size(), std::size_t(2));
+        QCOMPARE(*snapGer[0].meanGer, *ger[0].meanGer);
+        QCOMPARE(*snapGer[1].meanConsensus, 0.25);
+        QVERIFY(reader.layerStatsByLayer(QStringLiteral("TOVA")).empty());
 
         // Interventions of TOVA@0.5: boost 1 of 2 repaired, sham 0 of 2.
         const auto iv = reader.interventionRates();
