@@ -1,4 +1,4 @@
-#include "runprogress.h"
+#include "common/runprogress.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -7,6 +7,7 @@ namespace kvl {
 
 std::optional<RunProgress> RunProgress::parse(const QByteArray& line)
 {
+    using namespace progresskeys;
     const QByteArray trimmed = line.trimmed();
     if (!trimmed.startsWith('{'))
         return std::nullopt;
@@ -15,20 +16,20 @@ std::optional<RunProgress> RunProgress::parse(const QByteArray& line)
     if (error.error != QJsonParseError::NoError || !doc.isObject())
         return std::nullopt;
     const QJsonObject o = doc.object();
-    if (!o.value(QLatin1String("done")).isDouble() || !o.value(QLatin1String("total")).isDouble())
+    if (!o.value(kDone).isDouble() || !o.value(kTotal).isDouble())
         return std::nullopt;
     RunProgress p;
-    p.done = o.value(QLatin1String("done")).toInt();
-    p.total = o.value(QLatin1String("total")).toInt();
+    p.done = o.value(kDone).toInt();
+    p.total = o.value(kTotal).toInt();
     if (p.done < 0 || p.total < 0)
         return std::nullopt;
-    const auto number = [&o](const char* key, double fallback) {
-        const QJsonValue v = o.value(QLatin1String(key));
+    const auto number = [&o](QLatin1String key, double fallback) {
+        const QJsonValue v = o.value(key);
         return v.isDouble() ? v.toDouble() : fallback;
     };
-    p.elapsedS = number("elapsed_s", 0.0);
-    p.etaS = number("eta_s", p.etaS);
-    p.accuracy = number("accuracy", p.accuracy);
+    p.elapsedS = number(kElapsedS, 0.0);
+    p.etaS = number(kEtaS, p.etaS);
+    p.accuracy = number(kAccuracy, p.accuracy);
     return p;
 }
 
