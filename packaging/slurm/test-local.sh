@@ -85,9 +85,9 @@ cleanup() {
     scancel --user=root >/dev/null 2>&1 || true
     for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
     for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-    if [ -n "$started_munge" ] && [ -f /run/munge/munged.pid ]; then
-        kill "$(cat /run/munge/munged.pid)" 2>/dev/null || true
-    fi
+    # (munged --stop: by its socket, which exists once munged answers, unlike a pid file
+    # read right after it forked.)
+    [ -z "$started_munge" ] || /usr/sbin/munged --stop >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 
