@@ -39,6 +39,12 @@ configure_file(${_res}/desktop/${KVLENS_APP_ID}.metainfo.xml.in
 install(FILES ${_gen}/${KVLENS_APP_ID}.metainfo.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)
 install(FILES ${_res}/desktop/${KVLENS_APP_ID}.mime.xml DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages
         RENAME ${KVLENS_APP_ID}.xml)
+# The desktop entry, the metainfo and the MIME type (its magic = the store's application
+# id; detection by magic and by name) checked without a package; skipped without the tools.
+add_test(NAME packaging_desktop_files
+         COMMAND bash ${_pkg}/tools/check-desktop-files.sh ${PROJECT_SOURCE_DIR}
+                 ${_gen}/${KVLENS_APP_ID}.metainfo.xml)
+set_tests_properties(packaging_desktop_files PROPERTIES SKIP_RETURN_CODE 77 LABELS packaging)
 install(FILES ${_res}/icons/kvlens.svg DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps
         RENAME ${KVLENS_APP_ID}.svg)
 file(GLOB _icon_sizes LIST_DIRECTORIES true RELATIVE ${_res}/icons/hicolor ${_res}/icons/hicolor/*x*)
