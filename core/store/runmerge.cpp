@@ -49,13 +49,25 @@ void copyTable(SqliteDatabase& db, const QString& table)
                            "JOIN main.config mc ON mc.config_key = sc.config_key")
                 .arg(table, columns.join(QLatin1String(", ")), source.join(QLatin1String(", "))));
 }
-} // namespace
 
-QJsonObject specForComparison(const QJsonObject& spec)
+// The keys that legitimately differ between shards of one experiment, removed.
+QJsonObject withoutShardKeys(const QJsonObject& spec)
 {
     QJsonObject s = spec;
     for (const char* key : {"shard", "out", "threads"})
         s.remove(QLatin1String(key));
+    return s;
+}
+} // namespace
+
+QJsonObject specForComparison(const QJsonObject& spec)
+{
+    QJsonObject s = withoutShardKeys(spec);
+    // Runs written before chat templates existed record no template: they used the base
+    // layout, which a newer run records as {"template": "none"}. Both compare equal.
+    const QLatin1String used("chat_template_used");
+    if (!s.contains(used) || s.value(used).toObject().isEmpty())
+        s.insert(used, QJsonObject{{QStringLiteral("template"), QStringLiteral("none")}});
     return s;
 }
 
@@ -100,7 +112,7 @@ void mergeRuns(const QStringList& inputs, const QString& output)
     {
         RunWriter writer(output);
         RunInfo info = first;
-        info.spec = specForComparison(first.spec);
+        info.spec = withoutShardKeys(first.spec);
         info.status = allFinished ? QStringLiteral("finished") : QStringLiteral("running");
         info.createdAt.clear();
         info.updatedAt.clear();

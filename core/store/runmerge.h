@@ -14,7 +14,8 @@ namespace kvl {
 // is.
 void mergeRuns(const QStringList& inputs, const QString& output);
 
-// The spec without the keys that legitimately differ between shards.
+// The spec without the keys that legitimately differ between shards; a spec without
+// "chat_template_used" (written before chat templates) gets {"template": "none"}.
 QJsonObject specForComparison(const QJsonObject& spec);
 
 } // namespace kvl

@@ -28,10 +28,14 @@ SampleRecord sixSample(int i)
     return rec;
 }
 
-void writeSix(const QString& path, const std::vector<int>& samples, const QString& shard)
+void writeSix(const QString& path, const std::vector<int>& samples, const QString& shard,
+              const QJsonObject& chatTemplateUsed = {})
 {
     RunWriter w(path);
-    w.setRunInfo(runInfo(shard));
+    RunInfo info = runInfo(shard);
+    if (!chatTemplateUsed.isEmpty())
+        info.spec.insert(QStringLiteral("chat_template_used"), chatTemplateUsed);
+    w.setRunInfo(info);
     for (const ConfigRecord& c : handConfigs())
         w.addConfig(c);
     for (int s : samples)
@@ -125,6 +129,30 @@ class TestRunMerge : public QObject
         writeSix(path("one2.kvl"), {0, 1, 2, 3, 4, 5}, QString());
         mergeRuns({path("c.kvl"), path("d.kvl")}, path("all2.kvl"));
         QCOMPARE(content(path("all2.kvl")), content(path("one2.kvl")));
+    }
+
+    // A shard written before chat templates existed (no chat_template_used) used the
+    // base layout; a newer shard of the same experiment records {"template": "none"}.
+    void shardWithoutTemplateRecordMergesWithTemplateNone()
+    {
+        const QJsonObject none{{QStringLiteral("template"), QStringLiteral("none")}};
+        writeSix(path("old.kvl"), {0, 2, 4}, QStringLiteral("1/2"));
+        writeSix(path("new.kvl"), {1, 3, 5}, QStringLiteral("2/2"), none);
+        writeSix(path("one3.kvl"), {0, 1, 2, 3, 4, 5}, QString());
+        // The merged spec is the first input's (without its shard).
+        mergeRuns({path("old.kvl"), path("new.kvl")}, path("all3.kvl"));
+        QCOMPARE(content(path("all3.kvl")), content(path("one3.kvl")));
+        // A real template is another experiment.
+        writeSix(path("qwen.kvl"), {1, 3, 5}, QStringLiteral("2/2"),
+                 QJsonObject{{QStringLiteral("template"), QStringLiteral("tokenizer_config.json")},
+                             {QStringLiteral("sha256"), QStringLiteral("00ff")}});
+        try {
+            mergeRuns({path("old.kvl"), path("qwen.kvl")}, path("bad3.kvl"));
+            QFAIL("no error");
+        } catch (const Error& e) {
+            QVERIFY2(e.message().contains(path("qwen.kvl")), qPrintable(e.message()));
+        }
+        QVERIFY(!QFileInfo::exists(path("bad3.kvl")));
     }
 
     void differentExperimentsAreRefused()
