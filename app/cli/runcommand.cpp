@@ -81,10 +81,14 @@ QJsonObject quickSpec(const QCommandLineParser& parser)
     }
     if (parser.isSet(QStringLiteral("max-new-tokens")))
         spec.insert(QStringLiteral("max_new_tokens"), intOption(parser, "max-new-tokens", 1));
+    QJsonObject store;
     if (parser.isSet(QStringLiteral("store-attention")))
-        spec.insert(QStringLiteral("store"),
-                    QJsonObject{{QStringLiteral("attention"),
-                                 parser.value(QStringLiteral("store-attention"))}});
+        store.insert(QStringLiteral("attention"), parser.value(QStringLiteral("store-attention")));
+    if (parser.isSet(QStringLiteral("attention-positions")))
+        store.insert(QStringLiteral("attention_positions"),
+                     intOption(parser, "attention-positions", 0));
+    if (!store.isEmpty())
+        spec.insert(QStringLiteral("store"), store);
     return spec;
 }
 
@@ -124,6 +128,13 @@ int runRun(const QStringList& args)
         "rows that keep their question attention: failures (default: FullCache rows and rows "
         "answered wrong), all, none",
         "WHICH");
+    opt("attention-positions",
+        "stored attention pooled to at most N context columns per layer and kv-head (sums of "
+        "consecutive positions; default 4096, 0: every position)",
+        "N");
+    opt("skip-too-long",
+        "record samples longer than the model allows as skipped and run the rest (default: "
+        "refuse the run before it starts; recorded in the run's spec)");
     opt("shard", "run shard K of N (1-based) of the samples", "K/N", QStringLiteral("1/1"));
     opt("threads", "libtorch threads (default: the spec's, else all cores)", "N");
     opt("max-samples", "stop after running N samples (resume later)", "N");
@@ -138,7 +149,8 @@ int runRun(const QStringList& args)
 
     ExperimentSpec spec;
     if (parser.isSet(QStringLiteral("spec"))) {
-        for (const char* flag : {"suite", "n", "dataset", "press", "ratios", "store-attention"})
+        for (const char* flag :
+             {"suite", "n", "dataset", "press", "ratios", "store-attention", "attention-positions"})
             if (parser.isSet(QLatin1String(flag)))
                 throw Error(QStringLiteral("--%1 cannot be combined with --spec (edit the spec)")
                                 .arg(QLatin1String(flag)));
@@ -151,6 +163,8 @@ int runRun(const QStringList& args)
     }
     if (parser.isSet(QStringLiteral("threads")))
         spec.threads = intOption(parser, "threads", 1);
+    if (parser.isSet(QStringLiteral("skip-too-long")))
+        spec.skipTooLong = true;
     // Like --model, the template flags override a spec file's.
     if (parser.isSet(QStringLiteral("chat-template"))) {
         spec.chatTemplate = spec.chatTemplatePath = parser.value(QStringLiteral("chat-template"));

@@ -177,7 +177,7 @@ ExperimentSpec ExperimentSpec::fromJson(const QJsonObject& object, const QString
     const Fields f(object, origin, {});
     f.rejectUnknown({"model", "samples", "compressors", "ratios", "interventions", "seed",
                      "threads", "max_new_tokens", "store", "shard", "out", "chat_template",
-                     "chat_vars", "chat_template_used"});
+                     "chat_vars", "chat_template_used", "skip_too_long"});
     ExperimentSpec spec;
     spec.model = f.text("model", {}, true);
     spec.seed = std::uint64_t(f.number("seed", 1, 0, 9.0e15));
@@ -195,6 +195,10 @@ ExperimentSpec ExperimentSpec::fromJson(const QJsonObject& object, const QString
         f.fail(QStringLiteral("chat_vars"),
                QStringLiteral("expected an object of template variables"));
     spec.chatVars = vars.toObject();
+    const QJsonValue skip = f.value("skip_too_long");
+    if (!skip.isUndefined() && !skip.isNull() && !skip.isBool())
+        f.fail(QStringLiteral("skip_too_long"), QStringLiteral("expected true or false"));
+    spec.skipTooLong = skip.toBool(false);
 
     const QJsonValue samples = f.value("samples");
     if (!samples.isArray() || samples.toArray().isEmpty())
@@ -262,11 +266,13 @@ ExperimentSpec ExperimentSpec::fromJson(const QJsonObject& object, const QString
         if (!store.isObject())
             f.fail(QStringLiteral("store"), QStringLiteral("expected an object"));
         const Fields g(store.toObject(), origin, QStringLiteral("store."));
-        g.rejectUnknown({"masks", "attention"});
+        g.rejectUnknown({"masks", "attention", "attention_positions"});
         const QStringList allowed{QStringLiteral("all"), QStringLiteral("failures"),
                                   QStringLiteral("none")};
         spec.store.masks = oneOf(g, "masks", spec.store.masks, allowed);
         spec.store.attention = oneOf(g, "attention", spec.store.attention, allowed);
+        spec.store.attentionPositions =
+            g.integer("attention_positions", spec.store.attentionPositions, 0, 1 << 30);
     }
     return spec;
 }
@@ -303,21 +309,25 @@ QJsonObject ExperimentSpec::toJson() const
         interventionsJson.append(QJsonObject{{QStringLiteral("kind"), i.kind},
                                              {QStringLiteral("beta"), i.beta},
                                              {QStringLiteral("on"), i.on}});
-    QJsonObject out{
-        {QStringLiteral("model"), model},
-        {QStringLiteral("samples"), samplesJson},
-        {QStringLiteral("compressors"), compressorsJson},
-        {QStringLiteral("ratios"), ratiosJson},
-        {QStringLiteral("interventions"), interventionsJson},
-        {QStringLiteral("seed"), double(seed)},
-        {QStringLiteral("threads"), threads},
-        {QStringLiteral("max_new_tokens"), maxNewTokens},
-        {QStringLiteral("store"), QJsonObject{{QStringLiteral("masks"), store.masks},
-                                              {QStringLiteral("attention"), store.attention}}}};
+    QJsonObject storeJson{{QStringLiteral("masks"), store.masks},
+                          {QStringLiteral("attention"), store.attention}};
+    if (store.attentionPositions != StoreOptions::kDefaultAttentionPositions)
+        storeJson.insert(QStringLiteral("attention_positions"), store.attentionPositions);
+    QJsonObject out{{QStringLiteral("model"), model},
+                    {QStringLiteral("samples"), samplesJson},
+                    {QStringLiteral("compressors"), compressorsJson},
+                    {QStringLiteral("ratios"), ratiosJson},
+                    {QStringLiteral("interventions"), interventionsJson},
+                    {QStringLiteral("seed"), double(seed)},
+                    {QStringLiteral("threads"), threads},
+                    {QStringLiteral("max_new_tokens"), maxNewTokens},
+                    {QStringLiteral("store"), storeJson}};
     if (chatTemplate != QLatin1String("auto"))
         out.insert(QStringLiteral("chat_template"), chatTemplate);
     if (!chatVars.isEmpty())
         out.insert(QStringLiteral("chat_vars"), chatVars);
+    if (skipTooLong)
+        out.insert(QStringLiteral("skip_too_long"), true);
     return out;
 }
 

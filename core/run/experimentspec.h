@@ -60,6 +60,11 @@ struct StoreOptions
 {
     QString masks = QStringLiteral("all");
     QString attention = QStringLiteral("failures");
+    // Stored attention is pooled to at most this many context columns per (layer,
+    // kv-head) (run/attentionpooling.h; 0 = every position). Diagnostics are computed
+    // from the full-resolution attention before it is pooled.
+    int attentionPositions = kDefaultAttentionPositions;
+    static constexpr int kDefaultAttentionPositions = 4096;
 };
 
 // The experiment of one run file: model, samples, compressors × ratios, interventions.
@@ -72,7 +77,7 @@ struct StoreOptions
 //    "interventions": [{"kind": "boost", "beta": 4, "on": "retained"},
 //                      {"kind": "sham", "beta": 4, "on": "retained"}],
 //    "seed": 1, "threads": 0, "max_new_tokens": 0,
-//    "store": {"masks": "all", "attention": "failures"},
+//    "store": {"masks": "all", "attention": "failures", "attention_positions": 4096},
 //    "chat_template": "auto", "chat_vars": {"enable_thinking": false}}
 // "interventions" absent = boost and sham at beta 4 on the "retained" rows; [] = none.
 // max_new_tokens 0 = the gold answer's length + 16 tokens per sample.
@@ -80,6 +85,8 @@ struct StoreOptions
 // else none), "none" (the base layout) or a Jinja file (relative to the spec's folder);
 // chat_vars: the template's variables (tasks/promptformat.h). A run file records the
 // template it used under "chat_template_used" (fromJson ignores that key).
+// skip_too_long: a sample longer than the model allows is recorded as skipped (with
+// its reason) instead of stopping the run before it starts.
 struct ExperimentSpec
 {
     QString model;
@@ -94,6 +101,7 @@ struct ExperimentSpec
     QString chatTemplate = QStringLiteral("auto");     // as written
     QString chatTemplatePath = QStringLiteral("auto"); // resolved against the spec's folder
     QJsonObject chatVars;
+    bool skipTooLong = false;
 
     // Throws kvl::Error(origin, "field 'samples[1].n': ...") for a malformed spec.
     // Relative JSONL paths resolve against baseDir.
@@ -103,8 +111,9 @@ struct ExperimentSpec
 
     // The canonical JSON with every default written out: two specs that run the same
     // experiment give the same object (this is what a run file records and what a
-    // resumed run must match). chat_template and chat_vars are left out at their defaults
-    // (auto, {}), so that specs written before they existed stay the same object.
+    // resumed run must match). chat_template, chat_vars, skip_too_long and
+    // store.attention_positions are left out at their defaults (auto, {}, false, 4096),
+    // so that specs written before they existed stay the same object.
     QJsonObject toJson() const;
 
     static std::vector<InterventionSpec> defaultInterventions();

@@ -4,6 +4,7 @@
 #include "common/error.h"
 #include "compressors/presscatalog.h"
 #include "model/transformer.h"
+#include "run/attentionpooling.h"
 #include "run/preparedsample.h"
 #include "run/sampleevaluator.h"
 #include "run/sampleplan.h"
@@ -107,6 +108,15 @@ QJsonObject usedChatTemplate(const QJsonObject& spec)
                           : used;
 }
 
+// The row blobs as the run file keeps them: attention pooled to the spec's column bound.
+void poolStoredAttention(SampleRecord& record, int maxColumns)
+{
+    for (ResultRecord& r : record.results)
+        if (r.attention)
+            r.attention = poolAttention(*r.attention,
+                                        attentionColumnWidth(r.attention->contextLen, maxColumns));
+}
+
 QString describeUsed(const QJsonObject& used)
 {
     const QString file = used.value(QStringLiteral("template")).toString();
@@ -132,6 +142,38 @@ QJsonObject SweepSummary::toJson() const
             {QStringLiteral("accuracy_compressed"), optionalJson(compressedAccuracy)}};
 }
 
+QString SweepRunner::sourceName(const PlannedSample& planned) const
+{
+    const SampleSource& source = m_spec.samples[size_t(planned.source)];
+    return source.kind == SampleSource::Kind::Jsonl ? source.resolvedPath
+                                                    : QStringLiteral("suite %1").arg(source.suite);
+}
+
+void SweepRunner::checkSamples(const std::vector<const PlannedSample*>& todo,
+                               const PromptFormat& format, const Tokenizer& tokenizer,
+                               const SampleEvaluator& evaluator) const
+{
+    for (const PlannedSample* planned : todo) {
+        std::optional<Sample> sample;
+        try {
+            sample = materializeSample(*planned, m_spec, tokenizer);
+        } catch (const Error&) {
+            continue; // not a layout or a length: the sweep records it as skipped
+        }
+        const PreparedSample prepared = prepareOrFail(*sample, *planned, format, tokenizer);
+        if (m_spec.skipTooLong)
+            continue;
+        try {
+            evaluator.checkFits(prepared);
+        } catch (const Error& e) {
+            throw Error(QStringLiteral("%1: sample '%2'").arg(sourceName(*planned), sample->id),
+                        QStringLiteral("%1 (nothing was run; shorten the sample, or pass "
+                                       "--skip-too-long to record it as skipped and run the rest)")
+                            .arg(e.message()));
+        }
+    }
+}
+
 PreparedSample SweepRunner::prepareOrFail(const Sample& sample, const PlannedSample& planned,
                                           const PromptFormat& format,
                                           const Tokenizer& tokenizer) const
@@ -141,12 +183,8 @@ PreparedSample SweepRunner::prepareOrFail(const Sample& sample, const PlannedSam
     try {
         return prepareSample(sample, planned.key, tokenizer, format);
     } catch (const Error& e) {
-        const SampleSource& source = m_spec.samples[size_t(planned.source)];
-        const QString file = source.kind == SampleSource::Kind::Jsonl
-                                 ? source.resolvedPath
-                                 : QStringLiteral("suite %1").arg(source.suite);
-        throw PromptLayoutError(QStringLiteral("%1: sample '%2'").arg(file, sample.id),
-                                e.message());
+        throw PromptLayoutError(
+            QStringLiteral("%1: sample '%2'").arg(sourceName(planned), sample.id), e.message());
     }
 }
 
@@ -212,6 +250,21 @@ SweepSummary SweepRunner::run(const QString& outPath)
                                                 "the same model or write to a new file")
                                      .arg(old->modelName));
     }
+    const SampleEvaluator evaluator(*model, *tokenizer, m_spec, std::move(configs));
+    QSet<QString> finished = writer.completedSampleKeys();
+    if (writer.runInfo())
+        finished.unite(skippedSampleKeys(outPath));
+    // Every sample still to run is laid out and checked against the model's positions
+    // before the run file records the spec: a template or a length at fault stops here,
+    // and the corrected command can still write to the same file.
+    {
+        std::vector<const PlannedSample*> todo;
+        for (const PlannedSample* p : mine)
+            if (!finished.contains(p->key))
+                todo.push_back(p);
+        checkSamples(todo, format, *tokenizer, evaluator);
+    }
+
     RunInfo info;
     info.spec = specJson;
     info.modelName = modelNameOf(modelDir);
@@ -219,14 +272,9 @@ SweepSummary SweepRunner::run(const QString& outPath)
     info.toolVersion = m_options.toolVersion;
     info.status = QStringLiteral("running");
     writer.setRunInfo(info);
-
-    const SampleEvaluator evaluator(*model, *tokenizer, m_spec, std::move(configs));
     writer.addConfig(evaluator.fullConfig());
     for (const SweepConfig& c : evaluator.configs())
         writer.addConfig(c.record);
-
-    QSet<QString> finished = writer.completedSampleKeys();
-    finished.unite(skippedSampleKeys(outPath));
 
     SweepSummary summary;
     summary.out = outPath;
@@ -280,6 +328,7 @@ SweepSummary SweepRunner::run(const QString& outPath)
             ++summary.skipped;
             progress.skipReason = skipReason;
         } else {
+            poolStoredAttention(*record, m_spec.store.attentionPositions);
             writer.writeSample(*record);
             for (const ResultRecord& r : record->results)
                 (r.configKey == evaluator.fullConfig().key ? fullAcc : compressedAcc)

@@ -14,6 +14,8 @@
 
 namespace kvl {
 
+class SampleEvaluator;
+
 struct SweepOptions
 {
     QString modelDir; // the resolved model directory (the spec may say "bundled")
@@ -51,9 +53,14 @@ struct SweepSummary
 // compressors × ratios), one prefill per sample, one store transaction per sample.
 // An existing run file resumes: its finished and skipped samples are not recomputed;
 // it must hold the same spec (store/runmerge.h specForComparison) and model.
-// A sample that cannot run (longer than the model allows, say) is recorded with the
-// reason in its meta ("skipped") and no rows; the sweep goes on. A prompt the chat
-// template cannot lay out stops the sweep (kvl::Error naming the file and the sample).
+// Before the run file records the spec, every sample still to run is laid out and
+// checked against the model: a prompt the chat template cannot lay out, or a sample
+// longer than the model's positions, stops the run there (kvl::Error naming the file,
+// the sample, its token count and the limit), unless the spec's skip_too_long records
+// too-long samples as skipped. A sample that cannot run for another reason (no gold
+// tokens) is recorded with the reason in its meta ("skipped") and no rows; the sweep
+// goes on. Stored attention is pooled to spec.store.attentionPositions columns
+// (run/attentionpooling.h).
 // The spec's chat_template is resolved against the model directory and recorded in
 // the run's spec as "chat_template_used"; a resumed run must resolve to the same one.
 class SweepRunner
@@ -64,6 +71,9 @@ class SweepRunner
     SweepSummary run(const QString& outPath);
 
   private:
+    QString sourceName(const PlannedSample& planned) const; // the JSONL file or "suite NAME"
+    void checkSamples(const std::vector<const PlannedSample*>& todo, const PromptFormat& format,
+                      const Tokenizer& tokenizer, const SampleEvaluator& evaluator) const;
     PreparedSample prepareOrFail(const Sample& sample, const PlannedSample& planned,
                                  const PromptFormat& format, const Tokenizer& tokenizer) const;
 

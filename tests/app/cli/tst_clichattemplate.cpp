@@ -338,7 +338,7 @@ class TestCliChatTemplate : public QObject
                 << command << QString() << QString() << QStringLiteral("none")
                 << QStringList{"data-err.jsonl", "s1", "system turn"};
         }
-        for (const char* command : {"compress", "tokenize"})
+        for (const char* command : {"compress", "tokenize", "run"})
             QTest::addRow("%s: too long", command)
                 << command << QString() << longContext << QString()
                 << QStringList{"data-err.jsonl", "s1", "max_position_embeddings", "config.json"};
@@ -382,6 +382,44 @@ class TestCliChatTemplate : public QObject
         QVERIFY2(r.code != 0 && r.code != -1, qPrintable(r.err));
         for (const QString& e : expected)
             QVERIFY2(r.err.contains(e), qPrintable(e + QStringLiteral(" not in: ") + r.err));
+    }
+
+    // run refuses a too-long sample before running anything (the row above); with
+    // --skip-too-long it records the sample as skipped, runs the rest, and the run's spec
+    // says so.
+    void runSkipTooLongRecordsTheSample()
+    {
+        QTemporaryDir dir;
+        const QString data = dir.filePath(QStringLiteral("long.jsonl"));
+        writeFile(data,
+                  sampleLine(QStringLiteral("short"), kSystem, kContext, {}) +
+                      sampleLine(QStringLiteral("long"), kSystem,
+                                 QStringLiteral("Nothing happened that day. ").repeated(80), {}));
+        const QString out = dir.filePath(QStringLiteral("r.kvl"));
+        const QStringList args{"run",        "--model",
+                               m_model,      "--dataset",
+                               data,         "--press",
+                               "knorm",      "--ratios",
+                               "0.5",        "--quiet",
+                               "--out",      out,
+                               "--chat-var", "enable_thinking=false"};
+        const Result refused = cli(args);
+        QCOMPARE(refused.code, 1);
+        QVERIFY2(refused.err.contains(QStringLiteral("'long'")) &&
+                     refused.err.contains(QStringLiteral("--skip-too-long")),
+                 qPrintable(refused.err));
+        const Result r = cli(args + QStringList{"--skip-too-long"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(r.lastJson().value(QStringLiteral("skipped")).toInt(), 1);
+        QCOMPARE(r.lastJson().value(QStringLiteral("ran")).toInt(), 2);
+        kvl::RunReader reader(out);
+        QCOMPARE(reader.runInfo().spec.value(QStringLiteral("skip_too_long")), QJsonValue(true));
+        const std::optional<kvl::SampleInfo> skipped = reader.sample(QStringLiteral("long"));
+        QVERIFY(skipped);
+        QVERIFY2(skipped->meta.value(QStringLiteral("skipped"))
+                     .toString()
+                     .contains(QStringLiteral("max_position_embeddings")),
+                 qPrintable(skipped->meta.value(QStringLiteral("skipped")).toString()));
     }
 };
 

@@ -1,6 +1,7 @@
 // The sweep runner on a tiny real checkpoint: row counts and the FullCache baseline,
 // invariants of a ratio-0 configuration, blobs by policy, resume after an interruption,
-// shards + merge = one run, a too-long sample skipped with its reason, beta = 1
+// shards + merge = one run, a too-long sample refused (or skipped with its reason), a
+// layout error before the spec is recorded, stored attention pooled, beta = 1
 // interventions that change nothing, a refused resume with another spec, cancellation.
 // Torch headers first: Qt's `slots` macro breaks them otherwise.
 #include <torch/torch.h>
@@ -14,6 +15,7 @@
 #include "diagnose/transition.h"
 #include "model/transformer.h"
 #include "run/answerrun.h"
+#include "run/attentionpooling.h"
 #include "run/experimentspec.h"
 #include "run/preparedsample.h"
 #include "run/sampleevaluator.h"
@@ -30,6 +32,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QtTest>
 #include <cmath>
 
@@ -85,6 +88,29 @@ QMap<QString, QString> rowsOf(const QString& path)
                     QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)));
     }
     return rows;
+}
+
+// A retrieval question the tiny tokenizer knows the words of.
+Sample codeSample(const QString& id)
+{
+    Sample s;
+    s.id = id;
+    s.suite = QStringLiteral("retrieval");
+    s.context = QStringLiteral("The code of Anna is 4821. The code of Ben is 1234.");
+    s.question = QStringLiteral("\nQuestion: What is the code of Anna?\nAnswer:");
+    s.answer = QStringLiteral("4821");
+    s.spans.push_back({SpanKind::Evidence, InstructionRole::None, QStringLiteral("Anna"),
+                       SpanField::Context, 0, 25});
+    return s;
+}
+
+ExperimentSpec jsonlSpec(const QString& model, const QString& data, const QString& extra = {})
+{
+    const QString json = QStringLiteral(R"({"model": "%1", "samples": [{"jsonl": "%2"}],
+        "compressors": ["knorm"], "ratios": [0.5], "threads": 1 %3})")
+                             .arg(model, data, extra);
+    return ExperimentSpec::fromJson(QJsonDocument::fromJson(json.toUtf8()).object(),
+                                    QStringLiteral("spec"));
 }
 
 } // namespace
@@ -283,28 +309,40 @@ class TestSweepRunner : public QObject
         QCOMPARE(RunReader(merged).runInfo().status, QStringLiteral("finished"));
     }
 
-    void tooLongSampleIsSkipped()
+    // A sample longer than the model allows stops the run before anything runs or the
+    // spec is recorded, naming the file, the sample, its token count and the limit; with
+    // skip_too_long (run --skip-too-long) it is recorded as skipped and the rest runs.
+    void tooLongSampleIsRefusedOrSkipped()
     {
-        Sample shortOne;
-        shortOne.id = QStringLiteral("short");
-        shortOne.suite = QStringLiteral("retrieval");
-        shortOne.context = QStringLiteral("The code of Anna is 4821. The code of Ben is 1234.");
-        shortOne.question = QStringLiteral("\nQuestion: What is the code of Anna?\nAnswer:");
-        shortOne.answer = QStringLiteral("4821");
-        shortOne.spans.push_back({SpanKind::Evidence, InstructionRole::None, QStringLiteral("Anna"),
-                                  SpanField::Context, 0, 25});
+        const Sample shortOne = codeSample(QStringLiteral("short"));
         Sample longOne = shortOne;
         longOne.id = QStringLiteral("long");
         longOne.context = QStringLiteral("The code of Anna is 4821. ") +
                           QStringLiteral("Nothing happened that day. ").repeated(300);
         const QString data = path("mixed.jsonl");
-        writeSamples(data, {longOne, shortOne});
-        const QString json = QStringLiteral(R"({"model": "%1", "samples": [{"jsonl": "%2"}],
-            "compressors": ["knorm"], "ratios": [0.5], "threads": 1})")
-                                 .arg(m_model->checkpoint, data);
-        const ExperimentSpec spec = ExperimentSpec::fromJson(
-            QJsonDocument::fromJson(json.toUtf8()).object(), QStringLiteral("spec"));
+        // The short sample first: it would have run before the long one was reached.
+        writeSamples(data, {shortOne, longOne});
         const QString out = path("skipped.kvl");
+        try {
+            runSweep(jsonlSpec(m_model->checkpoint, data), out);
+            QFAIL("no error");
+        } catch (const Error& e) {
+            const QString m = e.message();
+            for (const QString& part :
+                 {data, QStringLiteral("'long'"), QStringLiteral("max_position_embeddings is 512"),
+                  QStringLiteral("--skip-too-long")})
+                QVERIFY2(m.contains(part), qPrintable(part + QStringLiteral(" not in: ") + m));
+            // Its token count: the context's tokens in the message are more than 512.
+            const QRegularExpressionMatch n =
+                QRegularExpression(QStringLiteral("needs (\\d+) positions")).match(m);
+            QVERIFY2(n.hasMatch() && n.captured(1).toInt() > 512, qPrintable(m));
+        }
+        QVERIFY(RunReader(out).runInfo().spec.isEmpty());
+        QCOMPARE(RunReader(out).sampleCount(), qint64(0));
+
+        const ExperimentSpec spec =
+            jsonlSpec(m_model->checkpoint, data, QStringLiteral(R"(, "skip_too_long": true)"));
+        QCOMPARE(spec.toJson().value(QStringLiteral("skip_too_long")), QJsonValue(true));
         const SweepSummary s = runSweep(spec, out);
         QCOMPARE(s.skipped, 1);
         QCOMPARE(s.ran, 2);
@@ -317,8 +355,118 @@ class TestSweepRunner : public QObject
         QVERIFY2(reason.contains(QStringLiteral("config.json")), qPrintable(reason));
         QCOMPARE(reader.results({.sampleKey = QStringLiteral("long")}).size(), size_t(0));
         QCOMPARE(reader.results({.sampleKey = QStringLiteral("short")}).size(), size_t(2));
+        QCOMPARE(RunReader(out).runInfo().spec.value(QStringLiteral("skip_too_long")),
+                 QJsonValue(true));
         // A rerun does not retry what was skipped.
         QCOMPARE(runSweep(spec, out).ran, 0);
+    }
+
+    // A prompt that cannot be laid out (a system turn, no template) stops the run before
+    // the spec and its chat_template_used are recorded: the same file then runs with a
+    // template that has a system turn.
+    void layoutErrorLeavesTheFileForTheCorrectedTemplate()
+    {
+        const Sample plain = codeSample(QStringLiteral("plain"));
+        Sample withSystem = codeSample(QStringLiteral("sys"));
+        withSystem.system = QStringLiteral("Answer with the code only.");
+        const QString data = path("system.jsonl");
+        writeSamples(data, {plain, withSystem});
+        const QString out = path("layout.kvl");
+        try {
+            runSweep(jsonlSpec(m_model->checkpoint, data), out);
+            QFAIL("no error");
+        } catch (const Error& e) {
+            QVERIFY2(e.message().contains(data) && e.message().contains(QStringLiteral("'sys'")),
+                     qPrintable(e.message()));
+        }
+        QVERIFY(RunReader(out).runInfo().spec.isEmpty());
+        QCOMPARE(RunReader(out).sampleCount(), qint64(0));
+
+        const QString tmpl = path("turns.jinja");
+        QFile file(tmpl);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{% for m in messages %}[{{ m.role }}] {{ m.content }}\n{% endfor %}"
+                   "{% if add_generation_prompt %}[assistant] {% endif %}");
+        file.close();
+        const ExperimentSpec fixed = jsonlSpec(
+            m_model->checkpoint, data, QStringLiteral(R"(, "chat_template": "%1")").arg(tmpl));
+        const SweepSummary s = runSweep(fixed, out);
+        QCOMPARE(s.ran, 2);
+        QCOMPARE(s.skipped, 0);
+        QVERIFY(s.finished);
+        const QJsonObject used =
+            RunReader(out).runInfo().spec.value(QStringLiteral("chat_template_used")).toObject();
+        QVERIFY2(used.value(QStringLiteral("template")).toString().contains(tmpl),
+                 QJsonDocument(used).toJson().constData());
+    }
+
+    // Stored attention is pooled to store.attention_positions columns: each column the sum
+    // of its positions' attention, the same as pooling the unpooled run's blob.
+    void storedAttentionIsBounded()
+    {
+        const QString extra = QStringLiteral(R"(, "store": {"attention": "all"%1})");
+        const QString fullOut = path("attention-full.kvl"), pooledOut = path("attention-16.kvl");
+        runSweep(specFor(m_model->checkpoint,
+                         extra.arg(QStringLiteral(R"(, "attention_positions": 0)"))),
+                 fullOut);
+        const ExperimentSpec pooledSpec = specFor(
+            m_model->checkpoint, extra.arg(QStringLiteral(R"(, "attention_positions": 16)")));
+        QCOMPARE(pooledSpec.store.attentionPositions, 16);
+        runSweep(pooledSpec, pooledOut);
+        RunReader full(fullOut), pooled(pooledOut);
+        QMap<QString, int> contextLen;
+        for (const SampleInfo& s : pooled.samples())
+            contextLen.insert(s.key, s.contextLen);
+        QMap<QString, StoredResult> fullRows;
+        for (const StoredResult& r : full.results())
+            fullRows.insert(r.sampleKey + QLatin1Char('|') + r.record.configKey, r);
+        int checked = 0;
+        for (const StoredResult& r : pooled.results()) {
+            QVERIFY(r.hasAttention);
+            const int t = contextLen.value(r.sampleKey);
+            QVERIFY(t > 200);
+            const std::optional<AttentionSummary> stored = pooled.attention(r.sampleId, r.configId);
+            QVERIFY(stored);
+            const int width = attentionColumnWidth(t, 16);
+            QCOMPARE(width, (t + 15) / 16);
+            QVERIFY(stored->contextLen <= 16);
+            QCOMPARE(stored->contextLen, (t + width - 1) / width);
+            const StoredResult& f = fullRows[r.sampleKey + QLatin1Char('|') + r.record.configKey];
+            const std::optional<AttentionSummary> unpooled = full.attention(f.sampleId, f.configId);
+            QVERIFY(unpooled);
+            QCOMPARE(unpooled->contextLen, t);
+            const AttentionSummary expected = poolAttention(*unpooled, width);
+            QCOMPARE(expected.weights.size(), stored->weights.size());
+            for (size_t i = 0; i < expected.weights.size(); ++i) // half floats, two roundings
+                QVERIFY2(std::abs(expected.weights[i] - stored->weights[i]) <=
+                             2e-3f * std::max(1.0f, expected.weights[i]),
+                         qPrintable(QStringLiteral("%1 vs %2")
+                                        .arg(expected.weights[i])
+                                        .arg(stored->weights[i])));
+            // Back on the sample's positions for the views: each column's mass kept.
+            const AttentionSummary expanded = expandStoredAttention(*stored, t);
+            QCOMPARE(expanded.contextLen, t);
+            for (int c = 0; c < stored->contextLen; ++c) {
+                double sum = 0.0;
+                for (int p = c * width; p < std::min(t, (c + 1) * width); ++p)
+                    sum += expanded.at(1, 0, p);
+                QVERIFY(std::abs(sum - stored->at(1, 0, c)) <= 1e-4 * std::max(1.0, sum));
+            }
+            ++checked;
+        }
+        QCOMPARE(checked, kSamples * (1 + kConfigs));
+        // The bound is part of the spec: a default run leaves it out (old files compare equal).
+        QVERIFY(!specFor(m_model->checkpoint)
+                     .toJson()
+                     .value(QStringLiteral("store"))
+                     .toObject()
+                     .contains(QStringLiteral("attention_positions")));
+        QCOMPARE(pooled.runInfo()
+                     .spec.value(QStringLiteral("store"))
+                     .toObject()
+                     .value(QStringLiteral("attention_positions"))
+                     .toInt(),
+                 16);
     }
 
     // log 1 = 0: a boost of beta 1 adds nothing to any logit, so every intervention
@@ -406,8 +554,8 @@ class TestSweepRunner : public QObject
                 CompressionInput input = compressionInputFor(*model, cache);
                 input.spans = sample.pressSpans;
                 const CompressionResult r = configs[i].press->compress(input, configs[i].ratio);
-                const AnswerRun alone = decodeSample(*model, *tokenizer, sample, r.context(cache),
-                                                     r.edit(), settings);
+                const AnswerRun alone =
+                    decodeSample(*model, *tokenizer, sample, r.context(cache), r.edit(), settings);
                 const ResultRecord& row = record->results[i + 1];
                 QCOMPARE(row.configKey, configs[i].record.key);
                 QCOMPARE(row.answer, alone.answer);
@@ -416,9 +564,12 @@ class TestSweepRunner : public QObject
                 QCOMPARE(row.interventions.size(), size_t(2));
                 QCOMPARE(row.interventions[0].kind, QStringLiteral("boost"));
                 CacheEdit boosted = r.edit();
-                boosted.logitBias = at::zeros({kLayers, kKvHeads, int64_t(sample.ids.context.size())});
+                boosted.logitBias =
+                    at::zeros({kLayers, kKvHeads, int64_t(sample.ids.context.size())});
                 boosted.logitBias.index_fill_(
-                    2, at::tensor(std::vector<int64_t>(sample.evidence.begin(), sample.evidence.end()), at::kLong),
+                    2,
+                    at::tensor(std::vector<int64_t>(sample.evidence.begin(), sample.evidence.end()),
+                               at::kLong),
                     std::log(4.0));
                 const AnswerRun boostedAlone =
                     decodeSample(*model, *tokenizer, sample, r.context(cache), boosted, settings);
