@@ -3,7 +3,10 @@
 #include "cache/keptselection.h"
 #include "cache/pressprefill.h"
 #include "common/error.h"
+#include "compressors/compresseddecoding.h"
+#include "compressors/decodingpress.h"
 #include "diagnose/interventionplan.h"
+#include "diagnose/retentionmetrics.h"
 #include "diagnose/routingmetrics.h"
 #include "diagnose/rowdiagnostics.h"
 #include "diagnose/signature.h"
@@ -15,6 +18,7 @@
 #include <torch/torch.h>
 
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <cmath>
 
 namespace kvl {
@@ -82,6 +86,9 @@ struct SampleEvaluator::CompressedConfig
     CacheEdit edit;
     double compressMs = 0.0;
     PendingAnswer answer;
+    // Decode-time presses: the press and what its compressions did while answering.
+    const DecodingPress* decodingPress = nullptr;
+    std::optional<CompressedDecoding> decoding;
 };
 
 namespace {
@@ -111,6 +118,43 @@ void decodeTogether(const Transformer& model, const ContextCache& context,
     const double share = msSince(timer) / double(lockstep.size());
     for (AnswerRun* run : decoding)
         run->answerMs += share;
+}
+
+// The row's record of a decode-time press: every compression (when, cache sizes, the
+// evidence kept after it as ERR over the context part of its mask) and the totals.
+QJsonObject decodingJson(const CompressedDecoding& d, const DecodingPress& press,
+                         const PreparedSample& sample, const at::Tensor& prefillKept,
+                         double answerMs)
+{
+    const int64_t length = int64_t(sample.ids.context.size());
+    const auto evidenceKept = [&](const at::Tensor& kept) -> QJsonValue {
+        if (sample.evidence.empty())
+            return QJsonValue::Null;
+        const std::optional<double> err =
+            evidenceRetentionRate(keptMaskOf(kept.narrow(2, 0, length)), sample.evidence);
+        return err ? QJsonValue(*err) : QJsonValue(QJsonValue::Null);
+    };
+    QJsonArray steps;
+    for (const DecodeCompressionStep& s : d.steps)
+        steps.append(QJsonObject{{QStringLiteral("forward"), s.forward},
+                                 {QStringLiteral("generated"), qint64(s.generated)},
+                                 {QStringLiteral("positions"), qint64(s.positions)},
+                                 {QStringLiteral("target"), qint64(s.target)},
+                                 {QStringLiteral("entries_before"), qint64(s.entriesBefore)},
+                                 {QStringLiteral("entries_after"), qint64(s.entriesAfter)},
+                                 {QStringLiteral("evidence_kept"), evidenceKept(s.kept)}});
+    const int64_t tokens = std::max<int64_t>(1, int64_t(d.generation.ids.size()));
+    return QJsonObject{
+        {QStringLiteral("interval"), press.interval()},
+        {QStringLiteral("buffer"), press.bufferSize()},
+        {QStringLiteral("prefill_evidence_kept"), evidenceKept(prefillKept)},
+        {QStringLiteral("steps"), steps},
+        {QStringLiteral("final_evidence_kept"), evidenceKept(d.finalKept)},
+        {QStringLiteral("final_entries"), qint64(d.finalEntries)},
+        {QStringLiteral("peak_entries"), qint64(d.peakEntries)},
+        {QStringLiteral("press_ms"), d.pressSeconds * 1e3},
+        {QStringLiteral("press_ms_per_token"), d.pressSeconds * 1e3 / double(tokens)},
+        {QStringLiteral("answer_ms_per_token"), answerMs / double(tokens)}};
 }
 
 } // namespace
@@ -156,6 +200,7 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
             c.result = c.config->press->compress(input, c.config->ratio);
             c.compressMs = msSince(compress);
             c.edit = c.result.edit();
+            c.decodingPress = dynamic_cast<const DecodingPress*>(c.config->press.get());
         }
         // Rows that see the shared context (FullCache and the masks) answer together: one
         // batched gold pass, then lockstep decoding. Rewritten contexts answer alone.
@@ -173,6 +218,8 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
             } else {
                 c.answer = std::move(
                     beginAnswers(m_model, sample, context, {&c.edit}, settings).front());
+                if (c.decodingPress != nullptr)
+                    c.answer.decode.token = -1; // decoded below, with its compressions
                 decodeTogether(m_model, context, {{&c.edit, &c.answer}}, generate);
             }
         }
@@ -184,7 +231,25 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
                 *sharedAnswers[i] = std::move(begun[i]);
                 shared.emplace_back(sharedEdits[i], sharedAnswers[i]);
             }
+            for (CompressedConfig& c : chunk)
+                if (c.decodingPress != nullptr)
+                    c.answer.decode.token = -1; // decoded below, with its compressions
             decodeTogether(m_model, cache, shared, generate);
+        }
+        // Decode-time presses: the gold pass above saw the prefill's cache; the greedy
+        // answer is decoded again from the question on, the press cutting the cache.
+        for (CompressedConfig& c : chunk) {
+            if (c.decodingPress == nullptr)
+                continue;
+            if (cancelled && cancelled())
+                return std::nullopt;
+            QElapsedTimer decodeTimer;
+            decodeTimer.start();
+            c.decoding = generateCompressed(m_model, c.result.context(cache), c.result.kept,
+                                            *c.decodingPress, c.config->ratio, sample.ids.question,
+                                            generate);
+            c.answer.run.generation = c.decoding->generation;
+            c.answer.run.answerMs += msSince(decodeTimer);
         }
         if (!fullDone) {
             finishAnswer(m_tokenizer, sample, full.run);
@@ -197,6 +262,8 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
                 return std::nullopt;
             finishAnswer(m_tokenizer, sample, c.answer.run);
             record.results.push_back(compressedRow(sample, full.run, c, settings));
+            if (c.decodingPress != nullptr)
+                continue; // a re-answer would decode without the press's compressions
             for (PlannedIntervention& p :
                  planInterventions(sample, c.result.context(cache), c.edit, record.results.back(),
                                    full.run.correct, record.results.size() - 1))
@@ -241,7 +308,11 @@ ResultRecord SampleEvaluator::compressedRow(const PreparedSample& sample, const 
     ResultRecord row;
     row.configKey = compressed.config->record.key;
     fillAnswerFields(row, run, sample);
-    const KeptMask mask = keptMaskOf(result.kept);
+    // A decode-time press: the context entries still held when the answer ended.
+    const KeptMask mask = keptMaskOf(
+        compressed.decoding
+            ? compressed.decoding->finalKept.narrow(2, 0, int64_t(sample.ids.context.size()))
+            : result.kept);
 
     RowDiagnosticInputs in;
     in.coverageType = result.coverage;
@@ -264,6 +335,18 @@ ResultRecord SampleEvaluator::compressedRow(const PreparedSample& sample, const 
     row.kvBytes = qint64(std::llround(result.keptBytes));
     row.extra.insert(QStringLiteral("kept_fraction"), result.keptFraction());
     row.extra.insert(QStringLiteral("compression"), result.toJson());
+    if (compressed.decoding) {
+        row.extra.insert(QStringLiteral("decoding"),
+                         decodingJson(*compressed.decoding, *compressed.decodingPress, sample,
+                                      result.kept, run.answerMs));
+        row.extra.insert(QStringLiteral("kept_fraction"),
+                         double(mask.keptCount()) / double(std::max<size_t>(1, mask.kept.size())));
+        // Context entries only, as every other row counts them (final_entries and
+        // peak_entries in `decoding` count the generated ones too).
+        row.kvBytes = qint64(std::llround(keptKvBytes(
+            compressed.decoding->finalKept.narrow(2, 0, int64_t(sample.ids.context.size())),
+            m_model.config().headDim)));
+    }
     row.transition = transitionOf(full.correct, run.correct);
     if (*row.transition == Transition::CorrectToWrong)
         row.signature = classifySignature(row.metrics);
