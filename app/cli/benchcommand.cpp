@@ -13,6 +13,7 @@
 #include "model/blaskernels.h"
 #include "model/engineinfo.h"
 #include "model/modelweights.h"
+#include "model/peakmemory.h"
 #include "model/transformer.h"
 #include "run/sweepbenchmark.h"
 #include "tokenizer/tokenizer.h"
@@ -193,9 +194,10 @@ QJsonObject benchTrain(const QCommandLineParser& parser)
     const TrainSpec spec = TrainSpec::fromJson(readJsonObject(specPath), specPath);
     QString tokenizerPath = parser.value(QStringLiteral("tokenizer"));
     if (tokenizerPath.isEmpty())
-        tokenizerPath = CheckpointDir::open(resolveModelDir(QStringLiteral("bundled"),
-                                                            QStringLiteral(KVLENS_SOURCE_RESOURCES)))
-                            ->requireTokenizerPath();
+        tokenizerPath =
+            CheckpointDir::open(
+                resolveModelDir(QStringLiteral("bundled"), QStringLiteral(KVLENS_SOURCE_RESOURCES)))
+                ->requireTokenizerPath();
     const std::shared_ptr<const Tokenizer> tokenizer = loadTokenizer(tokenizerPath);
     QString stage = parser.value(QStringLiteral("stage"));
     if (stage.isEmpty() && !spec.stages.empty())
@@ -216,7 +218,8 @@ int runBench(const QStringList& args)
                       QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("tokens"), QStringLiteral("prefill length"),
                       QStringLiteral("N"), QStringLiteral("4096")});
-    parser.addOption({QStringLiteral("repeats"), QStringLiteral("prefill runs, or --sweep runs per sample (best is kept)"),
+    parser.addOption({QStringLiteral("repeats"),
+                      QStringLiteral("prefill runs, or --sweep runs per sample (best is kept)"),
                       QStringLiteral("R"), QStringLiteral("1")});
     parser.addOption(
         {QStringLiteral("compare-python"),
@@ -249,6 +252,7 @@ int runBench(const QStringList& args)
     const int64_t tokens = intOption(parser, "tokens", 1);
     const int repeats = intOption(parser, "repeats", 1);
 
+    const double rssAtStart = currentRssMegabytes(); // before any model or matmul buffer
     const int threads = initEngineThreads();
     QJsonObject result{{QStringLiteral("threads"), threads},
                        {QStringLiteral("blas"), blasName()},
@@ -264,7 +268,8 @@ int runBench(const QStringList& args)
     } else if (parser.isSet(QStringLiteral("sweep"))) {
         if (!parser.isSet(QStringLiteral("model")))
             throw Error(QStringLiteral("--sweep needs --model DIR|bundled"));
-        result.insert(QStringLiteral("sweep"), benchSweep(parser.value(QStringLiteral("model")), repeats));
+        result.insert(QStringLiteral("sweep"),
+                      benchSweep(parser.value(QStringLiteral("model")), repeats));
     } else if (parser.isSet(QStringLiteral("model"))) {
         const QString name = parser.value(QStringLiteral("model"));
         int64_t liftedFrom = 0;
@@ -318,6 +323,9 @@ int runBench(const QStringList& args)
         result.insert(QStringLiteral("presses"), benchPresses(*model, tokens, 0.5).toJson());
     }
 
+    // The whole command's peak, weights loading included (issue 21 item 4).
+    result.insert(QStringLiteral("peak_rss_mb"), peakRssMegabytes());
+    result.insert(QStringLiteral("rss_at_start_mb"), rssAtStart);
     if (parser.isSet(QStringLiteral("json"))) {
         printJson(result);
         return 0;

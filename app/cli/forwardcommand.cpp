@@ -5,6 +5,8 @@
 #include "checkpoint/safetensorswriter.h"
 #include "common/error.h"
 #include "common/jsonio.h"
+#include "model/modelweights.h"
+#include "model/peakmemory.h"
 #include "model/transformer.h"
 
 #include <c10/core/InferenceMode.h>
@@ -50,13 +52,20 @@ int runForward(const QStringList& args)
                       QStringLiteral("F")});
     parser.addOption(
         {QStringLiteral("out"), QStringLiteral("output .safetensors"), QStringLiteral("OUT")});
+    parser.addOption({QStringLiteral("dtype"),
+                      QStringLiteral("product dtype: f32 (default; F16/BF16 weights stay 16-bit "
+                                     "in memory and are widened one matrix at a time), bf16 or "
+                                     "f16 where the machine has the kernels"),
+                      QStringLiteral("T"), QStringLiteral("f32")});
     parser.process(args);
     for (const char* required : {"model", "ids-file", "out"})
         if (!parser.isSet(QLatin1String(required)))
             throw Error(QStringLiteral("missing --%1 (see --help)").arg(QLatin1String(required)));
 
+    const double rssAtStart = currentRssMegabytes(); // before the weights load
     const std::vector<int> ids = readIds(parser.value(QStringLiteral("ids-file")));
-    const auto model = Transformer::load(parser.value(QStringLiteral("model")));
+    const at::ScalarType compute = computeDTypeFromName(parser.value(QStringLiteral("dtype")));
+    const auto model = Transformer::load(parser.value(QStringLiteral("model")), compute);
     for (size_t i = 0; i < ids.size(); ++i)
         if (ids[i] >= model->config().vocabSize)
             throw Error(parser.value(QStringLiteral("ids-file")),
@@ -67,8 +76,10 @@ int runForward(const QStringList& args)
     c10::InferenceMode guard;
     const at::Tensor logits = model->forward(ids).contiguous();
     const int64_t vocab = logits.size(1);
-    QByteArray bytes(reinterpret_cast<const char*>(logits.data_ptr<float>()),
-                     qsizetype(logits.numel() * int64_t(sizeof(float))));
+    // No copy: `logits` outlives the write.
+    QByteArray bytes =
+        QByteArray::fromRawData(reinterpret_cast<const char*>(logits.data_ptr<float>()),
+                                qsizetype(logits.numel() * int64_t(sizeof(float))));
     SafetensorsWriter writer;
     writer.add(QStringLiteral("logits"), DType::F32, {int64_t(ids.size()), vocab},
                std::move(bytes));
@@ -76,7 +87,10 @@ int runForward(const QStringList& args)
     writer.write(out);
     printJson({{QStringLiteral("out"), out},
                {QStringLiteral("tokens"), qint64(ids.size())},
-               {QStringLiteral("vocab"), qint64(vocab)}});
+               {QStringLiteral("vocab"), qint64(vocab)},
+               {QStringLiteral("dtype"), computeDTypeName(compute)},
+               {QStringLiteral("peak_rss_mb"), peakRssMegabytes()},
+               {QStringLiteral("rss_at_start_mb"), rssAtStart}});
     return 0;
 }
 

@@ -7,4 +7,9 @@ namespace kvl {
 // memory-mapped model counts at its file size.
 double peakRssMegabytes();
 
+// Resident memory now (/proc/self/statm), in MiB; 0 where unreadable. Taken before a
+// model loads, it is the process's own floor (libtorch, Qt, BLAS: ~160 MiB here) that
+// a bound on what the weights cost leaves out.
+double currentRssMegabytes();
+
 } // namespace kvl
