@@ -17,7 +17,10 @@ debian_packages=(
   libqt6sql6-sqlite libqcustomplot-dev libsqlite3-dev sqlite3
   libtorch-dev libopenblas-dev libopenblas0-pthread libopenblas0-openmp
   python3-torch python3-numpy python3-jinja2 xvfb xauth
+  desktop-file-utils appstream shared-mime-info libglib2.0-bin
 )
+# (The last line: what the packaging_desktop_files test checks the desktop entry,
+# metainfo and .kvl MIME type with; without them it would be skipped.)
 # What `package` needs on top: man pages from --help, the checks of the package.
 package_packages=(help2man dpkg-dev file lintian desktop-file-utils appstream)
 # Real tokenizer.json files for the tokenizer tests (and the JavaScript tokenizer
