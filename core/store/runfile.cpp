@@ -9,6 +9,9 @@
 #include <QStringList>
 #include <QtEndian>
 
+#include <algorithm>
+#include <vector>
+
 #include <sqlite3.h>
 
 namespace kvl {
@@ -16,13 +19,51 @@ namespace kvl {
 namespace {
 // Checks the 100-byte SQLite header before SQLite sees the file, so that a stranger
 // or a truncated copy is named as such instead of failing on a later query.
+//
+// The bytes are read through SQLite's own file layer, not QFile: closing any descriptor of
+// a file drops every POSIX lock the process holds on it, including the shared lock each
+// open WAL connection keeps. With that lock gone, a sweep closing in another process
+// believes it is the last user, checkpoints and deletes the -wal and -shm, and this
+// process's other connections (the app's views) are left on a stale -shm index, reading
+// the file as malformed until they close. SQLite's unix layer defers such a close while
+// the process holds locks on the file.
+struct HeaderBytes
+{
+    QByteArray header;
+    qint64 fileSize = 0;
+};
+
+HeaderBytes readHeader(const QString& path)
+{
+    sqlite3_vfs* vfs = sqlite3_vfs_find(nullptr);
+    const QByteArray name = QFileInfo(path).absoluteFilePath().toUtf8();
+    std::vector<char> storage(size_t(vfs->szOsFile));
+    auto* file = reinterpret_cast<sqlite3_file*>(storage.data());
+    int outFlags = 0;
+    // xOpen keeps the name pointer for the file's lifetime: `name` outlives `file`.
+    if (vfs->xOpen(vfs, name.constData(), file, SQLITE_OPEN_READONLY | SQLITE_OPEN_MAIN_DB,
+                   &outFlags) != SQLITE_OK) {
+        if (file->pMethods)
+            file->pMethods->xClose(file);
+        throw Error(path, QStringLiteral("cannot open the file"));
+    }
+    HeaderBytes bytes;
+    sqlite3_int64 size = 0;
+    if (file->pMethods->xFileSize(file, &size) == SQLITE_OK)
+        bytes.fileSize = size;
+    const int n = int(std::min<sqlite3_int64>(100, bytes.fileSize));
+    bytes.header.resize(n);
+    if (n > 0 && file->pMethods->xRead(file, bytes.header.data(), n, 0) != SQLITE_OK)
+        bytes.header.clear();
+    file->pMethods->xClose(file);
+    return bytes;
+}
+
 void checkHeader(const QString& path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        throw Error(path, QStringLiteral("cannot open the file (%1)").arg(file.errorString()));
-    const QByteArray header = file.read(100);
-    const qint64 fileSize = file.size();
+    const HeaderBytes bytes = readHeader(path);
+    const QByteArray& header = bytes.header;
+    const qint64 fileSize = bytes.fileSize;
     if (fileSize == 0)
         throw Error(path, QStringLiteral("empty file, not a KVLens run file"));
     if (!header.startsWith(QByteArray("SQLite format 3\0", 16)))
