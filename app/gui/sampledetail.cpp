@@ -4,6 +4,7 @@
 #include "maskviews.h"
 #include "runviewdata.h"
 #include "store/runreader.h"
+#include "storedattention.h"
 #include "storepolicy.h"
 
 #include <QCoreApplication>
@@ -57,7 +58,7 @@ SampleDetail loadSampleDetail(const QString& path, const QString& sampleKey,
     const QStringList tokens = contextTokens(sample->meta, sample->contextLen);
     std::optional<AttentionSummary> full;
     if (fullId != 0)
-        full = reader.attention(sample->id, fullId);
+        full = storedAttentionOnPositions(reader, sample->id, fullId, sample->contextLen);
     if (full) {
         d.referenceHeatmap = attentionHeatmap(*full, nullptr, sample->spans);
         d.referenceHeatmap.tokens = tokens;
@@ -73,7 +74,9 @@ SampleDetail loadSampleDetail(const QString& path, const QString& sampleKey,
     }
     std::optional<AttentionSummary> own;
     if (configId != 0)
-        own = configId == fullId ? full : reader.attention(sample->id, configId);
+        own = configId == fullId
+                  ? full
+                  : storedAttentionOnPositions(reader, sample->id, configId, sample->contextLen);
     if (own) {
         d.heatmap = attentionHeatmap(*own, mask ? &*mask : nullptr, sample->spans);
         d.heatmap.tokens = tokens;

@@ -8,6 +8,7 @@
 #include "rowchecksumcache.h"
 #include "store/chainbreaks.h"
 #include "store/runreader.h"
+#include "storedattention.h"
 #include "storepolicy.h"
 
 #include <QCoreApplication>
@@ -468,13 +469,16 @@ void detailsOf(RunReader& reader, const RunRequest& request, RunViewData& data)
         data.sampleKey = shown->sampleKey;
         const std::optional<KeptMask> mask = reader.mask(shown->sampleId, focusId);
         std::optional<AttentionSummary> full;
+        int fullWidth = 1;
         if (fullId != 0)
-            full = reader.attention(shown->sampleId, fullId);
+            full = storedAttentionOnPositions(reader, shown->sampleId, fullId, sample.contextLen,
+                                              &fullWidth);
         if (full) {
             data.referenceHeatmap = attentionHeatmap(*full, nullptr, sample.spans);
             data.referenceHeatmap.tokens = tokens;
             data.referenceProvenance.compressor = kFullCacheCompressor;
-            data.referenceProvenance.note = QStringLiteral("sample %1").arg(shown->sampleKey);
+            data.referenceProvenance.note =
+                QStringLiteral("sample %1").arg(shown->sampleKey) + pooledAttentionNote(fullWidth);
         } else {
             data.referenceMissing =
                 fullId == 0 ? QCoreApplication::translate(
@@ -490,10 +494,14 @@ void detailsOf(RunReader& reader, const RunRequest& request, RunViewData& data)
         data.heatmapProvenance.compressor = data.focus.compressor;
         data.heatmapProvenance.ratio = data.focus.ratio;
         data.heatmapProvenance.note = QStringLiteral("sample %1").arg(shown->sampleKey);
-        if (const auto att =
-                shown->hasAttention ? reader.attention(shown->sampleId, focusId) : std::nullopt) {
+        int width = 1;
+        if (const auto att = shown->hasAttention
+                                 ? storedAttentionOnPositions(reader, shown->sampleId, focusId,
+                                                              sample.contextLen, &width)
+                                 : std::nullopt) {
             data.heatmap = attentionHeatmap(*att, mask ? &*mask : nullptr, sample.spans);
             data.heatmap.tokens = tokens;
+            data.heatmapProvenance.note += pooledAttentionNote(width);
         } else {
             data.heatmapMissing = missingAttentionText(config, shown->sampleKey, shown->record,
                                                        attentionPolicyText(reader));

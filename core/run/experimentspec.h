@@ -61,7 +61,7 @@ struct StoreOptions
     QString masks = QStringLiteral("all");
     QString attention = QStringLiteral("failures");
     // Stored attention is pooled to at most this many context columns per (layer,
-    // kv-head) (run/attentionpooling.h; 0 = every position). Diagnostics are computed
+    // kv-head) (diagnose/attentionpooling.h; 0 = every position). Diagnostics are computed
     // from the full-resolution attention before it is pooled.
     int attentionPositions = kDefaultAttentionPositions;
     static constexpr int kDefaultAttentionPositions = 4096;

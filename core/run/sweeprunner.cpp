@@ -4,7 +4,7 @@
 #include "common/error.h"
 #include "compressors/presscatalog.h"
 #include "model/transformer.h"
-#include "run/attentionpooling.h"
+#include "diagnose/attentionpooling.h"
 #include "run/preparedsample.h"
 #include "run/sampleevaluator.h"
 #include "run/sampleplan.h"

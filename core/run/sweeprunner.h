@@ -60,7 +60,7 @@ struct SweepSummary
 // too-long samples as skipped. A sample that cannot run for another reason (no gold
 // tokens) is recorded with the reason in its meta ("skipped") and no rows; the sweep
 // goes on. Stored attention is pooled to spec.store.attentionPositions columns
-// (run/attentionpooling.h).
+// (diagnose/attentionpooling.h).
 // The spec's chat_template is resolved against the model directory and recorded in
 // the run's spec as "chat_template_used"; a resumed run must resolve to the same one.
 class SweepRunner

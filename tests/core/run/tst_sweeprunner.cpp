@@ -15,7 +15,7 @@
 #include "diagnose/transition.h"
 #include "model/transformer.h"
 #include "run/answerrun.h"
-#include "run/attentionpooling.h"
+#include "diagnose/attentionpooling.h"
 #include "run/experimentspec.h"
 #include "run/preparedsample.h"
 #include "run/sampleevaluator.h"

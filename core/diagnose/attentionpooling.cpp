@@ -1,4 +1,4 @@
-#include "run/attentionpooling.h"
+#include "diagnose/attentionpooling.h"
 
 #include "common/error.h"
 

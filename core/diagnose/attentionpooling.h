@@ -4,7 +4,7 @@
 
 namespace kvl {
 
-// Stored attention bounded per sample (issue 21 item 5, DESIGN.md "Stored attention").
+// Stored attention bounded per sample (issue 21 item 5; docs/stored-attention.md).
 // A row's question attention over a T-token context is (layers x kv-heads x T) floats;
 // at 32k tokens on an 8B model that is 16 MiB a row before compression. The run file
 // keeps it pooled to at most `maxColumns` columns per (layer, kv-head): column c holds
