@@ -1,5 +1,7 @@
 #include "run/sweepprogress.h"
 
+#include "common/runprogress.h"
+
 #include <cmath>
 
 namespace kvl {
@@ -23,17 +25,17 @@ QString duration(double seconds)
 
 QJsonObject SweepProgress::toJson() const
 {
-    QJsonObject o{{QStringLiteral("done"), done},
-                  {QStringLiteral("total"), total},
-                  {QStringLiteral("elapsed_s"), std::round(elapsedS * 1000.0) / 1000.0},
-                  {QStringLiteral("eta_s"), optional(etaS)},
-                  {QStringLiteral("accuracy"),
-                   optional(compressedAccuracy ? compressedAccuracy : fullAccuracy)},
-                  {QStringLiteral("accuracy_full"), optional(fullAccuracy)},
-                  {QStringLiteral("accuracy_compressed"), optional(compressedAccuracy)},
-                  {QStringLiteral("sample"), sampleKey}};
+    using namespace progresskeys;
+    QJsonObject o{{kDone, done},
+                  {kTotal, total},
+                  {kElapsedS, std::round(elapsedS * 1000.0) / 1000.0},
+                  {kEtaS, optional(etaS)},
+                  {kAccuracy, optional(compressedAccuracy ? compressedAccuracy : fullAccuracy)},
+                  {kAccuracyFull, optional(fullAccuracy)},
+                  {kAccuracyCompressed, optional(compressedAccuracy)},
+                  {kSample, sampleKey}};
     if (!skipReason.isEmpty())
-        o.insert(QStringLiteral("skipped"), skipReason);
+        o.insert(kSkipped, skipReason);
     return o;
 }
 

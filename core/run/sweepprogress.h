@@ -7,8 +7,8 @@
 namespace kvl {
 
 // Where a sweep stands after each finished sample: the line `kvlens-cli run` prints on
-// stdout for the GUI (app/gui/runprogress.h reads done, total, elapsed_s, eta_s,
-// accuracy).
+// stdout for the GUI. The keys are the protocol's (common/runprogress.h), which the app's
+// RunProgress::parse reads; tests/core/run/tst_progressprotocol ties the two ends.
 struct SweepProgress
 {
     int done = 0;  // samples of this shard finished (resumed ones included)
