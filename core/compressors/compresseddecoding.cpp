@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "compressors/decodingpress.h"
 #include "compressors/subcache.h"
+#include "model/answerdecoder.h"
 #include "model/transformer.h"
 
 #include <torch/torch.h>
@@ -214,29 +215,6 @@ class DecodeState
     std::vector<DecodeCompressionStep> m_steps;
 };
 
-// generateAnswer's greedy rule: records the token or why decoding ends; returns the
-// token to feed next, or -1.
-int greedyNext(const at::Tensor& logits, Generation& gen, const GenerateOptions& options,
-               int64_t positions, int64_t limit)
-{
-    const int token = int(logits.argmax().item<int64_t>());
-    if (std::find(options.stopIds.begin(), options.stopIds.end(), token) != options.stopIds.end()) {
-        gen.stop = Generation::Stop::StopToken;
-        gen.stopId = token;
-        return -1;
-    }
-    gen.ids.push_back(token);
-    if (int(gen.ids.size()) >= options.maxNewTokens) {
-        gen.stop = Generation::Stop::MaxTokens;
-        return -1;
-    }
-    if (positions + 1 > limit) {
-        gen.stop = Generation::Stop::LengthLimit;
-        return -1;
-    }
-    return token;
-}
-
 } // namespace
 
 CompressedDecoding generateCompressed(const Transformer& model, const ContextCache& context,
@@ -250,10 +228,10 @@ CompressedDecoding generateCompressed(const Transformer& model, const ContextCac
     const int64_t limit = model.maxPositions();
     Generation& gen = out.generation;
     at::Tensor next = question.empty() ? context.lastLogits : state.feed(question, 0);
-    int token = greedyNext(next, gen, options, state.positionsInUse(), limit);
+    int token = greedyStep(next, gen, options, state.positionsInUse(), limit);
     while (token >= 0) {
         next = state.feed({token}, int64_t(gen.ids.size()));
-        token = greedyNext(next, gen, options, state.positionsInUse(), limit);
+        token = greedyStep(next, gen, options, state.positionsInUse(), limit);
     }
     out.steps = std::move(state.steps());
     out.finalKept = state.keptNow();

@@ -10,6 +10,31 @@
 
 namespace kvl {
 
+// One greedy step from the next-token logits: records the token (or the reason to stop)
+// in `gen` and returns the token to feed next, or -1 when decoding ends. `positions` is
+// how many positions are in use before the token is fed.
+int greedyStep(const at::Tensor& next, Generation& gen, const GenerateOptions& options,
+               int64_t positions, int64_t limit)
+{
+    const int token = int(next.argmax().item<int64_t>());
+    if (std::find(options.stopIds.begin(), options.stopIds.end(), token) !=
+        options.stopIds.end()) {
+        gen.stop = Generation::Stop::StopToken;
+        gen.stopId = token;
+        return -1;
+    }
+    gen.ids.push_back(token);
+    if (int(gen.ids.size()) >= options.maxNewTokens) {
+        gen.stop = Generation::Stop::MaxTokens;
+        return -1;
+    }
+    if (positions + 1 > limit) {
+        gen.stop = Generation::Stop::LengthLimit;
+        return -1;
+    }
+    return token;
+}
+
 namespace {
 
 // Log-likelihood, ranks and distributions of `answer` from the rows that predict it.
@@ -39,30 +64,6 @@ AnswerScore scoreFromLogits(const at::Tensor& logits, const std::vector<int>& an
     return score;
 }
 
-// One greedy step from the next-token logits: records the token (or the reason to stop)
-// in `gen` and returns the token to feed next, or -1 when decoding ends. `positions` is
-// how many positions are in use before the token is fed.
-int greedyStep(const at::Tensor& next, Generation& gen, const GenerateOptions& options,
-               int64_t positions, int64_t limit)
-{
-    const int token = int(next.argmax().item<int64_t>());
-    if (std::find(options.stopIds.begin(), options.stopIds.end(), token) !=
-        options.stopIds.end()) {
-        gen.stop = Generation::Stop::StopToken;
-        gen.stopId = token;
-        return -1;
-    }
-    gen.ids.push_back(token);
-    if (int(gen.ids.size()) >= options.maxNewTokens) {
-        gen.stop = Generation::Stop::MaxTokens;
-        return -1;
-    }
-    if (positions + 1 > limit) {
-        gen.stop = Generation::Stop::LengthLimit;
-        return -1;
-    }
-    return token;
-}
 
 // Feeds `token` and decodes greedily on, one extend per token, until a stop; appends the
 // context attention of every fed token to `attention` when the options capture it.

@@ -61,6 +61,14 @@ struct Generation
 // or "length_limit".
 QString stopName(Generation::Stop stop);
 
+// One greedy step on `next` (the last position's logits): appends the argmax token to
+// `gen` and returns it, or returns -1 with gen.stop set when it is a stop id, the answer
+// reached options.maxNewTokens, or `positions` + 1 would pass `limit`. Every decoder
+// (this file's, and compressors/compresseddecoding's decode-time compression) ends the
+// same way through it.
+int greedyStep(const at::Tensor& next, Generation& gen, const GenerateOptions& options,
+               int64_t positions, int64_t limit);
+
 // Greedy decoding after the question (positions continue from the context length).
 Generation generateAnswer(const Transformer& model, const ContextCache& context,
                           const CacheEdit& edit, const std::vector<int>& question,
