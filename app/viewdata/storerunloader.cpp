@@ -585,15 +585,29 @@ void LoadTimings::add(const char* stage, const QElapsedTimer& since)
     stages.append({QLatin1String(stage), double(since.nsecsElapsed()) / 1e6});
 }
 
+namespace {
+// Times consecutive stages of a load into `timings` (when a caller asked for them): each
+// lap() records the time since the previous lap, or since construction.
+class StageClock
+{
+  public:
+    explicit StageClock(LoadTimings* timings) : m_timings(timings) { m_timer.start(); }
+    void lap(const char* stage)
+    {
+        if (m_timings)
+            m_timings->add(stage, m_timer);
+        m_timer.restart();
+    }
+
+  private:
+    LoadTimings* m_timings;
+    QElapsedTimer m_timer;
+};
+} // namespace
+
 void loadRunSummary(RunReader& reader, RunViewData& data, LoadTimings* timings)
 {
-    QElapsedTimer t;
-    const auto lap = [&](const char* stage) {
-        if (timings)
-            timings->add(stage, t);
-        t.restart();
-    };
-    t.start();
+    StageClock clock(timings);
     const RunInfo info = reader.runInfo();
     data.runName = QFileInfo(reader.path()).completeBaseName();
     data.model = info.modelName;
@@ -611,14 +625,14 @@ void loadRunSummary(RunReader& reader, RunViewData& data, LoadTimings* timings)
                 return fa;
             return a.compressor != b.compressor ? a.compressor < b.compressor : a.ratio < b.ratio;
         });
-    lap("run_configs");
+    clock.lap("run_configs");
     data.sampleKeys.clear();
     for (const QString& key : reader.sampleKeys())
         data.sampleKeys << key;
-    lap("sample_keys");
+    clock.lap("sample_keys");
 
     const std::vector<AccuracyCell> cells = reader.accuracy();
-    lap("accuracy_query");
+    clock.lap("accuracy_query");
     data.accuracy = accuracyOf(cells);
     std::set<QString> suites;
     for (const AccuracyCell& c : cells)
@@ -627,32 +641,26 @@ void loadRunSummary(RunReader& reader, RunViewData& data, LoadTimings* timings)
         data.suites << suite;
         data.suiteAccuracy << accuracyOf(cells, suite);
     }
-    lap("accuracy_curves");
+    clock.lap("accuracy_curves");
     data.defaultFocus = defaultFocus(reader, data.configs);
-    lap("default_focus");
+    clock.lap("default_focus");
 }
 
 void loadRunAggregates(RunReader& reader, RunViewData& data, LoadTimings* timings)
 {
-    QElapsedTimer t;
-    const auto lap = [&](const char* stage) {
-        if (timings)
-            timings->add(stage, t);
-        t.restart();
-    };
-    t.start();
+    StageClock clock(timings);
     data.taxonomy = taxonomyOf(reader, data.configs);
-    lap("taxonomy");
+    clock.lap("taxonomy");
     data.chainBreaks = chainBreaksOf(reader, data.configs);
-    lap("chain_breaks");
+    clock.lap("chain_breaks");
     overlapsOf(reader, data);
-    lap("overlaps");
+    clock.lap("overlaps");
     data.spanKeep = spanKeepOf(reader);
-    lap("span_keep");
+    clock.lap("span_keep");
     data.leakage = leakageOf(reader);
-    lap("leakage");
+    clock.lap("leakage");
     data.interventions = interventionsOf(reader);
-    lap("interventions");
+    clock.lap("interventions");
 }
 
 void loadRunOverview(RunReader& reader, RunViewData& data, LoadTimings* timings)
@@ -726,8 +734,7 @@ void takeDetails(RunViewData& to, const RunViewData& from)
 void loadRunDetails(RunReader& reader, const RunRequest& request, RunViewData& data,
                     LoadTimings* timings)
 {
-    QElapsedTimer t;
-    t.start();
+    StageClock clock(timings);
     // `data` may hold the details of another focus: start from none.
     takeDetails(data, RunViewData());
     data.focus = data.defaultFocus;
@@ -738,28 +745,21 @@ void loadRunDetails(RunReader& reader, const RunRequest& request, RunViewData& d
                 data.focus = c;
     }
     data.ger = gerOf(reader, data.focus.compressor);
-    if (timings)
-        timings->add("ger", t);
-    t.restart();
+    clock.lap("ger");
     detailsOf(reader, request, data);
-    if (timings)
-        timings->add("heatmaps_eviction", t);
+    clock.lap("heatmaps_eviction");
 }
 
 RunViewData loadRunViewDataTimed(const RunRequest& request, LoadTimings* timings)
 {
-    QElapsedTimer t;
-    t.start();
+    StageClock clock(timings);
     RunReader reader(request.path);
     RunViewData data;
     data.path = request.path;
-    if (timings)
-        timings->add("open", t);
-    t.restart();
+    clock.lap("open");
     // Before any figure: a row edited after it was written refuses the file, as `report` does.
     data.uncheckedRows = verifiedRowChecksums(reader).unverified;
-    if (timings)
-        timings->add("verify_checksums", t);
+    clock.lap("verify_checksums");
     loadRunSummary(reader, data, timings);
     loadRunAggregates(reader, data, timings);
     loadRunDetails(reader, request, data, timings);
