@@ -238,7 +238,12 @@ class TstRunBrowsing : public QObject
             w.writeSample(guitest::sample(2));
             w.writeSample(guitest::sample(3));
         }
-        QTRY_COMPARE_WITH_TIMEOUT(window.runData().sampleCount, 4, 5000);
+        // The summary (sample count, accuracy) and the aggregates (taxonomy) arrive as
+        // separate stages: wait until every stage of the refresh has landed.
+        QTRY_VERIFY_WITH_TIMEOUT(window.runData().sampleCount == 4 && !window.isLoading() &&
+                                     !window.runData().taxonomy.bars.isEmpty() &&
+                                     window.runData().taxonomy.bars[0].counts.size() == 3,
+                                 5000);
         QCOMPARE(window.runData().accuracy.fullCacheAccuracy, 0.75);
         QCOMPARE(window.runData().taxonomy.bars[0].counts, (QVector<int>{1, 1, 0}));
     }
