@@ -3,6 +3,7 @@
 #include "diagnose/attentionsummary.h"
 #include "diagnose/diagnosticrow.h"
 #include "diagnose/keptmask.h"
+#include "diagnose/retrievalmap.h"
 #include "diagnose/signature.h"
 #include "diagnose/transition.h"
 
@@ -115,6 +116,9 @@ struct ResultRecord
     std::vector<SpanKeep> spans;
     std::optional<KeptMask> mask;
     std::optional<AttentionSummary> attention;
+    // Offloaded decoding only: which context positions each step retrieved (issue 19).
+    // Not loaded with rows (RunReader::retrieval).
+    std::optional<RetrievalMap> retrieval;
     std::vector<InterventionRecord> interventions;
 };
 
