@@ -59,4 +59,30 @@ AttentionSummary decodeAttention(const QByteArray& blob, int layers, int kvHeads
     return a;
 }
 
+QByteArray encodeRetrieval(const RetrievalMap& map)
+{
+    if (!map.isConsistent())
+        throw Error(QStringLiteral("retrieval map of %1 steps x %2 positions holds %3 shares")
+                        .arg(map.steps)
+                        .arg(map.contextLength)
+                        .arg(map.shares.size()));
+    return qCompress(reinterpret_cast<const uchar*>(map.shares.data()),
+                     qsizetype(map.shares.size()), 6);
+}
+
+RetrievalMap decodeRetrieval(const QByteArray& blob, std::int64_t steps, std::int64_t contextLength)
+{
+    if (steps < 0 || contextLength < 0)
+        throw Error(QStringLiteral("damaged retrieval blob (dimensions %1 x %2)")
+                        .arg(steps)
+                        .arg(contextLength));
+    RetrievalMap map;
+    map.steps = steps;
+    map.contextLength = contextLength;
+    const QByteArray raw = uncompressChecked(blob, qsizetype(steps * contextLength), "retrieval");
+    map.shares.assign(reinterpret_cast<const std::uint8_t*>(raw.constData()),
+                      reinterpret_cast<const std::uint8_t*>(raw.constData()) + raw.size());
+    return map;
+}
+
 } // namespace kvl

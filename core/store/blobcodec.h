@@ -2,6 +2,7 @@
 
 #include "diagnose/attentionsummary.h"
 #include "diagnose/keptmask.h"
+#include "diagnose/retrievalmap.h"
 
 #include <QByteArray>
 
@@ -16,5 +17,11 @@ KeptMask decodeMask(const QByteArray& blob, int layers, int kvHeads, int context
 
 QByteArray encodeAttention(const AttentionSummary& attention);
 AttentionSummary decodeAttention(const QByteArray& blob, int layers, int kvHeads, int contextLen);
+
+// Retrieval maps (offloaded decoding) are their share bytes, step-major, compressed:
+// neighbouring positions share chunks, so rows compress well.
+QByteArray encodeRetrieval(const RetrievalMap& map);
+RetrievalMap decodeRetrieval(const QByteArray& blob, std::int64_t steps,
+                             std::int64_t contextLength);
 
 } // namespace kvl

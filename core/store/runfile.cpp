@@ -163,7 +163,8 @@ void addReadIndexes(const QString& path)
 
 void checkTables(SqliteDatabase& db)
 {
-    for (const QString& t : RunSchema::requiredTables())
+    const int version = int(db.scalarInt(QStringLiteral("PRAGMA user_version")));
+    for (const QString& t : RunSchema::requiredTables(version))
         if (!db.hasTable(t))
             throw Error(db.path(), QStringLiteral("damaged file: table '%1' is missing").arg(t));
 }
@@ -193,7 +194,10 @@ std::unique_ptr<SqliteDatabase> openRunFile(const QString& path, SqliteDatabase:
         if (version < RunSchema::kCurrentVersion)
             RunSchema::createOrMigrate(*db);
         RunSchema::ensureReadIndexes(*db);
-    } else if (version < RunSchema::kCurrentVersion) {
+    } else if (version < RunSchema::kCurrentVersion &&
+               (QFileInfo(path).isWritable() || version < RunSchema::kOldestReadableAsIs)) {
+        // A read-only file at kOldestReadableAsIs or later is read as it is: the later
+        // migrations only add tables, which the reader treats as empty when absent.
         db.reset();
         if (!QFileInfo(path).isWritable())
             throw Error(path, QStringLiteral("schema version %1 is older than this build's %2 and "

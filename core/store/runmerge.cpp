@@ -133,8 +133,12 @@ void mergeRuns(const QStringList& inputs, const QString& output)
                 "question_len, spans_json, gold, meta_json) SELECT sample_key, suite, source_id, "
                 "context_len, question_len, spans_json, gold, meta_json FROM src.sample "
                 "ORDER BY id"));
-            for (const char* table : {"result", "mask", "attention", "intervention"})
-                copyTable(db, QLatin1String(table));
+            for (const char* table : {"result", "mask", "attention", "retrieval", "intervention"})
+                // A read-only input of an older schema lacks the later tables (retrieval).
+                if (db.scalarInt(QStringLiteral("SELECT COUNT(*) FROM src.sqlite_schema WHERE "
+                                                "type = 'table' AND name = '%1'")
+                                     .arg(QLatin1String(table))) > 0)
+                    copyTable(db, QLatin1String(table));
             db.exec(QStringLiteral("COMMIT"));
         } catch (...) {
             db.rollbackQuietly();

@@ -11,6 +11,15 @@
 namespace kvl {
 
 namespace {
+Error damagedBlobError(const QString& path, const char* table, const QString& sampleKey,
+                       const QString& configKey)
+{
+    return Error(path, QStringLiteral("damaged %1 blob of sample '%2' under configuration '%3' "
+                                      "(table %1: its checksum does not match the stored bytes, "
+                                      "which changed after they were written)")
+                           .arg(QLatin1String(table), sampleKey, configKey));
+}
+
 Error damagedRowError(const QString& path, const QString& sampleKey, const QString& configKey)
 {
     return Error(path, QStringLiteral("damaged result row of sample '%1' under configuration '%2' "
@@ -29,6 +38,7 @@ RunReader::RunReader(const QString& path) : m_db(openRunFile(path, SqliteDatabas
     // sweep writing: KVLens never shrinks a run file (no VACUUM, WAL checkpoints only
     // grow it), which is what SQLite's memory map cannot survive.
     m_db->exec(QStringLiteral("PRAGMA mmap_size = %1").arg(qint64(1) << 32));
+    m_hasRetrievalTable = m_db->hasTable(QStringLiteral("retrieval"));
 }
 
 RunReader::~RunReader() = default;
@@ -77,6 +87,18 @@ RowChecksums RunReader::verifyRowChecksums()
             throw damagedRowError(path(), st.columnText(0), st.columnText(1));
         ++(st.columnInt(2) != 0 ? counts.unverified : counts.verified);
     }
+    if (m_hasRetrievalTable) {
+        SqliteStatement blobs = m_db->prepare(QStringLiteral(
+            "SELECT t.shares, t.checksum, s.sample_key, c.config_key FROM retrieval t "
+            "LEFT JOIN sample s ON s.id = t.sample_id LEFT JOIN config c ON c.id = t.config_id "
+            "WHERE t.checksum IS NOT NULL"));
+        while (blobs.step()) {
+            if (blobs.columnInt(1) != blobChecksum(blobs.columnBlob(0)))
+                throw damagedBlobError(path(), "retrieval", blobs.columnText(2),
+                                       blobs.columnText(3));
+            ++counts.retrievalVerified;
+        }
+    }
     return counts;
 }
 
@@ -123,11 +145,7 @@ std::optional<Decoded> decodedBlob(SqliteDatabase& db, const char* table, const 
     const QByteArray blob = st.columnBlob(3);
     // NULL: written before schema version 3, not verified.
     if (!st.isNull(4) && st.columnInt(4) != blobChecksum(blob))
-        throw Error(db.path(),
-                    QStringLiteral("damaged %1 blob of sample '%2' under configuration '%3' "
-                                   "(table %1: its checksum does not match the stored bytes, "
-                                   "which changed after they were written)")
-                        .arg(QLatin1String(table), st.columnText(5), st.columnText(6)));
+        throw damagedBlobError(db.path(), table, st.columnText(5), st.columnText(6));
     try {
         return decode(blob, int(st.columnInt(0)), int(st.columnInt(1)), int(st.columnInt(2)));
     } catch (const Error& e) {
@@ -244,7 +262,7 @@ std::vector<StoredResult> RunReader::results(const ResultFilter& f)
                        "m.config_id = r.config_id), "
                        "EXISTS (SELECT 1 FROM attention a WHERE a.sample_id = r.sample_id AND "
                        "a.config_id = r.config_id), "
-                       "r.row_checksum IS NOT NULL AND r.row_checksum <> %5 "
+                       "r.row_checksum IS NOT NULL AND r.row_checksum <> %5, %6 "
                        "FROM result r JOIN sample s ON s.id = r.sample_id "
                        "JOIN config c ON c.id = r.config_id %2 "
                        "ORDER BY r.sample_id, c.compressor <> 'FullCache', c.compressor, c.ratio "
@@ -254,7 +272,11 @@ std::vector<StoredResult> RunReader::results(const ResultFilter& f)
                                  : QStringLiteral("WHERE ") + where.join(QLatin1String(" AND ")))
             .arg(f.limit)
             .arg(f.offset)
-            .arg(resultChecksumSql(QStringLiteral("r")));
+            .arg(resultChecksumSql(QStringLiteral("r")),
+                 m_hasRetrievalTable
+                     ? QStringLiteral("EXISTS (SELECT 1 FROM retrieval t WHERE t.sample_id = "
+                                      "r.sample_id AND t.config_id = r.config_id)")
+                     : QStringLiteral("0"));
     SqliteStatement st = m_db->prepare(sql);
     // Named parameters: the index of each follows the order they appear in.
     int i = 1;
@@ -291,6 +313,7 @@ std::vector<StoredResult> RunReader::results(const ResultFilter& f)
         row.hasAttention = st.columnInt(8 + valueCount) != 0;
         if (st.columnInt(9 + valueCount) != 0)
             throw damagedRowError(path(), row.sampleKey, row.record.configKey);
+        row.hasRetrieval = st.columnInt(10 + valueCount) != 0;
         rows.push_back(std::move(row));
     }
     return rows;
@@ -336,6 +359,45 @@ std::optional<KeptMask> RunReader::mask(qint64 sampleId, qint64 configId)
 std::optional<AttentionSummary> RunReader::attention(qint64 sampleId, qint64 configId)
 {
     return decodedBlob(*m_db, "attention", "weights", sampleId, configId, decodeAttention);
+}
+
+std::optional<RetrievalMap> RunReader::retrieval(qint64 sampleId, qint64 configId)
+{
+    if (!m_hasRetrievalTable)
+        return std::nullopt;
+    SqliteStatement st = prepareForRow(
+        *m_db,
+        QStringLiteral("SELECT t.steps, t.context_len, t.shares, t.checksum, s.sample_key, "
+                       "c.config_key FROM retrieval t LEFT JOIN sample s ON s.id = t.sample_id "
+                       "LEFT JOIN config c ON c.id = t.config_id "
+                       "WHERE t.sample_id = ? AND t.config_id = ?"),
+        sampleId, configId);
+    if (!st.step())
+        return std::nullopt;
+    const QByteArray blob = st.columnBlob(2);
+    if (!st.isNull(3) && st.columnInt(3) != blobChecksum(blob))
+        throw damagedBlobError(path(), "retrieval", st.columnText(4), st.columnText(5));
+    try {
+        return decodeRetrieval(blob, st.columnInt(0), st.columnInt(1));
+    } catch (const Error& e) {
+        throw Error(path(), QStringLiteral("%1 (sample '%2', configuration '%3')")
+                                .arg(e.message(), st.columnText(4), st.columnText(5)));
+    }
+}
+
+std::optional<RetrievalMap> RunReader::retrieval(const QString& sampleKey, const QString& configKey)
+{
+    if (!m_hasRetrievalTable)
+        return std::nullopt;
+    SqliteStatement st =
+        m_db->prepare(QStringLiteral("SELECT s.id, c.id FROM sample s, config c "
+                                     "WHERE s.sample_key = ? AND c.config_key = ?"));
+    st.bind(1, sampleKey);
+    st.bind(2, configKey);
+    if (!st.step())
+        return std::nullopt;
+    const qint64 sampleId = st.columnInt(0), configId = st.columnInt(1);
+    return retrieval(sampleId, configId);
 }
 
 } // namespace kvl

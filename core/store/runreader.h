@@ -38,6 +38,8 @@ struct RowChecksums
 {
     qint64 verified = 0;
     qint64 unverified = 0;
+    // Retrieval maps (schema v4) checked alongside the rows: the report reads them.
+    qint64 retrievalVerified = 0;
 };
 
 // Reads a run file, read-only: safe while a RunWriter in another process (or thread)
@@ -64,7 +66,8 @@ class RunReader
     // kvl::Error naming the file, the sample and the configuration of the first row
     // whose stored values changed after they were written: damage that SQLite's
     // page checks cannot see. results() checks the rows it returns the same way;
-    // mask() and attention() check their blob.
+    // mask() and attention() check their blob. Retrieval maps' blobs are checked here
+    // too (and by retrieval()): they are small, and the report's figures read them.
     RowChecksums verifyRowChecksums();
 
     RunInfo runInfo(); // empty RunInfo when the writer has not written it yet
@@ -87,6 +90,12 @@ class RunReader
     std::vector<InterventionRecord> interventions(qint64 sampleId, qint64 configId);
     std::optional<KeptMask> mask(qint64 sampleId, qint64 configId);
     std::optional<AttentionSummary> attention(qint64 sampleId, qint64 configId);
+    // The row's retrieval map (offloaded decoding); nullopt for other rows and for a
+    // read-only file of schema v3, which has no retrieval table.
+    std::optional<RetrievalMap> retrieval(qint64 sampleId, qint64 configId);
+    std::optional<RetrievalMap> retrieval(const QString& sampleKey, const QString& configKey);
+    // Whether the file has the retrieval table (schema v4 and later).
+    bool hasRetrievalTable() const { return m_hasRetrievalTable; }
 
     // Aggregates (runaggregates.cpp), sorted by compressor (FullCache first), ratio, ...
     std::vector<AccuracyCell> accuracy();
@@ -110,6 +119,7 @@ class RunReader
 
   private:
     std::unique_ptr<SqliteDatabase> m_db;
+    bool m_hasRetrievalTable = false;
 };
 
 } // namespace kvl

@@ -141,6 +141,7 @@ struct StoredResult
     ResultRecord record;
     bool hasMask = false;
     bool hasAttention = false;
+    bool hasRetrieval = false;
 };
 
 } // namespace kvl

@@ -100,6 +100,16 @@ ALTER TABLE result ADD COLUMN row_checksum INTEGER;
 ALTER TABLE mask ADD COLUMN checksum INTEGER;
 ALTER TABLE attention ADD COLUMN checksum INTEGER;
 )sql"},
+        // Offloaded decoding's retrieval maps (diagnose/retrievalmap.h): shares are the
+        // step-major bytes, qCompress'ed (store/blobcodec.h); checksum as for masks.
+        {4, R"sql(
+CREATE TABLE retrieval (
+  sample_id INTEGER NOT NULL, config_id INTEGER NOT NULL,
+  steps INTEGER NOT NULL, context_len INTEGER NOT NULL,
+  shares BLOB NOT NULL,
+  checksum INTEGER,
+  PRIMARY KEY (sample_id, config_id));
+)sql"},
     };
     return list;
 }
@@ -141,18 +151,24 @@ int RunSchema::tableVersion(SqliteDatabase& db)
                                            "WHERE name = '%1'")
                                 .arg(QLatin1String(name))) > 0;
     };
-    // Version 3 added result.row_checksum, version 2 result.GER (each with its
-    // siblings, in one migration).
+    // Version 4 added the retrieval table, 3 result.row_checksum, 2 result.GER (each
+    // with its siblings, in one migration).
+    if (db.hasTable(QStringLiteral("retrieval")))
+        return 4;
     if (hasResultColumn("row_checksum"))
         return 3;
     return hasResultColumn("GER") ? 2 : 1;
 }
 
-QStringList RunSchema::requiredTables()
+QStringList RunSchema::requiredTables(int version)
 {
-    return {QStringLiteral("run"),         QStringLiteral("sample"), QStringLiteral("config"),
-            QStringLiteral("result"),      QStringLiteral("mask"),   QStringLiteral("attention"),
-            QStringLiteral("intervention")};
+    QStringList tables = {QStringLiteral("run"),         QStringLiteral("sample"),
+                          QStringLiteral("config"),      QStringLiteral("result"),
+                          QStringLiteral("mask"),        QStringLiteral("attention"),
+                          QStringLiteral("intervention")};
+    if (version >= 4)
+        tables << QStringLiteral("retrieval");
+    return tables;
 }
 
 void RunSchema::createOrMigrate(SqliteDatabase& db)

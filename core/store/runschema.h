@@ -19,6 +19,10 @@ class SqliteDatabase;
 //   v3  result.row_checksum (kvl_checksum over the value columns), mask.checksum and
 //       attention.checksum (over the stored blob): see store/storechecksum.h. Rows and
 //       blobs written before v3 keep NULL there: still read, not verified.
+//   v4  retrieval (offloaded decoding, issue 19): per row, the decoding-step x context-
+//       position map of retrieved shares (steps, context_len, compressed shares blob,
+//       checksum). Only a table is added, so a read-only v3 file is read as it is, as a
+//       run without retrieval maps.
 //
 // Read indexes, outside the version chain (ensureReadIndexes): result_overview on
 // result(config_id, transition, signature, correct, leaked), covering the overview's
@@ -32,7 +36,10 @@ class SqliteDatabase;
 class RunSchema
 {
   public:
-    static constexpr int kCurrentVersion = 3;
+    static constexpr int kCurrentVersion = 4;
+    // The oldest version a read-only file may keep: every later migration only adds
+    // tables the reader treats as empty when absent.
+    static constexpr int kOldestReadableAsIs = 3;
     // PRAGMA application_id of every run file: "KVL1".
     static constexpr int kApplicationId = 0x4B564C31;
 
@@ -51,8 +58,8 @@ class RunSchema
     // Whether ensureReadIndexes() has nothing left to create in `db`.
     static bool hasReadIndexes(SqliteDatabase& db);
 
-    // Tables every current run file has.
-    static QStringList requiredTables();
+    // Tables every run file of schema `version` has.
+    static QStringList requiredTables(int version = kCurrentVersion);
     // The DDL of version 1 (the start of the migration chain).
     static QString versionOneSql();
 };

@@ -41,6 +41,7 @@ struct RunWriter::Statements
     SqliteStatement stampResult;
     SqliteStatement insertMask;
     SqliteStatement insertAttention;
+    SqliteStatement insertRetrieval;
     SqliteStatement insertIntervention;
 
     explicit Statements(SqliteDatabase& db)
@@ -67,6 +68,9 @@ struct RunWriter::Statements
           insertAttention(db.prepare(QStringLiteral(
               "INSERT OR REPLACE INTO attention(sample_id, config_id, layers, kv_heads, "
               "context_len, weights, checksum) VALUES (?,?,?,?,?,?,?)"))),
+          insertRetrieval(db.prepare(QStringLiteral(
+              "INSERT OR REPLACE INTO retrieval(sample_id, config_id, steps, context_len, "
+              "shares, checksum) VALUES (?,?,?,?,?,?)"))),
           insertIntervention(db.prepare(QStringLiteral(
               "INSERT OR REPLACE INTO intervention(sample_id, config_id, kind, beta, answer, "
               "repaired) VALUES (?,?,?,?,?,?)")))
@@ -238,7 +242,7 @@ void RunWriter::addResult(const ResultRecord& input)
     const qint64 cid = *id;
     if (m_sampleHadRows) {
         // Replacing a row: drop its old blobs and interventions.
-        for (const char* table : {"mask", "attention", "intervention"})
+        for (const char* table : {"mask", "attention", "retrieval", "intervention"})
             m_db->exec(QStringLiteral("DELETE FROM %1 WHERE sample_id = %2 AND config_id = %3")
                            .arg(QLatin1String(table))
                            .arg(sid)
@@ -273,6 +277,22 @@ void RunWriter::addResult(const ResultRecord& input)
         m_st->insertAttention.bind(6, weights);
         m_st->insertAttention.bind(7, blobChecksum(weights));
         m_st->insertAttention.run();
+    }
+    if (r.retrieval) {
+        QByteArray shares;
+        try {
+            shares = encodeRetrieval(*r.retrieval);
+        } catch (const Error& e) {
+            throw Error(path(),
+                        QStringLiteral("%1 (configuration '%2')").arg(e.message(), r.configKey));
+        }
+        m_st->insertRetrieval.bind(1, sid);
+        m_st->insertRetrieval.bind(2, cid);
+        m_st->insertRetrieval.bind(3, qint64(r.retrieval->steps));
+        m_st->insertRetrieval.bind(4, qint64(r.retrieval->contextLength));
+        m_st->insertRetrieval.bind(5, shares);
+        m_st->insertRetrieval.bind(6, blobChecksum(shares));
+        m_st->insertRetrieval.run();
     }
     for (const InterventionRecord& i : r.interventions) {
         m_st->insertIntervention.bind(1, sid);

@@ -253,10 +253,11 @@ class TestRunFile : public QObject
     {
         QTest::addColumn<int>("version");
         QTest::addColumn<QString>("words");
-        QTest::newRow("0") << 0 << "user_version is 0, but the tables are of schema version 3";
-        QTest::newRow("-1") << -1 << "user_version is -1, but the tables are of schema version 3";
-        QTest::newRow("1") << 1 << "user_version is 1, but the tables are of schema version 3";
-        QTest::newRow("2") << 2 << "user_version is 2, but the tables are of schema version 3";
+        QTest::newRow("0") << 0 << "user_version is 0, but the tables are of schema version 4";
+        QTest::newRow("-1") << -1 << "user_version is -1, but the tables are of schema version 4";
+        QTest::newRow("1") << 1 << "user_version is 1, but the tables are of schema version 4";
+        QTest::newRow("2") << 2 << "user_version is 2, but the tables are of schema version 4";
+        QTest::newRow("3") << 3 << "user_version is 3, but the tables are of schema version 4";
     }
     void damagedVersionIsRefused()
     {
@@ -267,9 +268,9 @@ class TestRunFile : public QObject
         sql(file, qPrintable(QStringLiteral("PRAGMA user_version = %1;").arg(version)));
         expectError([&] { RunReader r(file); }, file, words);
         expectError([&] { RunWriter w(file); }, file, words);
-        expectError([&] { RunWriter w(file); }, file, QStringLiteral("schema versions 1 to 3"));
+        expectError([&] { RunWriter w(file); }, file, QStringLiteral("schema versions 1 to 4"));
         // Nothing was migrated: restoring the header restores the file.
-        sql(file, "PRAGMA user_version = 3;");
+        sql(file, "PRAGMA user_version = 4;");
         QCOMPARE(RunReader(file).resultCount(), qint64(handSample(0).results.size()));
     }
 
@@ -444,13 +445,14 @@ class TestRunFile : public QObject
         sql(file, "ALTER TABLE result DROP COLUMN row_checksum;"
                   "ALTER TABLE mask DROP COLUMN checksum;"
                   "ALTER TABLE attention DROP COLUMN checksum;"
+                  "DROP TABLE retrieval;"
                   "PRAGMA user_version = 2;");
         // A v2 file has no checksum to catch this: it reads, with the edited value.
         sql(file, "UPDATE result SET answer = 'edited' WHERE sample_id = 1 AND config_id = 1;");
         readAll(file);
         {
             RunReader reader(file);
-            QCOMPARE(reader.schemaVersion(), 3);
+            QCOMPARE(reader.schemaVersion(), RunSchema::kCurrentVersion);
             const RowChecksums checked = reader.verifyRowChecksums();
             QCOMPARE(checked.verified, 0);
             QCOMPARE(checked.unverified, 160);

@@ -6,6 +6,7 @@
 #include "store/resultcolumns.h"
 #include "store/runreader.h"
 #include "store/runreport.h"
+#include "store/runschema.h"
 #include "store/runwriter.h"
 
 #include <QTemporaryDir>
@@ -78,7 +79,7 @@ class TestRunStore : public QObject
             w.writeSample(rec);
         }
         RunReader reader(file);
-        QCOMPARE(reader.schemaVersion(), 3);
+        QCOMPARE(reader.schemaVersion(), RunSchema::kCurrentVersion);
         const RunInfo info = reader.runInfo();
         QCOMPARE(info.spec, runInfo().spec);
         QCOMPARE(info.modelHash, QStringLiteral("abc123"));
