@@ -63,13 +63,21 @@ void multiplyInto(const at::Tensor& p, const at::Tensor& values, at::Tensor& acc
 
 // Scores of a block of queries against a block of the shared context's keys, with each
 // batch row's bias. qb [N = B * kv, R, hd]; qShared the same queries as [kv, B * R, hd]
-// (B > 1 only); keysT [kv, hd, keys]; bias [kv, 1, keys] or [B, kv, 1, keys] or undefined.
+// (B > 1 only); keysT [kv, hd, keys]; bias [kv, 1, keys] or [B, kv, 1, keys] or undefined,
+// or [kv, R, keys] with one bias per query row (B = 1; qb's rows are group-major).
 at::Tensor contextScores(const at::Tensor& qb, const at::Tensor& qShared, const at::Tensor& keysT,
                          const at::Tensor& bias, int64_t batch)
 {
     if (batch == 1) {
         at::Tensor scores = at::bmm(qb, keysT);
-        return bias.defined() ? scores.add_(bias) : scores;
+        if (!bias.defined())
+            return scores;
+        if (bias.size(1) == 1)
+            return scores.add_(bias);
+        const int64_t rows = bias.size(1);
+        scores.view({scores.size(0), scores.size(1) / rows, rows, scores.size(2)})
+            .add_(bias.unsqueeze(1));
+        return scores;
     }
     const int64_t kvHeads = keysT.size(0), rows = qb.size(1), keys = keysT.size(2);
     // Every row against the one shared K, batched per kv-head.
@@ -116,6 +124,10 @@ AttentionOutput blockAttention(const AttentionInputs& in)
     const int64_t n = batch * kvHeads;
     TORCH_CHECK(!in.ctxBias.defined() || in.ctxBias.dim() == (batch == 1 ? 3 : 4),
                 "the context bias is [kv, 1, Tc] for one row, [B, kv, 1, Tc] for B rows");
+    // One bias per query row ([kv, Tq, Tc], B = 1 only).
+    const bool perRowBias = in.ctxBias.defined() && in.ctxBias.size(-2) != 1;
+    TORCH_CHECK(!perRowBias || (batch == 1 && in.ctxBias.size(1) == tq),
+                "a per-row context bias is [kv, Tq, Tc] and needs B = 1");
 
     const at::Tensor selfK = in.selfK.reshape({n, ts, hd});
     const at::Tensor selfV = in.selfV.reshape({n, ts, hd});
@@ -144,8 +156,12 @@ AttentionOutput blockAttention(const AttentionInputs& in)
     // entries per (batch row, kv-head), so a short query block (a decoding step, a
     // question) takes its keys in one or a few wide blocks.
     auto keysPerBlock = [&](int64_t rows) { return std::max(blockKeys, step * blockKeys / rows); };
-    auto contextBias = [&](int64_t c0, int64_t keys) {
-        return in.ctxBias.defined() ? in.ctxBias.narrow(-1, c0, keys) : at::Tensor();
+    // The bias of query rows [r0, r0 + rows) on context keys [c0, c0 + keys).
+    auto contextBias = [&](int64_t r0, int64_t rows, int64_t c0, int64_t keys) {
+        if (!in.ctxBias.defined())
+            return at::Tensor();
+        const at::Tensor columns = in.ctxBias.narrow(-1, c0, keys);
+        return perRowBias ? columns.narrow(1, r0, rows) : columns;
     };
     auto diagonalScores = [&](const at::Tensor& qb, int64_t r0, int64_t rows) {
         at::Tensor scores = at::bmm(qb, selfK.narrow(1, offset + r0, rows).transpose(1, 2));
@@ -179,14 +195,14 @@ AttentionOutput blockAttention(const AttentionInputs& in)
         for (int64_t c0 = 0; c0 < tc; c0 += keyStep) {
             const int64_t keys = std::min(keyStep, tc - c0);
             const at::Tensor v = ctxVOnes.narrow(1, c0, keys);
-            softmax.absorb(
-                contextScores(qb, qShared, ctxKT.narrow(2, c0, keys), contextBias(c0, keys), batch),
-                [&](const at::Tensor& p, at::Tensor& acc) {
-                    if (batch == 1)
-                        multiplyInto(p, v, acc);
-                    else
-                        acc.add_(contextProduct(p, v, batch)); // the diagonal came first
-                });
+            softmax.absorb(contextScores(qb, qShared, ctxKT.narrow(2, c0, keys),
+                                         contextBias(r0, rows, c0, keys), batch),
+                           [&](const at::Tensor& p, at::Tensor& acc) {
+                               if (batch == 1)
+                                   multiplyInto(p, v, acc);
+                               else
+                                   acc.add_(contextProduct(p, v, batch)); // the diagonal came first
+                           });
         }
         outBlocks.push_back(softmax.output().view({batch, kvHeads, group, rows, hd}));
         if (analysis)
@@ -218,8 +234,9 @@ AttentionOutput blockAttention(const AttentionInputs& in)
             const at::Tensor qShared = sharedQueries(qb);
             for (int64_t c0 = 0; c0 < tc; c0 += keyStep) {
                 const int64_t keys = std::min(keyStep, tc - c0);
-                const at::Tensor p = probabilities(contextScores(
-                    qb, qShared, ctxKT.narrow(2, c0, keys), contextBias(c0, keys), batch));
+                const at::Tensor p =
+                    probabilities(contextScores(qb, qShared, ctxKT.narrow(2, c0, keys),
+                                                contextBias(r0, rows, c0, keys), batch));
                 result.ctxAttention.narrow(1, r0, rows)
                     .narrow(2, c0, keys)
                     .copy_(p.view({n, group, rows, keys}).mean(1));

@@ -16,7 +16,10 @@ struct AttentionInputs
     at::Tensor q;            // [B, kv_heads, group, Tq, head_dim], already scaled by 1/sqrt(hd)
     at::Tensor selfK, selfV; // [B, kv_heads, Ts, head_dim], Ts >= Tq
     at::Tensor ctxK, ctxV;   // [kv_heads, Tc, head_dim] or undefined
-    at::Tensor ctxBias;      // [kv_heads, 1, Tc] (B = 1) or [B, kv_heads, 1, Tc], or undefined
+    // [kv_heads, 1, Tc] (B = 1) or [B, kv_heads, 1, Tc], or undefined. With B = 1 it may
+    // also be [kv_heads, Tq, Tc]: one bias per query row (offloaded decoding, where each
+    // row attends to the context entries it retrieved).
+    at::Tensor ctxBias;
     // Query rows and keys per block: the scores held at any time are at most
     // group x blockRows x blockKeys per (row, kv-head), whatever the length.
     int64_t blockRows = 512;

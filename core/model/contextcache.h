@@ -2,6 +2,7 @@
 
 #include <ATen/core/Tensor.h>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace kvl {
@@ -77,6 +78,13 @@ struct ExtendOptions
     // Hand back the new tokens' queries and pre-RoPE keys (decode-time presses score the
     // cache with the recent queries, as kvpress's DecodingPress buffers them).
     bool keepQueries = false;
+    // Offloaded decoding (issue 19): called in every layer once the new tokens' queries
+    // are computed, with the layer and those queries [heads, n, head_dim] (post-RoPE, not
+    // yet scaled); returns bool [kv_heads, n, T], the context entries each query row of
+    // each kv-head attends to. The others get -inf in that layer's attention, on top of
+    // the edit's mask and bias. Empty: the whole context (through the edit). extend()
+    // only.
+    std::function<at::Tensor(int layer, const at::Tensor& queries)> contextSelector;
 };
 
 struct ExtendResult

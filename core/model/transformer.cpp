@@ -26,6 +26,8 @@ struct Transformer::LayerIo
     int64_t window = 0;               // last query rows kept (prefill)
     bool keep = false;                // hand back K/V (prefill, extend)
     bool keepInput = false;           // hand back the normed input (prefill)
+    // ExtendOptions::contextSelector (extend), or null.
+    const std::function<at::Tensor(int, const at::Tensor&)>* selector = nullptr;
 
     at::Tensor selfK, selfV, keysPreRope; // [B, kv, P + T, hd], pre-RoPE [B, kv, T, hd]
     at::Tensor windowQ, windowQPreRope;   // [heads, W, hd]
@@ -139,7 +141,7 @@ std::pair<at::Tensor, at::Tensor> projectKeysValues(const ModelConfig& config,
 } // namespace
 
 at::Tensor Transformer::projectQueries(const ModelConfig& config, const LayerWeights& w,
-                                      const at::Tensor& h)
+                                       const at::Tensor& h)
 {
     return projectHeads(config, h, w.q, w.qBias, w.compute, config.numHeads,
                         config.qkNorm ? w.qNorm : at::Tensor());
@@ -160,6 +162,26 @@ at::Tensor outputAndMlp(const ModelConfig& config, const LayerWeights& w, const 
 }
 
 } // namespace
+
+at::Tensor Transformer::selectedContextBias(int layer, const at::Tensor& selected,
+                                            const at::Tensor& editBias, int64_t rows,
+                                            int64_t contextLength) const
+{
+    const int64_t kvHeads = m_config.numKvHeads;
+    if (!selected.defined() || selected.scalar_type() != at::kBool || selected.dim() != 3 ||
+        selected.size(0) != kvHeads || selected.size(1) != rows ||
+        selected.size(2) != contextLength)
+        throw Error(m_source, QStringLiteral("the context selector of layer %1 must return bool "
+                                             "[%2, %3, %4] (kv-heads, query rows, context)")
+                                  .arg(layer)
+                                  .arg(kvHeads)
+                                  .arg(rows)
+                                  .arg(contextLength));
+    at::Tensor bias =
+        at::zeros({kvHeads, rows, contextLength}, at::kFloat)
+            .masked_fill_(selected.logical_not(), -std::numeric_limits<float>::infinity());
+    return editBias.defined() ? bias.add_(editBias) : bias; // edit: [kv, 1, Tc]
+}
 
 at::Tensor Transformer::layer(int index, const at::Tensor& x, const at::Tensor& cos,
                               const at::Tensor& sin, LayerIo& io) const
@@ -201,6 +223,10 @@ at::Tensor Transformer::layer(int index, const at::Tensor& x, const at::Tensor& 
     in.ctxK = io.ctxK;
     in.ctxV = io.ctxV;
     in.ctxBias = io.ctxBias;
+    if (io.selector != nullptr)
+        in.ctxBias =
+            selectedContextBias(index, (*io.selector)(index, qr.select(0, 0).transpose(0, 1)),
+                                io.ctxBias, t, io.ctxK.size(1));
     in.blockRows = m_blockRows;
     in.captureContext = io.captureContext;
     in.captureRows = io.captureRows;
@@ -361,6 +387,8 @@ ExtendResult Transformer::extend(const ContextCache& context, const CacheEdit& e
         io.pastV = continuation.values[size_t(i)];
         io.captureContext = options.captureAttention;
         io.window = options.keepQueries ? n : 0;
+        if (options.contextSelector)
+            io.selector = &options.contextSelector;
         x = layer(i, x, cos, sin, io);
         continuation.keys[size_t(i)] = io.selfK.select(0, 0);
         continuation.values[size_t(i)] = io.selfV.select(0, 0);
@@ -400,6 +428,9 @@ std::vector<ExtendResult> Transformer::extendEach(const ContextCache& context,
     const int64_t b = int64_t(edits.size());
     if (b == 0)
         throw Error(m_source, QStringLiteral("no edit to extend the context under"));
+    if (options.contextSelector)
+        throw Error(m_source, QStringLiteral("a context selector needs extend(), one edit at "
+                                             "a time"));
     checkExtension(context, edits, n, context.length + n);
     const int64_t kvHeads = m_config.numKvHeads;
     auto [cos, sin] = m_rope.cosSin(at::arange(context.length, context.length + n, at::kLong));
@@ -452,7 +483,7 @@ std::vector<ExtendResult> Transformer::extendEach(const ContextCache& context,
 }
 
 at::Tensor Transformer::decodeStep(const ContextCache& context, DecodeBatch& batch,
-                                  const std::vector<int>& tokens) const
+                                   const std::vector<int>& tokens) const
 {
     const int64_t b = batch.rows();
     if (int64_t(tokens.size()) != b || b == 0)
@@ -471,8 +502,8 @@ at::Tensor Transformer::decodeStep(const ContextCache& context, DecodeBatch& bat
     // per-token op (projections, RoPE at each row's own position, MLP).
     const at::Tensor lengths = at::tensor(batch.lengths, at::kLong);
     auto [cos, sin] = m_rope.cosSin(lengths + context.length);
-    at::Tensor x = embed(at::tensor(std::vector<int64_t>(tokens.begin(), tokens.end()), at::kLong)
-                             .unsqueeze(0));
+    at::Tensor x = embed(
+        at::tensor(std::vector<int64_t>(tokens.begin(), tokens.end()), at::kLong).unsqueeze(0));
     const int64_t n = longest + 1; // self entries the step attends to
     const at::Tensor rowIndex = at::arange(b, at::kLong);
     // Entries at or past each row's new token's slot + 1 are padding.
@@ -491,10 +522,11 @@ at::Tensor Transformer::decodeStep(const ContextCache& context, DecodeBatch& bat
         batch.values[size_t(i)].index_put_({rowIndex, Slice(), lengths}, v.select(0, 0));
 
         const LayerCache& l = context.layers[size_t(i)];
-        const at::Tensor attn = stepAttention(
-            (qr.select(0, 0) * (1.0 / std::sqrt(double(hd)))).view({b, kvHeads, heads / kvHeads, hd}),
-            batch.keys[size_t(i)].narrow(2, 0, n), batch.values[size_t(i)].narrow(2, 0, n), hidden,
-            l.keys, l.values, batch.contextBias[size_t(i)]);
+        const at::Tensor attn = stepAttention((qr.select(0, 0) * (1.0 / std::sqrt(double(hd))))
+                                                  .view({b, kvHeads, heads / kvHeads, hd}),
+                                              batch.keys[size_t(i)].narrow(2, 0, n),
+                                              batch.values[size_t(i)].narrow(2, 0, n), hidden,
+                                              l.keys, l.values, batch.contextBias[size_t(i)]);
         x = outputAndMlp(m_config, w, x, attn.unsqueeze(0));
     }
     for (int64_t& length : batch.lengths)

@@ -93,6 +93,12 @@ class Transformer
     at::Tensor embed(const at::Tensor& ids) const;
     at::Tensor layer(int index, const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin,
                      LayerIo& io) const;
+    // The per-row context bias [kv, rows, Tc] of a selector's answer `selected` (0 where
+    // true, -inf elsewhere) plus the edit's bias [kv, 1, Tc]; throws kvl::Error naming the
+    // model when `selected` is not bool [kv, rows, Tc].
+    at::Tensor selectedContextBias(int layer, const at::Tensor& selected,
+                                   const at::Tensor& editBias, int64_t rows,
+                                   int64_t contextLength) const;
     // What extend() and extendEach() check first: `tokens` to feed, the cache's layers,
     // `positions` within the model's limit, and every edit's shape.
     void checkExtension(const ContextCache& context, const std::vector<const CacheEdit*>& edits,
