@@ -1,5 +1,6 @@
 #pragma once
 
+#include "retrievalviews.h"
 #include "views/accuracydata.h"
 #include "views/evictionmapdata.h"
 #include "views/failuresetsdata.h"
@@ -95,6 +96,9 @@ struct RunViewData
     RatioCurves leakage;
     // Repair rate of the attention boost (solid) and of the sham (dashed).
     RatioCurves interventions;
+    // Offloading (issue 19): retrieval recall and task score against the sweep ratio, and
+    // the rows whose retrieval map can be drawn.
+    OffloadViews offload;
     // The selection the detail views were built for, and what can be chosen.
     ConfigChoice focus;
     // The focus when none is asked for: the configuration with the most C→W rows.

@@ -661,6 +661,8 @@ void loadRunAggregates(RunReader& reader, RunViewData& data, LoadTimings* timing
     clock.lap("leakage");
     data.interventions = interventionsOf(reader);
     clock.lap("interventions");
+    data.offload = loadOffloadViews(reader);
+    clock.lap("offload");
 }
 
 void loadRunOverview(RunReader& reader, RunViewData& data, LoadTimings* timings)
@@ -708,6 +710,7 @@ void takeAggregates(RunViewData& to, const RunViewData& from)
     to.spanKeep = from.spanKeep;
     to.leakage = from.leakage;
     to.interventions = from.interventions;
+    to.offload = from.offload;
     selectOverlap(to);
 }
 

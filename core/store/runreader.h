@@ -1,6 +1,7 @@
 #pragma once
 
 #include "store/interventiongroups.h"
+#include "store/retrievalrows.h"
 #include "store/runaggregates.h"
 #include "store/runrecords.h"
 
@@ -94,6 +95,9 @@ class RunReader
     // read-only file of schema v3, which has no retrieval table.
     std::optional<RetrievalMap> retrieval(qint64 sampleId, qint64 configId);
     std::optional<RetrievalMap> retrieval(const QString& sampleKey, const QString& configKey);
+    // Rows of offloaded decoding and the FullCache rows of their samples, sorted by
+    // compressor, ratio, sample (retrievalrows.cpp).
+    std::vector<RetrievalRow> retrievalRows();
     // Whether the file has the retrieval table (schema v4 and later).
     bool hasRetrievalTable() const { return m_hasRetrievalTable; }
 
