@@ -1,6 +1,6 @@
 // `kvlens-cli report RUN.kvl [--format text|csv|json]`: the run's tables without the
 // GUI (accuracy, transitions, signatures, overlap, spans, leakage, ger, interventions,
-// intervention_groups, intervention_targets, chains).
+// intervention_groups, intervention_targets, chains, decoding, retrieval, retrieval_fields).
 #include "clicommand.h"
 #include "reportoutput.h"
 

@@ -2,6 +2,7 @@
 
 #include "store/runreader.h"
 #include "store/chainbreaks.h"
+#include "store/retrievalreport.h"
 
 #include <QJsonValue>
 #include <QtNumeric>
@@ -201,6 +202,8 @@ std::vector<ReportTable> buildRunReport(RunReader& reader)
 
     tables.push_back(chainBreakTable(reader));
     tables.push_back(decodingTable(reader));
+    for (ReportTable& t : retrievalReportTables(reader))
+        tables.push_back(std::move(t));
     return tables;
 }
 

@@ -15,7 +15,8 @@ class RunReader;
 struct ReportTable
 {
     QString name; // accuracy, transitions, signatures, overlap, spans, leakage, ger, interventions,
-                  // intervention_groups, intervention_targets, chains, decoding
+                  // intervention_groups, intervention_targets, chains, decoding,
+                  // retrieval, retrieval_fields
     QString title;
     QStringList columns;
     std::vector<QJsonArray> rows; // one value per column; null for a missing value
