@@ -6,6 +6,7 @@
 #include "latestrequest.h"
 #include "newrundialog.h"
 #include "overlaplists.h"
+#include "retrievalmappage.h"
 #include "rowspanel.h"
 #include "runcomparepanel.h"
 #include "runprocess.h"
@@ -21,6 +22,7 @@
 #include "views/heatmapview.h"
 #include "views/overlapmatrixview.h"
 #include "views/ratiocurvesview.h"
+#include "views/retrievalmapview.h"
 #include "views/signaturenames.h"
 #include "views/taxonomyview.h"
 
@@ -42,6 +44,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -188,6 +191,17 @@ void MainWindow::createViews()
         tr("Intervention repair rate: attention boost vs sham"),
         tr("No interventions in this run.\nRuns with interventions boost the attention on the "
            "evidence of low-EAR rows, and on random entries as a sham."));
+    m_retrievalRecall = new RatioCurvesView(
+        tr("Evidence recall of retrieval vs compression ratio"),
+        tr("No offloading in this run.\nRuns of the offloading presses (shadowkv, quest, yakv) "
+           "show how much of the evidence each decoding step retrieved, per method."));
+    m_retrievalRecall->setObjectName(QStringLiteral("RetrievalRecall"));
+    m_offloadScore = new RatioCurvesView(
+        tr("Task score by landmark kind and chunk size"),
+        tr("No offloading in this run.\nRuns of the offloading presses show the task score per "
+           "landmark kind (colour) and chunk size (line style) against the ratio."));
+    m_offloadScore->setObjectName(QStringLiteral("OffloadScore"));
+    m_retrievalMap = new RetrievalMapPage;
     m_compare = new ComparePanel;
     m_runCompare = new RunComparePanel;
     m_inspector = new SampleInspector;
@@ -291,6 +305,20 @@ void MainWindow::createViews()
     // Samples side by side, and two open runs over their matched samples.
     addPage(QStringLiteral("compare-samples"), m_compare, tr("Compare samples"));
     addPage(QStringLiteral("compare-runs"), m_runCompare, tr("Compare runs"));
+    m_navigator->addGroup(tr("Offloading"),
+                          tr("Does retrieval find the evidence each decoding step needs?"));
+    // Recall and score on one page, as tabs: the list shows every page without scrolling,
+    // so each row it gains is height the docks below lose. Export takes the tab shown.
+    auto* offloadCurves = new QTabWidget;
+    offloadCurves->setObjectName(QStringLiteral("OffloadCurves"));
+    offloadCurves->setDocumentMode(true);
+    offloadCurves->addTab(m_retrievalRecall, tr("Evidence recall"));
+    offloadCurves->addTab(m_offloadScore, tr("Score by landmark and chunk"));
+    addPage(QStringLiteral("offload-curves"), offloadCurves, tr("Recall and score"));
+    addPage(QStringLiteral("retrieval-map"), m_retrievalMap, tr("Retrieval map"));
+    connect(offloadCurves, &QTabWidget::currentChanged, this, [this, offloadCurves](int i) {
+        m_pageViews.insert(offloadCurves, qobject_cast<PlotView*>(offloadCurves->widget(i)));
+    });
     connect(m_navigator, &ViewNavigator::pageChanged, this, [this](const QString& id) {
         m_pages->setCurrentWidget(m_pageById.value(id));
         updateSelectionTitle();
@@ -302,6 +330,8 @@ void MainWindow::createViews()
     for (PlotView* v : {static_cast<PlotView*>(m_spanKeep), static_cast<PlotView*>(m_leakage),
                         static_cast<PlotView*>(m_interventions)})
         m_pageViews.insert(v, v);
+    m_pageViews.insert(offloadCurves, m_retrievalRecall);
+    m_pageViews.insert(m_retrievalMap, m_retrievalMap->view());
     m_pageViews.insert(accuracyPage, m_accuracy);
     m_pageViews.insert(overlapPage, m_overlap);
     m_pageViews.insert(setsPage, m_failureSets);
@@ -529,6 +559,11 @@ void MainWindow::showAggregates(const RunViewData& data)
     for (PlotView* v : {static_cast<PlotView*>(m_spanKeep), static_cast<PlotView*>(m_leakage),
                         static_cast<PlotView*>(m_interventions)})
         v->setProvenance(base);
+    show(m_retrievalRecall, data.offload.recall);
+    show(m_offloadScore, data.offload.score);
+    m_retrievalRecall->setProvenance(base);
+    m_offloadScore->setProvenance(base);
+    m_retrievalMap->setRun(data.path, data.offload.rows, base);
     showOverlapAndSets(data);
     updateChoosers(); // the overlap ratios
     describeRunState(data, findChildren<PlotView*>());
@@ -645,6 +680,9 @@ void MainWindow::closeRun()
     m_spanKeep->clear();
     m_leakage->clear();
     m_interventions->clear();
+    m_retrievalRecall->clear();
+    m_offloadScore->clear();
+    m_retrievalMap->clear();
     describeRunState({}, findChildren<PlotView*>());
     m_rows->clear();
     m_overlapLists->clear();

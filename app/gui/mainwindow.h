@@ -40,6 +40,7 @@ class OverlapLists;
 class OverlapMatrixView;
 class PlotView;
 class RatioCurvesView;
+class RetrievalMapPage;
 class RowsPanel;
 class RunProcess;
 class RunWatcher;
@@ -226,6 +227,10 @@ class MainWindow : public QMainWindow
     RatioCurvesView* m_spanKeep = nullptr;
     RatioCurvesView* m_leakage = nullptr;
     RatioCurvesView* m_interventions = nullptr;
+    // Offloading (issue 19): retrieval recall and task score vs ratio, the retrieval map.
+    RatioCurvesView* m_retrievalRecall = nullptr;
+    RatioCurvesView* m_offloadScore = nullptr;
+    RetrievalMapPage* m_retrievalMap = nullptr;
     ComparePanel* m_compare = nullptr;
     RunComparePanel* m_runCompare = nullptr;
     SampleInspector* m_inspector = nullptr;

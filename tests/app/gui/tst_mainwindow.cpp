@@ -146,8 +146,9 @@ class TstMainWindow : public QObject
         MainWindow window;
         window.showRun(sampleRun());
         const QStringList ids = window.navigator()->pageIds();
-        // Thirteen views (Compare split into its two pages): none left out, none twice.
-        QCOMPARE(ids.size(), 14);
+        // Thirteen views (Compare split into its two pages) and the two pages of
+        // Offloading: none left out, none twice.
+        QCOMPARE(ids.size(), 16);
         QCOMPARE(QSet<QString>(ids.begin(), ids.end()).size(), ids.size());
         QSet<QWidget*> pages;
         for (const QString& id : ids) {
@@ -180,7 +181,7 @@ class TstMainWindow : public QObject
         for (int i = 0; i < nav->topLevelItemCount(); ++i)
             groups << nav->topLevelItem(i)->text(0);
         QCOMPARE(groups, (QStringList{"Overview", "Failures", "Attention", "Instructions",
-                                      "Routing", "Samples"}));
+                                      "Routing", "Samples", "Offloading"}));
         QCOMPARE(nav->groupTitle(QStringLiteral("taxonomy")), QStringLiteral("Failures"));
         QCOMPARE(nav->groupTitle(QStringLiteral("sample")), QStringLiteral("Samples"));
         // One click: no group can be collapsed, so every page row is always shown.
