@@ -285,6 +285,10 @@ void Exporter::collect()
          "no leakage measured in the run"},
         {"interventions", "Intervention repair rate: attention boost vs sham", m_data.interventions,
          "no interventions in the run"},
+        {"retrieval-recall", "Evidence recall of retrieval vs compression ratio",
+         m_data.offload.recall, "no offloading in the run"},
+        {"offload-score", "Task score by landmark kind and chunk size", m_data.offload.score,
+         "no offloading in the run"},
     };
     for (const auto& c : curves) {
         auto* view = make(new RatioCurvesView(tr(c.title), {}), none);

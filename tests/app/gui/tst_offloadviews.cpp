@@ -2,6 +2,8 @@
 // (tests/app/viewdata/offloadrunfixture.h): the group and its pages show, the retrieval map
 // of a chosen row is drawn with its field bands, hovers and zooms, and every page exports
 // PNG, PDF, SVG and CSV with provenance; a run without offloading leaves them empty.
+#include "batchexport.h"
+#include "guioptions.h"
 #include "mainwindow.h"
 #include "offloadrunfixture.h"
 #include "offscreentestmain.h"
@@ -13,7 +15,9 @@
 #include "views/retrievalmapview.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -146,6 +150,24 @@ class TstOffloadViews : public QObject
         }
         // The map's provenance names the sample.
         QVERIFY(mapView(window)->provenance().toText().contains(QLatin1String("sample o0")));
+    }
+
+    // kvlens --export-figures writes both curves of an offloading run.
+    void batchExportWritesTheCurves()
+    {
+        const QString out = m_dir.filePath(QStringLiteral("figures"));
+        const BatchExportReport report = exportRunFigures(parseGuiOptions(
+            {QStringLiteral("kvlens"), QStringLiteral("--export-figures"), m_path,
+             QStringLiteral("--out"), out, QStringLiteral("--format"), QStringLiteral("svg,csv")}));
+        for (const char* name : {"retrieval-recall", "offload-score"})
+            for (const char* suffix : {"svg", "csv"}) {
+                const QString file = QDir(out).filePath(
+                    QStringLiteral("%1.%2").arg(QLatin1String(name), QLatin1String(suffix)));
+                QVERIFY2(report.written.contains(file), qPrintable(file));
+                QVERIFY2(QFileInfo(file).size() > 100, qPrintable(file));
+            }
+        for (const QString& s : report.skipped)
+            QVERIFY2(!s.contains(QLatin1String("offloading")), qPrintable(s));
     }
 
     void otherRunLeavesThemEmpty()
