@@ -30,6 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         reader.leakage();
         reader.layerStatsByLayer();
         reader.interventionRatesByGroup();
+        reader.retrievalRows();
         reader.verifyRowChecksums();
         // The per-row reads a drill-down makes: blobs decoded, checksums checked.
         int drilled = 0;
@@ -38,6 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                 break;
             reader.mask(r.sampleId, r.configId);
             reader.attention(r.sampleId, r.configId);
+            reader.retrieval(r.sampleId, r.configId);
             reader.layerStats(r.sampleId, r.configId);
             reader.spanKeeps(r.sampleId, r.configId);
             reader.interventions(r.sampleId, r.configId);
