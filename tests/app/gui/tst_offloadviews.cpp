@@ -8,6 +8,7 @@
 #include "offloadrunfixture.h"
 #include "offscreentestmain.h"
 #include "retrievalmappage.h"
+#include "store/runreader.h"
 #include "storerunloader.h"
 #include "viewnavigator.h"
 #include "views/csvtable.h"
@@ -24,6 +25,14 @@
 
 using namespace kvl;
 using namespace kvl::offloadtest;
+
+namespace {
+// The hover read-out of a cell, as the map's tooltip shows it.
+struct HoverProbe : RetrievalMapView
+{
+    using RetrievalMapView::describeCell;
+};
+} // namespace
 
 class TstOffloadViews : public QObject
 {
@@ -114,6 +123,24 @@ class TstOffloadViews : public QObject
                  qPrintable(csv.left(400)));
         QVERIFY(csv.contains(
             QStringLiteral("\n4,0,%1,,bob.age\n").arg(CsvTable::number(160.0 / 255.0))));
+    }
+
+    void hoverNamesStepShareAndWrittenField()
+    {
+        RunReader reader(m_path);
+        HoverProbe map;
+        map.resize(900, 500);
+        map.setData(loadRetrievalMap(reader, QStringLiteral("o1"), QStringLiteral("shadowkv@0.5")));
+        QTRY_COMPARE(map.pooled().rows, 6);
+        // Step 2 wrote alice.city (recall 0.25); the step's evidence recall is 0.25.
+        const QString cell = map.describeCell(2, 6);
+        QVERIFY2(cell.startsWith(
+                     QStringLiteral("step 2 · retrieved share %1").arg(86.0 / 255.0, 0, 'g', 3)),
+                 qPrintable(cell));
+        QVERIFY2(cell.contains(QLatin1String("evidence recall of the step 0.25")),
+                 qPrintable(cell));
+        QVERIFY2(cell.contains(QLatin1String("writes alice.city (recall 0.25)")), qPrintable(cell));
+        QVERIFY(!map.describeCell(1, 6).contains(QLatin1String("writes")));
     }
 
     void everyPageExports()
