@@ -174,10 +174,26 @@ void HeatmapView::drawPooled()
                                               .arg(grid.bins)
                                               .arg(binWidthText(grid))
                                         : tr("Context position");
+    QStringList notes;
     if (isZoomed())
-        label += tr(" · %1–%2 of %3").arg(visibleBegin()).arg(visibleEnd() - 1).arg(columns());
+        notes << tr("%1–%2 of %3").arg(visibleBegin()).arg(visibleEnd() - 1).arg(columns());
+    const bool partnerMasked =
+        m_partner && m_partner->hasData() && !m_partner->m_data.evicted.isEmpty();
     if (withMask)
-        label += tr(" · greyed cells: evicted entries");
+        notes << tr("greyed cells: evicted entries");
+    else if (partnerMasked)
+        notes << tr("no entry evicted");
+    if (!notes.isEmpty()) {
+        // Paired panels put their notes on a second line alike, so both maps keep the same
+        // height and their axes stay in line; a lone panel keeps one line when it fits
+        // (a label wider than the map is clipped at both ends).
+        const QString oneLine = label + QStringLiteral(" · ") + notes.join(QStringLiteral(" · "));
+        const int room = rect->width() > 0 ? rect->width() : width() * 3 / 4;
+        const bool paired = m_partner && m_partner->hasData();
+        label = !paired && QFontMetrics(x->labelFont()).horizontalAdvance(oneLine) <= room
+                    ? oneLine
+                    : label + QLatin1Char('\n') + notes.join(QStringLiteral(" · "));
+    }
     x->setLabel(label);
     y->setLabel(m_data.rowKind == QLatin1String("head")         ? tr("Head")
                 : m_data.rowKind == QLatin1String("layer·head") ? tr("Layer · kv-head")

@@ -73,9 +73,11 @@ void MainWindow::createSelectionBar()
     bar->setObjectName(QStringLiteral("SelectionBar"));
     bar->setMovable(false);
     m_configCombo = new QComboBox;
+    m_configCombo->setObjectName(QStringLiteral("FocusConfiguration"));
     m_configCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_configCombo->setToolTip(tr("Configuration of the attention, eviction map and GER views"));
     m_sampleCombo = new QComboBox;
+    m_sampleCombo->setObjectName(QStringLiteral("FocusSample"));
     m_sampleCombo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_sampleCombo->setToolTip(tr("Sample of the attention and compare views; the eviction map "
                                  "averages over all samples unless one is chosen"));
@@ -100,7 +102,7 @@ void MainWindow::createRowsDock()
     m_rows = new RowsPanel;
     dock->setWidget(m_rows);
     addDockWidget(Qt::BottomDockWidgetArea, dock);
-    resizeDocks({dock}, {200}, Qt::Vertical);
+    resizeDocks({dock}, {240}, Qt::Vertical);
     connect(m_rows, &RowsPanel::rowSelected, this, &MainWindow::inspectRow);
 }
 
@@ -354,6 +356,13 @@ void MainWindow::inspectRow(const ResultRow& row)
     const StoredResult r = row.result;
     m_inspector->setBusy(r.sampleKey);
     showPage(QStringLiteral("sample"));
+    // A drill-down picks the row's configuration and sample for every view, so the
+    // toolbar, the selection line and the other pages agree with the inspector.
+    const ConfigChoice rowConfig{r.compressor, r.ratio};
+    if (m_data.configs.contains(rowConfig) && !(rowConfig == m_data.focus))
+        setFocusConfiguration(r.compressor, r.ratio);
+    if (m_session->request().sampleKey != r.sampleKey)
+        setFocusSample(r.sampleKey);
     m_compare->setSample(r.sampleKey, path);
     m_sampleRequest->run<SampleDetail>(
         [path, r] { return loadSampleDetail(path, r.sampleKey, r.compressor, r.ratio); },

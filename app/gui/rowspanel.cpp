@@ -3,6 +3,7 @@
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -11,6 +12,8 @@ namespace kvl {
 
 namespace {
 constexpr int kMaxTextColumnWidth = 260; // pixels
+constexpr int kPreferredRows = 6;        // rows above the fold the dock asks for
+constexpr int kMinimumRows = 5;          // and the fewest it shows
 } // namespace
 
 RowsPanel::RowsPanel(QWidget* parent)
@@ -30,6 +33,10 @@ RowsPanel::RowsPanel(QWidget* parent)
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setAlternatingRowColors(true);
     m_view->verticalHeader()->hide();
+    // Compact rows: the dock is short at 1280x800, and a listing should show several rows
+    // above the fold, not two and a half.
+    m_view->verticalHeader()->setMinimumSectionSize(fontMetrics().height() + 4);
+    m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_view->horizontalHeader()->setStretchLastSection(true);
     layout->addWidget(m_view);
     clear();
@@ -66,6 +73,26 @@ void RowsPanel::clear()
     m_view->setColumnHidden(ResultRowsModel::GroupColumn, true);
     m_title->setText(
         tr("Click a taxonomy or chain-break bar, or a failure-overlap cell, to list its rows."));
+}
+
+int RowsPanel::heightFor(int rows) const
+{
+    const QMargins m = layout()->contentsMargins();
+    const int chrome = m_view->horizontalHeader()->sizeHint().height() +
+                       m_view->horizontalScrollBar()->sizeHint().height() +
+                       2 * m_view->frameWidth();
+    return m.top() + m_title->sizeHint().height() + layout()->spacing() + chrome +
+           rows * m_view->verticalHeader()->defaultSectionSize() + m.bottom();
+}
+
+QSize RowsPanel::sizeHint() const
+{
+    return {QWidget::sizeHint().width(), heightFor(kPreferredRows)};
+}
+
+QSize RowsPanel::minimumSizeHint() const
+{
+    return {QWidget::minimumSizeHint().width(), heightFor(kMinimumRows)};
 }
 
 QString RowsPanel::title() const

@@ -27,11 +27,17 @@ class RowsPanel : public QWidget
     QString title() const;
     // Selects the row at `index` (model order) and emits rowSelected.
     void selectRow(int index);
+    // Tall enough for the title, the header and several rows: the dock is never squeezed
+    // to two rows and a half by the pages above it.
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
 
   signals:
     void rowSelected(const kvl::ResultRow& row);
 
   private:
+    int heightFor(int rows) const;
+
     QLabel* m_title;
     ResultRowsModel* m_model;
     QSortFilterProxyModel* m_proxy;

@@ -292,6 +292,41 @@ class TstPooledMapView : public QObject
                  qPrintable(QToolTip::text()));
     }
 
+    void sideBySidePanelsKeepTheirAxisLabelsWhole()
+    {
+        // The sample inspector's pair: two half-width panels. The compressed panel's note
+        // (evicted entries) goes on a second line, the FullCache panel gets one too, so no
+        // label is clipped and both maps keep the same height.
+        Heatmap full = longHeatmap(4, {});
+        Heatmap compressed = longHeatmap(4, {});
+        compressed.evicted = QVector<bool>(compressed.values.size(), false);
+        QWidget page;
+        page.resize(1000, 260);
+        auto* layout = new QHBoxLayout(&page);
+        auto* a = new HeatmapView;
+        auto* b = new HeatmapView;
+        layout->addWidget(a);
+        layout->addWidget(b);
+        a->setScalePartner(b);
+        a->setData(full);
+        b->setData(compressed);
+        showLaidOut(&page);
+        a->setData(full); // relabels now that the partner holds its mask
+        a->plot()->replot();
+        b->plot()->replot();
+        for (HeatmapView* v : {a, b}) {
+            const QCPAxis* x = v->mapRect()->axis(QCPAxis::atBottom);
+            const QStringList lines = x->label().split(QLatin1Char('\n'));
+            QCOMPARE(lines.size(), 2);
+            for (const QString& line : lines)
+                QVERIFY2(QFontMetrics(x->labelFont()).horizontalAdvance(line) <= v->plot()->width(),
+                         qPrintable(line));
+        }
+        QVERIFY(b->mapRect()->axis(QCPAxis::atBottom)->label().contains(QLatin1String("evicted")));
+        QCOMPARE(a->mapRect()->height(), b->mapRect()->height());
+        QCOMPARE(a->mapRect()->top(), b->mapRect()->top());
+    }
+
     void pairedHeatmapsShareOneScaleAndLineUp()
     {
         Heatmap full = longHeatmap(3, {});

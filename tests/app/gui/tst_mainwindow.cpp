@@ -4,6 +4,7 @@
 #include "comparepanel.h"
 #include "mainwindow.h"
 #include "offscreentestmain.h"
+#include "rowspanel.h"
 #include "runcomparepanel.h"
 #include "sampleinspector.h"
 #include "sampleviews.h"
@@ -11,8 +12,10 @@
 #include "views/headselector.h"
 #include "views/heatmapview.h"
 
+#include <QHeaderView>
 #include <QLabel>
 #include <QStackedWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 
 using namespace kvl;
@@ -360,6 +363,14 @@ class TstMainWindow : public QObject
         QCOMPARE(window.width(), 1280);
         QVERIFY(window.navigator()->width() < 260);
         QVERIFY(window.pages()->width() > 800);
+        // The Rows dock lists at least five rows above the fold, and the pages keep most
+        // of the height.
+        const QTableView* rows = window.rowsPanel()->view();
+        const int visibleRows =
+            rows->viewport()->height() / rows->verticalHeader()->defaultSectionSize();
+        QVERIFY2(visibleRows >= 5, qPrintable(QString::number(visibleRows)));
+        QVERIFY2(window.pages()->height() > 400,
+                 qPrintable(QString::number(window.pages()->height())));
     }
 };
 

@@ -264,6 +264,10 @@ class TstRunBrowsing : public QObject
         QCOMPARE(rows.takeFirst().at(0).toInt(), 2);
         QCOMPARE(window.rowsPanel()->model()->rowCount(), 2);
 
+        auto* configCombo = window.findChild<QComboBox*>(QStringLiteral("FocusConfiguration"));
+        auto* sampleCombo = window.findChild<QComboBox*>(QStringLiteral("FocusSample"));
+        QVERIFY(configCombo && sampleCombo);
+        QVERIFY(configCombo->currentText() != QStringLiteral("SnapKV @ 0.75"));
         QSignalSpy detail(&window, &MainWindow::sampleDetailAvailable);
         window.rowsPanel()->selectRow(1); // s1 under SnapKV@0.75
         QVERIFY(detail.wait(5000));
@@ -282,6 +286,11 @@ class TstRunBrowsing : public QObject
         // FullCache attention of s1 is stored; SnapKV@0.75's is not.
         QVERIFY(window.sampleInspector()->referenceHeatmap()->hasData());
         QVERIFY(!window.sampleInspector()->heatmap()->hasData());
+        // The drill-down moved the toolbar's focus to the row: configuration and sample
+        // agree with the inspector and the selection line.
+        QTRY_COMPARE(configCombo->currentText(), QStringLiteral("SnapKV @ 0.75"));
+        QTRY_COMPARE(sampleCombo->currentText(), QStringLiteral("s1"));
+        QCOMPARE(window.currentPage(), QStringLiteral("sample"));
     }
 
     void accuracyPerSuite()
