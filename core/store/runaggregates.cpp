@@ -46,15 +46,18 @@ std::vector<AccuracyCell> RunReader::accuracy()
         // samples' suites come from a materialized (id, suite) table: looking the suite up in
         // the sample table for each of 60,000 rows reads its contexts' pages too.
         QStringLiteral("WITH s AS MATERIALIZED (SELECT id, suite FROM sample), "
-                       "g AS (SELECT r.config_id, s.suite, COUNT(*) AS n, SUM(r.correct) AS k "
+                       "g AS (SELECT r.config_id, s.suite, COUNT(*) AS n, SUM(r.correct) AS k, "
+                       "SUM(r.kv_bytes) AS b, COUNT(r.kv_bytes) AS nb "
                        "FROM result r JOIN s ON s.id = r.sample_id GROUP BY r.config_id, s.suite) "
-                       "SELECT c.compressor, c.ratio, g.suite AS suite, SUM(g.n), SUM(g.k) "
+                       "SELECT c.compressor, c.ratio, g.suite AS suite, SUM(g.n), SUM(g.k), "
+                       "CAST(SUM(g.b) AS REAL) / NULLIF(SUM(g.nb), 0) "
                        "FROM g JOIN config c ON c.id = g.config_id "
                        "GROUP BY c.compressor, c.ratio, g.suite ORDER BY %1, suite"),
         [](const SqliteStatement& st) {
             AccuracyCell a{st.columnText(0), st.columnDouble(1), st.columnText(2), st.columnInt(3),
                            st.columnInt(4)};
             a.accuracy = a.n > 0 ? double(a.correct) / double(a.n) : 0.0;
+            a.kvBytes = st.columnOptDouble(5);
             return a;
         });
 }

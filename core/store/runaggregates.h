@@ -18,6 +18,9 @@ struct AccuracyCell
     qint64 n = 0;
     qint64 correct = 0;
     double accuracy = 0.0;
+    // Mean cache bytes (result.kv_bytes: what the configuration keeps, scale and zero
+    // overheads of quantized caches included) over the cell's rows that stored them.
+    std::optional<double> kvBytes;
 };
 
 struct TransitionCounts

@@ -129,10 +129,14 @@ std::vector<ReportTable> buildRunReport(RunReader& reader)
 {
     std::vector<ReportTable> tables;
 
-    ReportTable acc = table("accuracy", "Accuracy per compressor x ratio x suite",
-                            {"compressor", "ratio", "suite", "n", "correct", "accuracy"});
+    // kv_bytes: the mean cache each configuration keeps, so that quantized caches (all
+    // positions kept) compare with eviction at the same accuracy.
+    ReportTable acc =
+        table("accuracy", "Accuracy and mean cache bytes per compressor x ratio x suite",
+              {"compressor", "ratio", "suite", "n", "correct", "accuracy", "kv_bytes"});
     for (const AccuracyCell& c : reader.accuracy())
-        acc.rows.push_back({c.compressor, c.ratio, c.suite, c.n, c.correct, c.accuracy});
+        acc.rows.push_back(
+            {c.compressor, c.ratio, c.suite, c.n, c.correct, c.accuracy, opt(c.kvBytes)});
     tables.push_back(acc);
 
     ReportTable tr = table("transitions", "Transitions against FullCache",

@@ -189,6 +189,39 @@ class TestRunStore : public QObject
         QCOMPARE(reader.spanKeeps(rows[0].sampleId, rows[0].configId).size(), std::size_t(1));
     }
 
+    // The report's accuracy table carries each cell's mean cache bytes (result.kv_bytes)
+    // over the rows that stored them: FullCache 1000 and 1000 in niah (mean 1000);
+    // SnapKV@0.5 500 and 300 (400); TOVA@0.5 stored one row of 600 (600); SnapKV@0.75
+    // none (null). Samples 0 and 1 are the niah cell.
+    void reportHasMeanCacheBytes()
+    {
+        const QString file = path("bytes.kvl");
+        writeRunOf(
+            file, runInfo(), {0, 1},
+            [](int s) {
+                SampleRecord rec = handSample(s);
+                rec.results[0].kvBytes = 1000;
+                rec.results[1].kvBytes = s == 0 ? 500 : 300;
+                if (s == 1)
+                    rec.results[2].kvBytes = 600;
+                return rec;
+            },
+            QStringLiteral("finished"));
+        RunReader reader(file);
+        const auto acc = reader.accuracy();
+        QCOMPARE(acc.size(), std::size_t(4));
+        QCOMPARE(acc[0].kvBytes, std::optional<double>(1000.0));
+        QCOMPARE(acc[1].kvBytes, std::optional<double>(400.0)); // SnapKV@0.5
+        QCOMPARE(acc[2].kvBytes, std::optional<double>());      // SnapKV@0.75
+        QCOMPARE(acc[3].kvBytes, std::optional<double>(600.0)); // TOVA@0.5
+        const ReportTable table = buildRunReport(reader).front();
+        QCOMPARE(table.name, QStringLiteral("accuracy"));
+        const qsizetype column = table.columns.indexOf(QStringLiteral("kv_bytes"));
+        QVERIFY(column >= 0);
+        QCOMPARE(table.rows[1][column].toDouble(), 400.0);
+        QVERIFY(table.rows[2][column].isNull());
+    }
+
     void aggregatesOfTheHandRun()
     {
         const QString file = path("hand.kvl");
