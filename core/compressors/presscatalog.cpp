@@ -63,6 +63,7 @@ PressCatalog::PressCatalog()
                  compressionRatioDecodingEntry(),
                  prefillDecodingEntry(),
                  quantizedEntry(),
+                 hqqEntry(),
                  thinkEntry()};
     for (PressEntry& e : unavailableEntries())
         m_entries.push_back(std::move(e));

@@ -89,6 +89,7 @@ PressEntry compressionRatioDecodingEntry();
 PressEntry prefillDecodingEntry();
 // Transforms.
 PressEntry quantizedEntry();
+PressEntry hqqEntry();
 PressEntry thinkEntry();
 // Listed, not available (unavailablepresses.cpp says why).
 std::vector<PressEntry> unavailableEntries();

@@ -1,12 +1,17 @@
 // Quantized cache: K and V of all but the last `residual` context entries quantized to
-// `bits` (asymmetric min-max, round to nearest, one fp16 scale and zero per group of
-// `group` channels of a head's token), the residual window in full precision (Hugging
-// Face QuantizedCache defaults); every position kept, bytes and errors reported.
+// `bits` per group of `group` channels of a head's token (asymmetric, one fp16 step and
+// zero per group), by min-max round-to-nearest (`quantized`) or with HQQ's optimised
+// zero point (`hqq`, mobiusml/hqq hqq/core/optimize.py optimize_weights_proximal, as
+// transformers' QuantizedCache(backend="hqq") calls hqq/core/quantize.py with axis 1);
+// the residual window in full precision (Hugging Face QuantizedCache defaults); every
+// position kept, bytes and errors reported.
 #include "cache/keptselection.h"
 #include "cache/pressparams.h"
 #include "common/error.h"
+#include "compressors/hqqquantizer.h"
 #include "compressors/presscatalog.h"
 
+#include <QJsonArray>
 #include <cmath>
 #include <torch/torch.h>
 
@@ -25,17 +30,21 @@ int bitsForRatio(double ratio)
     return ratio <= 0.25 ? 8 : ratio <= 0.5 ? 4 : 2;
 }
 
-// Quantize-dequantize x [H, n, d] in groups of `group` channels.
-at::Tensor fakeQuantize(const at::Tensor& x, int bits, int group)
+enum class Backend
 {
-    const auto sizes = x.sizes();
+    MinMax,
+    Hqq,
+};
+
+// Quantize-dequantize x [H, n, d] in groups of `group` channels (one HQQ call per
+// layer's K or V, as the cache quantizes a layer's tensor at once); sets `iterations`
+// to the HQQ iterations run.
+at::Tensor fakeQuantize(const at::Tensor& x, int bits, int group, Backend backend, int& iterations)
+{
     const at::Tensor g = x.reshape({-1, group});
-    const at::Tensor lo = std::get<0>(g.min(1, true));
-    const at::Tensor hi = std::get<0>(g.max(1, true));
-    const double levels = std::pow(2.0, bits) - 1.0;
-    const at::Tensor scale = ((hi - lo) / levels).clamp_min(1e-12);
-    const at::Tensor q = ((g - lo) / scale).round().clamp(0.0, levels);
-    return (q * scale + lo).reshape(sizes);
+    const QuantizedGroups q = backend == Backend::Hqq ? hqqGroups(g, bits) : minMaxGroups(g, bits);
+    iterations = q.iterations;
+    return q.dequantized().reshape(x.sizes()).to(x.dtype());
 }
 
 double relativeError(const std::vector<at::Tensor>& a, const std::vector<at::Tensor>& b)
@@ -51,8 +60,9 @@ double relativeError(const std::vector<at::Tensor>& a, const std::vector<at::Ten
 class QuantizedPress : public Press
 {
   public:
-    QuantizedPress(int bits, int group, int residual, QString spec)
-        : m_bits(bits), m_group(group), m_residual(residual), m_spec(std::move(spec))
+    QuantizedPress(Backend backend, int bits, int group, int residual, QString spec)
+        : m_backend(backend), m_bits(bits), m_group(group), m_residual(residual),
+          m_spec(std::move(spec))
     {}
     QString spec() const override { return m_spec; }
     int64_t queryWindow(int64_t) const override { return 0; }
@@ -71,16 +81,21 @@ class QuantizedPress : public Press
         const int64_t quantized = bits < 16 ? std::max<int64_t>(0, length - m_residual) : 0;
         ContextCache out = *input.cache;
         std::vector<at::Tensor> k0, k1, v0, v1;
+        QJsonArray iterations; // HQQ: [K, V] per layer
         for (LayerCache& layer : out.layers) {
             k0.push_back(layer.keys);
             v0.push_back(layer.values);
             if (quantized > 0) {
                 layer.keys = layer.keys.clone();
                 layer.values = layer.values.clone();
+                int kIterations = 0, vIterations = 0;
                 layer.keys.narrow(1, 0, quantized)
-                    .copy_(fakeQuantize(layer.keys.narrow(1, 0, quantized), bits, group));
+                    .copy_(fakeQuantize(layer.keys.narrow(1, 0, quantized), bits, group, m_backend,
+                                        kIterations));
                 layer.values.narrow(1, 0, quantized)
-                    .copy_(fakeQuantize(layer.values.narrow(1, 0, quantized), bits, group));
+                    .copy_(fakeQuantize(layer.values.narrow(1, 0, quantized), bits, group,
+                                        m_backend, vIterations));
+                iterations.append(QJsonArray{kIterations, vIterations});
             }
             k1.push_back(layer.keys);
             v1.push_back(layer.values);
@@ -100,17 +115,22 @@ class QuantizedPress : public Press
         r.details[QStringLiteral("bits")] = bits;
         r.details[QStringLiteral("quantized_tokens")] = qint64(quantized);
         r.details[QStringLiteral("group")] = group;
+        r.details[QStringLiteral("backend")] =
+            m_backend == Backend::Hqq ? QStringLiteral("hqq") : QStringLiteral("minmax");
+        if (m_backend == Backend::Hqq && !iterations.isEmpty())
+            r.details[QStringLiteral("hqq_iterations")] = iterations;
         return r;
     }
 
   private:
+    Backend m_backend;
     int m_bits;
     int m_group;
     int m_residual;
     QString m_spec;
 };
 
-std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog&)
+template <Backend backend> std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
     const int bits = p.integer(QStringLiteral("bits"), kBits, 0, 8);
@@ -119,7 +139,16 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog&)
     p.finish();
     if (bits != 0 && bits != 2 && bits != 4 && bits != 8)
         throw Error(p.canonical(), QStringLiteral("bits must be 2, 4 or 8 (0: from the ratio)"));
-    return std::make_unique<QuantizedPress>(bits, group, residual, p.canonical());
+    return std::make_unique<QuantizedPress>(backend, bits, group, residual, p.canonical());
+}
+
+std::vector<PressEntry::Param> params()
+{
+    return {{QStringLiteral("bits"), QString::number(kBits),
+             QStringLiteral("2, 4 or 8; 0 = from the ratio (<=0.25: 8, <=0.5: 4, else 2)")},
+            {QStringLiteral("group"), QString::number(kGroup), QStringLiteral("group size")},
+            {QStringLiteral("residual"), QString::number(kResidual),
+             QStringLiteral("recent entries kept in full precision")}};
 }
 
 } // namespace
@@ -128,16 +157,29 @@ PressEntry quantizedEntry()
 {
     return {QStringLiteral("quantized"),
             PressEntry::Kind::Transform,
-            QStringLiteral("K and V quantized to `bits` (min-max per group of `group` channels), "
-                           "last `residual` entries in full precision; positions all kept"),
+            QStringLiteral("K and V quantized to `bits` (min-max round-to-nearest per group of "
+                           "`group` channels, fp16 step and minimum), last `residual` entries in "
+                           "full precision; positions all kept"),
             {},
-            {{QStringLiteral("bits"), QString::number(kBits),
-              QStringLiteral("2, 4 or 8; 0 = from the ratio (<=0.25: 8, <=0.5: 4, else 2)")},
-             {QStringLiteral("group"), QString::number(kGroup), QStringLiteral("group size")},
-             {QStringLiteral("residual"), QString::number(kResidual),
-              QStringLiteral("recent entries kept in full precision")}},
+            params(),
             nullptr,
-            &make};
+            &make<Backend::MinMax>};
+}
+
+PressEntry hqqEntry()
+{
+    return {QStringLiteral("hqq"),
+            PressEntry::Kind::Transform,
+            QStringLiteral("K and V quantized to `bits` per group of `group` channels with HQQ's "
+                           "zero point (half-quadratic l0.7 proximal fit, beta 10 x1.01, <= 20 "
+                           "iterations, stop when the mean |error| stops falling; Badri & Shaji "
+                           "2023, mobiusml/hqq hqq/core/optimize.py optimize_weights_proximal), "
+                           "fp16 step and zero, last `residual` entries in full precision; "
+                           "positions all kept"),
+            {},
+            params(),
+            nullptr,
+            &make<Backend::Hqq>};
 }
 
 } // namespace kvl

@@ -38,7 +38,8 @@ QString budgetKind(const QString& spec)
         return QStringLiteral("chunk");
     if (spec.startsWith(QLatin1String("composed")))
         return QStringLiteral("composed");
-    if (spec.startsWith(QLatin1String("quantized")) || spec.startsWith(QLatin1String("think")))
+    if (spec.startsWith(QLatin1String("quantized")) || spec.startsWith(QLatin1String("hqq")) ||
+        spec.startsWith(QLatin1String("think")))
         return QStringLiteral("all");
     if (spec.startsWith(QLatin1String("pyramidkv")))
         return QStringLiteral("pyramid");

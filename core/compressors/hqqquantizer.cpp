@@ -1,0 +1,95 @@
+// HQQ: the zero point of each group found by half-quadratic splitting of
+// min ||x - dequant(quant(x))||_p^p, p = 0.7 (Badri & Shaji 2023, mobiusml/hqq
+// hqq/core/optimize.py optimize_weights_proximal), beside min-max round-to-nearest.
+#include "compressors/hqqquantizer.h"
+
+#include <cmath>
+#include <torch/torch.h>
+
+namespace kvl {
+namespace {
+
+// HQQ clamps its inverse scale so that fp16 metadata stays finite (quantize.py).
+constexpr double kMaxInverseScale = 2e4;
+// optimize_weights_proximal's initial best error: any first error below it counts.
+constexpr double kInitialBestError = 1e4;
+
+at::Tensor toFp16(const at::Tensor& x)
+{
+    return x.to(torch::kFloat16).to(torch::kFloat32);
+}
+
+double levelsOf(int bits)
+{
+    return std::pow(2.0, bits) - 1.0;
+}
+
+// The generalised soft-thresholding of the l_p proximal step: shrinks |e| by
+// |e|^(p-1) / beta, to zero where that exceeds |e| (so small errors vanish and large
+// ones, the outliers, are kept out of the zero-point fit).
+at::Tensor shrinkLp(const at::Tensor& e, double beta, double p)
+{
+    const at::Tensor a = e.abs();
+    if (p == 1.0)
+        return e.sign() * (a - 1.0 / beta).relu();
+    return e.sign() * (a - a.pow(p - 1.0) / beta).relu();
+}
+
+} // namespace
+
+at::Tensor QuantizedGroups::dequantized() const
+{
+    return zeroInCodes ? (codes - offset) * step : codes * step + offset;
+}
+
+QuantizedGroups minMaxGroups(const at::Tensor& groups, int bits)
+{
+    const at::Tensor x = groups.to(torch::kFloat32);
+    const at::Tensor lo = std::get<0>(x.min(1, true));
+    const at::Tensor hi = std::get<0>(x.max(1, true));
+    const double levels = levelsOf(bits);
+    const at::Tensor step = ((hi - lo) / levels).clamp_min(1e-12);
+    QuantizedGroups out;
+    out.codes = ((x - lo) / step).round().clamp(0.0, levels);
+    out.step = toFp16(step);
+    out.offset = toFp16(lo);
+    return out;
+}
+
+QuantizedGroups hqqGroups(const at::Tensor& groups, int bits, const HqqParams& params)
+{
+    const at::Tensor x = groups.to(torch::kFloat32);
+    const at::Tensor lo = std::get<0>(x.min(1, true));
+    const at::Tensor hi = std::get<0>(x.max(1, true));
+    const double levels = levelsOf(bits);
+    // HQQ works with the inverse step s: q = round(x · s + z), x_r = (q - z) / s.
+    const at::Tensor s = (levels / (hi - lo)).clamp_max(kMaxInverseScale);
+    at::Tensor z = -lo * s;
+    double beta = params.beta;
+    double best = kInitialBestError;
+    int iterations = 0;
+    while (iterations < params.iterations) {
+        const at::Tensor q = (x * s + z).round().clamp(0.0, levels);
+        const at::Tensor r = (q - z) / s;
+        const at::Tensor e = shrinkLp(x - r, beta, params.lpNorm);
+        z = (q - (x - e) * s).mean(1, true);
+        beta *= params.kappa;
+        ++iterations;
+        // The error of the zero point used above (before this update), over the whole
+        // tensor; the library breaks after updating, keeping the update.
+        const double error = (x - r).abs().mean().item<double>();
+        if (error < best)
+            best = error;
+        else
+            break;
+    }
+    QuantizedGroups out;
+    out.codes = (x * s + z).round().clamp(0.0, levels);
+    out.step = toFp16(1.0 / s);
+    out.offset = toFp16(z);
+    out.zeroInCodes = true;
+    out.iterations = iterations;
+    return out;
+}
+
+} // namespace kvl
