@@ -36,6 +36,9 @@ struct OffloadSettings
     int64_t outliers = 0;     // tokens of outlier chunks always attended (shadowkv)
     int landmarkBits = 0;     // yakv landmark key bits (0: exact keys)
     int kvBits = 0;           // yakv K/V storage bits (0: exact)
+    // shadowkv: one SVD per kv-head instead of one over the layer's concatenated kv-heads
+    // (the reference's, a left factor shared by the heads).
+    bool perHeadSvd = false;
 };
 
 // Bytes as fp16 storage counts them (quantized parts at their bits plus scales), summed
@@ -46,6 +49,7 @@ struct OffloadCost
         0.0; // kept in fast memory: landmarks, low-rank factors, local window, outliers
     double landmarkBytes = 0.0;       // the landmarks alone
     double fetchedBytesPerStep = 0.0; // K/V moved per decoding forward at the full budget
+    double storedBytes = 0.0;         // the whole context as the method stores it, landmarks aside
 };
 
 // Built once per sample (and ratio) from the prefill's exact cache.

@@ -1,6 +1,7 @@
 #include "compressors/presscatalog.h"
 
 #include "common/error.h"
+#include "compressors/offloadpress.h"
 #include "compressors/scorerpress.h"
 
 #include <QJsonObject>
@@ -64,7 +65,10 @@ PressCatalog::PressCatalog()
                  prefillDecodingEntry(),
                  quantizedEntry(),
                  hqqEntry(),
-                 thinkEntry()};
+                 thinkEntry(),
+                 shadowKvEntry(),
+                 questEntry(),
+                 yakvEntry()};
     for (PressEntry& e : unavailableEntries())
         m_entries.push_back(std::move(e));
 }
