@@ -41,6 +41,10 @@ QString budgetKind(const QString& spec)
     if (spec.startsWith(QLatin1String("quantized")) || spec.startsWith(QLatin1String("hqq")) ||
         spec.startsWith(QLatin1String("think")))
         return QStringLiteral("all");
+    // Offloading keeps every entry; the budget applies per decoding step (tst_offloadrules).
+    if (spec.startsWith(QLatin1String("shadowkv")) || spec.startsWith(QLatin1String("quest")) ||
+        spec.startsWith(QLatin1String("yakv")))
+        return QStringLiteral("all");
     if (spec.startsWith(QLatin1String("pyramidkv")))
         return QStringLiteral("pyramid");
     if (spec.startsWith(QLatin1String("lukv")))
