@@ -5,6 +5,8 @@
 #include "common/error.h"
 #include "compressors/compresseddecoding.h"
 #include "compressors/decodingpress.h"
+#include "compressors/offloaddecoding.h"
+#include "compressors/offloadpress.h"
 #include "compressors/presscatalog.h"
 #include "model/answerdecoder.h"
 #include "model/transformer.h"
@@ -85,6 +87,26 @@ void benchDecoding(const Transformer& model, const ContextCache& cache, const Pr
     t.perTokenFraction = fullStep > 0 ? t.compressionSeconds / double(t.interval) / fullStep : 0.0;
 }
 
+// The decode figures of one offloading press (see PressTiming).
+void benchOffloading(const Transformer& model, const CompressionInput& input,
+                     const OffloadPress& press, double ratio, int n, double fullStep,
+                     PressTiming& t)
+{
+    const std::unique_ptr<OffloadIndex> index = press.index(input, ratio);
+    t.offloadTime = true;
+    t.decodeTokens = n;
+    t.fullStepSeconds = fullStep;
+    t.budgetTokens = index->budgetTokens();
+    t.fetchedBytesPerStep = index->cost().fetchedBytesPerStep;
+    QElapsedTimer timer;
+    timer.start();
+    const OffloadedDecoding d = generateOffloaded(model, *index, {1}, benchDecodeOptions(n));
+    t.offloadStepSeconds = double(timer.nsecsElapsed()) * 1e-9 / double(n);
+    t.selectSecondsPerToken = d.pressSeconds / double(n);
+    t.selectFractionOfStep = fullStep > 0 ? t.selectSecondsPerToken / fullStep : 0.0;
+    t.attendedShare = d.selectedShare.numel() > 0 ? d.selectedShare.mean().item<double>() : 0.0;
+}
+
 } // namespace
 
 QJsonObject PressBench::toJson() const
@@ -107,6 +129,16 @@ QJsonObject PressBench::toJson() const
                 {QStringLiteral("compression_seconds"), t.compressionSeconds},
                 {QStringLiteral("compressions_timed"), t.compressions},
                 {QStringLiteral("compression_per_token_fraction_of_step"), t.perTokenFraction}};
+        if (t.offloadTime)
+            o[QStringLiteral("offload")] =
+                QJsonObject{{QStringLiteral("tokens"), t.decodeTokens},
+                            {QStringLiteral("full_cache_seconds_per_token"), t.fullStepSeconds},
+                            {QStringLiteral("offload_seconds_per_token"), t.offloadStepSeconds},
+                            {QStringLiteral("select_seconds_per_token"), t.selectSecondsPerToken},
+                            {QStringLiteral("select_fraction_of_step"), t.selectFractionOfStep},
+                            {QStringLiteral("budget_tokens"), qint64(t.budgetTokens)},
+                            {QStringLiteral("attended_share"), t.attendedShare},
+                            {QStringLiteral("fetched_bytes_per_step"), t.fetchedBytesPerStep}};
         rows.append(o);
     }
     QJsonObject out{{QStringLiteral("tokens"), qint64(tokens)},
@@ -172,18 +204,19 @@ PressBench benchPresses(const Transformer& model, int64_t tokens, double ratio,
             presses[i]->compress(input, ratio); // untimed: first-call costs
             for (int r = 0; r < std::max(3, repeats); ++r)
                 timeBest([&] { presses[i]->compress(input, ratio); }, best, r == 0);
-            if (const auto* d = dynamic_cast<const DecodingPress*>(presses[i].get());
-                d != nullptr && decodeTokens > 0) {
-                if (fullStep < 0) {
-                    QElapsedTimer timer;
-                    timer.start();
-                    generateAnswer(model, cache, CacheEdit{}, {1},
-                                   benchDecodeOptions(decodeTokens));
-                    fullStep = double(timer.nsecsElapsed()) * 1e-9 / double(decodeTokens);
-                }
+            const auto* d = dynamic_cast<const DecodingPress*>(presses[i].get());
+            const auto* offload = dynamic_cast<const OffloadPress*>(presses[i].get());
+            if ((d != nullptr || offload != nullptr) && decodeTokens > 0 && fullStep < 0) {
+                QElapsedTimer timer;
+                timer.start();
+                generateAnswer(model, cache, CacheEdit{}, {1}, benchDecodeOptions(decodeTokens));
+                fullStep = double(timer.nsecsElapsed()) * 1e-9 / double(decodeTokens);
+            }
+            if (d != nullptr && decodeTokens > 0)
                 benchDecoding(model, cache, catalog, *d, ratio, decodeTokens, fullStep,
                               presses[i]->compress(input, ratio).kept, t);
-            }
+            if (offload != nullptr && decodeTokens > 0)
+                benchOffloading(model, input, *offload, ratio, decodeTokens, fullStep, t);
         } catch (const Error& e) {
             t.error = e.message();
         }

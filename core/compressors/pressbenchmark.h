@@ -39,6 +39,20 @@ struct PressTiming
     int compressions = 0;
     int interval = 0;
     double perTokenFraction = 0.0;
+    // Offloading presses (OffloadPress), over the same `decodeTokens` greedy tokens: seconds
+    // per generated token under FullCache and under retrieval, the retrieval itself
+    // (index.select of every layer: landmark scores, top chunks) per token and as a
+    // fraction of a FullCache step, and the index's budget, attended share and bytes
+    // fetched per step. Attention masks the unselected entries of the stored context
+    // rather than gathering the selected ones, so the step time is FullCache's plus the
+    // retrieval: the figure of merit here is the retrieval's own cost.
+    bool offloadTime = false;
+    double offloadStepSeconds = 0.0;
+    double selectSecondsPerToken = 0.0;
+    double selectFractionOfStep = 0.0;
+    int64_t budgetTokens = 0;
+    double attendedShare = 0.0;
+    double fetchedBytesPerStep = 0.0;
 };
 
 struct PressBench
@@ -59,7 +73,8 @@ struct PressBench
 // for score-based presses): one untimed call first (allocator growth and lazy set-up
 // are paid once per process, not once per sample), then the best of max(3, repeats).
 // Runs in inference mode. Decode-time presses are also timed while decoding
-// `decodeTokens` tokens (PressTiming::decodeTime).
+// `decodeTokens` tokens (PressTiming::decodeTime), offloading presses too
+// (PressTiming::offloadTime).
 PressBench benchPresses(const Transformer& model, int64_t tokens, double ratio = 0.5,
                         std::vector<QString> specs = {}, int repeats = 1, int decodeTokens = 16);
 

@@ -114,6 +114,7 @@ AnswerScore scoreAnswer(const Transformer& model, const ContextCache& context,
         ExtendOptions extendOptions;
         extendOptions.allLogits = true;
         extendOptions.captureAttention = options.captureAttention;
+        extendOptions.contextSelector = options.contextSelector;
         ExtendResult r = model.extend(context, edit, continuation, feed, extendOptions);
         attention = r.contextAttention;
         logits = question.empty()
@@ -205,6 +206,7 @@ ExtendOptions goldPassOptions(const ScoreOptions& scoreOptions)
     ExtendOptions options;
     options.allLogits = true;
     options.captureAttention = scoreOptions.captureAttention;
+    options.contextSelector = scoreOptions.contextSelector;
     return options;
 }
 

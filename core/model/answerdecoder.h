@@ -4,6 +4,7 @@
 
 #include <ATen/core/Tensor.h>
 #include <QString>
+#include <functional>
 #include <vector>
 
 namespace kvl {
@@ -15,6 +16,10 @@ struct ScoreOptions
     bool fullDistributions = false; // keep log-softmax [A, vocab] (KL metrics)
     int topK = 10;                  // keep the top-k next-token candidates (0 = none)
     bool captureAttention = false;  // question/answer queries' attention over the context
+    // Offloaded decoding's retrieval during the gold pass (ExtendOptions::contextSelector):
+    // every row of the question and answer attends to the entries it selects. One edit at
+    // a time (scoreAndReplay; scoreAndReplayEach refuses it).
+    std::function<at::Tensor(int layer, const at::Tensor& queries)> contextSelector;
 };
 
 // Teacher-forced likelihood of a gold answer after the question.
