@@ -118,4 +118,23 @@ std::vector<PendingAnswer> beginAnswers(const Transformer& model, const Prepared
     return pending;
 }
 
+PendingAnswer
+beginRetrievedAnswer(const Transformer& model, const PreparedSample& sample,
+                     const ContextCache& context,
+                     const std::function<at::Tensor(int, const at::Tensor&)>& selector,
+                     const AnswerSettings& settings)
+{
+    QElapsedTimer timer;
+    timer.start();
+    ScoreOptions options = goldScoreOptions(settings);
+    options.contextSelector = selector;
+    PendingAnswer pending;
+    takeGoldPass(scoreAndReplay(model, context, CacheEdit{}, sample.ids.question,
+                                sample.ids.answer, options, generateOptionsOf(settings),
+                                pending.decode),
+                 pending.run);
+    pending.run.answerMs = double(timer.nsecsElapsed()) / 1e6;
+    return pending;
+}
+
 } // namespace kvl

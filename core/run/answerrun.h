@@ -5,6 +5,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -59,6 +60,13 @@ std::vector<PendingAnswer> beginAnswers(const Transformer& model, const Prepared
                                         const std::vector<const CacheEdit*>& edits,
                                         const AnswerSettings& settings);
 void finishAnswer(const Tokenizer& tokenizer, const PreparedSample& sample, AnswerRun& run);
+// beginAnswers() of one configuration whose gold pass attends, row by row and layer by
+// layer, to the context entries `selector` retrieves (offloading presses).
+PendingAnswer
+beginRetrievedAnswer(const Transformer& model, const PreparedSample& sample,
+                     const ContextCache& context,
+                     const std::function<at::Tensor(int, const at::Tensor&)>& selector,
+                     const AnswerSettings& settings);
 GenerateOptions generateOptionsOf(const AnswerSettings& settings);
 
 // Greedy decoding and scoring only, no gold pass (kvlens-cli eval).

@@ -5,8 +5,11 @@
 #include "common/error.h"
 #include "compressors/compresseddecoding.h"
 #include "compressors/decodingpress.h"
+#include "compressors/offloaddecoding.h"
+#include "compressors/offloadpress.h"
 #include "diagnose/interventionplan.h"
 #include "diagnose/retentionmetrics.h"
+#include "diagnose/retrievalrecall.h"
 #include "diagnose/routingmetrics.h"
 #include "diagnose/rowdiagnostics.h"
 #include "diagnose/signature.h"
@@ -14,6 +17,7 @@
 #include "model/transformer.h"
 #include "run/preparedsample.h"
 #include "run/resultrows.h"
+#include "tokenizer/tokenizer.h"
 
 #include <torch/torch.h>
 
@@ -89,6 +93,14 @@ struct SampleEvaluator::CompressedConfig
     // Decode-time presses: the press and what its compressions did while answering.
     const DecodingPress* decodingPress = nullptr;
     std::optional<CompressedDecoding> decoding;
+    // Offloading presses: the press, its index (built from the prefill as compress()
+    // built it) and what decoding retrieved.
+    const OffloadPress* offloadPress = nullptr;
+    std::unique_ptr<OffloadIndex> offloadIndex;
+    std::optional<OffloadedDecoding> offloaded;
+
+    // Decoded after the shared passes by its own loop (not in lockstep).
+    bool decodesAlone() const { return decodingPress != nullptr || offloadPress != nullptr; }
 };
 
 namespace {
@@ -157,7 +169,83 @@ QJsonObject decodingJson(const CompressedDecoding& d, const DecodingPress& press
         {QStringLiteral("answer_ms_per_token"), answerMs / double(tokens)}};
 }
 
+// Each generated token's end in the decoded answer (UTF-16 offsets): decodes of the
+// growing prefix, kept non-decreasing (a prefix may end inside a multi-byte character).
+std::vector<int> tokenEndsOf(const Tokenizer& tokenizer, const std::vector<int>& ids)
+{
+    std::vector<int> ends;
+    int last = 0;
+    for (size_t i = 1; i <= ids.size(); ++i) {
+        last = std::max(last, int(tokenizer.decode({ids.begin(), ids.begin() + i}).size()));
+        ends.push_back(last);
+    }
+    return ends;
+}
+
 } // namespace
+
+QJsonObject SampleEvaluator::retrievalJson(const PreparedSample& sample,
+                                           const CompressedConfig& c) const
+{
+    const OffloadedDecoding& d = *c.offloaded;
+    const OffloadSettings& s = c.offloadIndex->settings();
+    const OffloadCost cost = c.offloadIndex->cost();
+    const int64_t length = d.selectedShare.size(1);
+    const at::Tensor flat = d.selectedShare.to(at::kDouble).contiguous().view({-1});
+    const std::vector<double> shares(flat.data_ptr<double>(),
+                                     flat.data_ptr<double>() + flat.numel());
+    const auto orNull = [](bool has, const QJsonValue& v) { return has ? v : QJsonValue(); };
+    const bool lowRank = s.landmark == LandmarkKind::LowRankMean;
+    const bool quantized = s.landmark == LandmarkKind::QuantizedKeys;
+    const int64_t tokens = std::max<int64_t>(1, int64_t(d.generation.ids.size()));
+    QJsonObject out{
+        {QStringLiteral("landmark"), landmarkName(s.landmark)},
+        {QStringLiteral("chunk"), qint64(s.chunk)},
+        {QStringLiteral("rank"), orNull(lowRank, s.rank)},
+        {QStringLiteral("budget_tokens"), qint64(c.offloadIndex->budgetTokens())},
+        {QStringLiteral("local_window"), qint64(s.localWindow)},
+        {QStringLiteral("outliers"), qint64(s.outliers)},
+        {QStringLiteral("landmark_bits"), orNull(quantized, s.landmarkBits)},
+        {QStringLiteral("kv_bits"), orNull(quantized, s.kvBits)},
+        {QStringLiteral("steps"), qint64(d.steps())},
+        {QStringLiteral("attended_share"),
+         d.selectedShare.numel() > 0 ? d.selectedShare.to(at::kDouble).mean().item<double>() : 0.0},
+        {QStringLiteral("fetched_bytes_per_step"), cost.fetchedBytesPerStep},
+        {QStringLiteral("landmark_bytes"), cost.landmarkBytes},
+        {QStringLiteral("press_ms"), d.pressSeconds * 1e3},
+        {QStringLiteral("press_ms_per_token"), d.pressSeconds * 1e3 / double(tokens)}};
+    const std::vector<double> recall = evidenceRecallPerStep(shares, length, sample.evidence);
+    if (recall.empty()) {
+        out.insert(QStringLiteral("evidence_recall"), QJsonValue());
+        out.insert(QStringLiteral("mean_evidence_recall"), QJsonValue());
+    } else {
+        QJsonArray steps;
+        double sum = 0.0;
+        for (const double r : recall) {
+            steps.append(r);
+            sum += r;
+        }
+        out.insert(QStringLiteral("evidence_recall"), steps);
+        out.insert(QStringLiteral("mean_evidence_recall"), sum / double(recall.size()));
+    }
+    if (sample.info.suite == QLatin1String("text2json")) {
+        std::vector<LabelledPositions> spans;
+        for (const SpanPositions& span : sample.spans)
+            if (span.kind == QLatin1String("evidence"))
+                spans.push_back({span.label, span.positions});
+        const QString answer = m_tokenizer.decode(d.generation.ids);
+        QJsonArray fields;
+        for (const FieldRecall& f :
+             fieldRecalls(text2jsonAnswerFields(answer), tokenEndsOf(m_tokenizer, d.generation.ids),
+                          spans, shares, length))
+            fields.append(QJsonObject{{QStringLiteral("name"), f.name},
+                                      {QStringLiteral("field"), f.field},
+                                      {QStringLiteral("step"), qint64(f.step)},
+                                      {QStringLiteral("recall"), f.recall}});
+        out.insert(QStringLiteral("field_recall"), fields);
+    }
+    return out;
+}
 
 std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& sample,
                                                       const std::function<bool()>& cancelled) const
@@ -173,8 +261,7 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
     std::vector<const Press*> presses;
     for (const SweepConfig& c : m_configs)
         presses.push_back(c.press.get());
-    const PrefillOptions prefill =
-        prefillOptionsFor(presses, int64_t(sample.ids.context.size()));
+    const PrefillOptions prefill = prefillOptionsFor(presses, int64_t(sample.ids.context.size()));
     const ContextCache cache = m_model.prefill(sample.ids.context, prefill);
     const double prefillMs = msSince(timer);
 
@@ -201,6 +288,9 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
             c.compressMs = msSince(compress);
             c.edit = c.result.edit();
             c.decodingPress = dynamic_cast<const DecodingPress*>(c.config->press.get());
+            c.offloadPress = dynamic_cast<const OffloadPress*>(c.config->press.get());
+            if (c.offloadPress != nullptr)
+                c.offloadIndex = c.offloadPress->index(input, c.config->ratio);
         }
         // Rows that see the shared context (FullCache and the masks) answer together: one
         // batched gold pass, then lockstep decoding. Rewritten contexts answer alone.
@@ -212,14 +302,23 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
         }
         for (CompressedConfig& c : chunk) {
             const ContextCache& context = c.result.context(cache);
-            if (&context == &cache) {
+            if (c.offloadPress != nullptr) {
+                // The gold pass under retrieval: every question and answer row attends to
+                // what the index retrieves for it, as decoding the gold answer would.
+                const OffloadIndex* index = c.offloadIndex.get();
+                c.answer = beginRetrievedAnswer(
+                    m_model, sample, index->context(),
+                    [index](int layer, const at::Tensor& q) { return index->select(layer, q); },
+                    settings);
+                c.answer.decode.token = -1; // decoded below, by its own loop
+            } else if (&context == &cache) {
                 sharedEdits.push_back(&c.edit);
                 sharedAnswers.push_back(&c.answer);
             } else {
-                c.answer = std::move(
-                    beginAnswers(m_model, sample, context, {&c.edit}, settings).front());
-                if (c.decodingPress != nullptr)
-                    c.answer.decode.token = -1; // decoded below, with its compressions
+                c.answer =
+                    std::move(beginAnswers(m_model, sample, context, {&c.edit}, settings).front());
+                if (c.decodesAlone())
+                    c.answer.decode.token = -1; // decoded below, by its own loop
                 decodeTogether(m_model, context, {{&c.edit, &c.answer}}, generate);
             }
         }
@@ -232,23 +331,31 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
                 shared.emplace_back(sharedEdits[i], sharedAnswers[i]);
             }
             for (CompressedConfig& c : chunk)
-                if (c.decodingPress != nullptr)
-                    c.answer.decode.token = -1; // decoded below, with its compressions
+                if (c.decodesAlone())
+                    c.answer.decode.token = -1; // decoded below, by its own loop
             decodeTogether(m_model, cache, shared, generate);
         }
         // Decode-time presses: the gold pass above saw the prefill's cache; the greedy
         // answer is decoded again from the question on, the press cutting the cache.
+        // Offloading presses: the same, every forward attending to what the index
+        // retrieves.
         for (CompressedConfig& c : chunk) {
-            if (c.decodingPress == nullptr)
+            if (!c.decodesAlone())
                 continue;
             if (cancelled && cancelled())
                 return std::nullopt;
             QElapsedTimer decodeTimer;
             decodeTimer.start();
-            c.decoding = generateCompressed(m_model, c.result.context(cache), c.result.kept,
-                                            *c.decodingPress, c.config->ratio, sample.ids.question,
-                                            generate);
-            c.answer.run.generation = c.decoding->generation;
+            if (c.decodingPress != nullptr) {
+                c.decoding = generateCompressed(m_model, c.result.context(cache), c.result.kept,
+                                                *c.decodingPress, c.config->ratio,
+                                                sample.ids.question, generate);
+                c.answer.run.generation = c.decoding->generation;
+            } else {
+                c.offloaded =
+                    generateOffloaded(m_model, *c.offloadIndex, sample.ids.question, generate);
+                c.answer.run.generation = c.offloaded->generation;
+            }
             c.answer.run.answerMs += msSince(decodeTimer);
         }
         if (!fullDone) {
@@ -262,8 +369,8 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
                 return std::nullopt;
             finishAnswer(m_tokenizer, sample, c.answer.run);
             record.results.push_back(compressedRow(sample, full.run, c, settings));
-            if (c.decodingPress != nullptr)
-                continue; // a re-answer would decode without the press's compressions
+            if (c.decodesAlone())
+                continue; // a re-answer would decode without the press's own loop
             for (PlannedIntervention& p :
                  planInterventions(sample, c.result.context(cache), c.edit, record.results.back(),
                                    full.run.correct, record.results.size() - 1))
@@ -347,6 +454,10 @@ ResultRecord SampleEvaluator::compressedRow(const PreparedSample& sample, const 
             compressed.decoding->finalKept.narrow(2, 0, int64_t(sample.ids.context.size())),
             m_model.config().headDim)));
     }
+    if (compressed.offloaded) {
+        row.extra.insert(QStringLiteral("retrieval"), retrievalJson(sample, compressed));
+        row.retrieval = compressed.offloaded->retrievalMap();
+    }
     row.transition = transitionOf(full.correct, run.correct);
     if (*row.transition == Transition::CorrectToWrong)
         row.signature = classifySignature(row.metrics);
@@ -363,8 +474,8 @@ ResultRecord SampleEvaluator::compressedRow(const PreparedSample& sample, const 
 
 std::vector<SampleEvaluator::PlannedIntervention>
 SampleEvaluator::planInterventions(const PreparedSample& sample, const ContextCache& context,
-                                   const CacheEdit& edit, const ResultRecord& row,
-                                   bool fullCorrect, size_t rowIndex) const
+                                   const CacheEdit& edit, const ResultRecord& row, bool fullCorrect,
+                                   size_t rowIndex) const
 {
     std::vector<PlannedIntervention> planned;
     if (sample.evidence.empty())
@@ -424,8 +535,8 @@ void SampleEvaluator::runInterventions(const PreparedSample& sample,
             }
         QElapsedTimer timer;
         timer.start();
-        const std::vector<Generation> generations =
-            generateEach(m_model, *context, edits, sample.ids.question, generateOptionsOf(settings));
+        const std::vector<Generation> generations = generateEach(
+            m_model, *context, edits, sample.ids.question, generateOptionsOf(settings));
         for (size_t g = 0; g < group.size(); ++g) {
             PlannedIntervention& p = planned[group[g]];
             AnswerRun run;
