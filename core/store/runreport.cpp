@@ -1,8 +1,8 @@
 #include "store/runreport.h"
 
-#include "store/runreader.h"
 #include "store/chainbreaks.h"
 #include "store/retrievalreport.h"
+#include "store/runreader.h"
 
 #include <QJsonValue>
 #include <QtNumeric>
