@@ -4,6 +4,7 @@
 // compression follows the rule and the kept entries are the rule's choice, recomputed
 // from a full prefill of the same tokens (another route to the same keys).
 #include "pressfixture.h"
+#include "tinygqaconfig.h"
 
 #include "cache/keptselection.h"
 #include "common/error.h"
@@ -29,21 +30,6 @@ using namespace kvl;
 using namespace kvl::test;
 
 namespace {
-
-ModelConfig tinyConfig()
-{
-    ModelConfig c;
-    c.vocabSize = 50;
-    c.hiddenSize = 32;
-    c.intermediateSize = 48;
-    c.numLayers = 2;
-    c.numHeads = 4;
-    c.numKvHeads = 2;
-    c.headDim = 8;
-    c.maxPositionEmbeddings = 1024;
-    c.ropeTheta = 10000.0;
-    return c;
-}
 
 std::unique_ptr<DecodingPress> decodingPress(const QString& spec)
 {
@@ -205,7 +191,7 @@ class TestDecodingPress : public QObject
     void cacheFollowsTheRule()
     {
         c10::InferenceMode guard;
-        const ModelConfig config = tinyConfig();
+        const ModelConfig config = test::tinyGqaConfig();
         const Transformer model(config, randomModelWeights(config, 5, 0.3),
                                 QStringLiteral("tiny/config.json"));
         const std::vector<int> context = contextIds(30), question{1, 2, 3};
@@ -270,7 +256,7 @@ class TestDecodingPress : public QObject
     void fractionOfSeen()
     {
         c10::InferenceMode guard;
-        const ModelConfig config = tinyConfig();
+        const ModelConfig config = test::tinyGqaConfig();
         const Transformer model(config, randomModelWeights(config, 9, 0.3),
                                 QStringLiteral("tiny/config.json"));
         const ContextCache cache = model.prefill(contextIds(24));
@@ -302,7 +288,7 @@ class TestDecodingPress : public QObject
     void withoutCompressionMatchesTheEngine()
     {
         c10::InferenceMode guard;
-        const ModelConfig config = tinyConfig();
+        const ModelConfig config = test::tinyGqaConfig();
         const Transformer model(config, randomModelWeights(config, 5, 0.3),
                                 QStringLiteral("tiny/config.json"));
         const ContextCache cache = model.prefill(contextIds(40));
@@ -392,7 +378,7 @@ class TestDecodingPress : public QObject
     // FullCache decode step, with one compression's time measured at a forced interval.
     void benchReportsDecodeCost()
     {
-        const ModelConfig config = tinyConfig();
+        const ModelConfig config = test::tinyGqaConfig();
         const Transformer model(config, randomModelWeights(config, 5, 0.3),
                                 QStringLiteral("tiny/config.json"));
         const PressBench bench = benchPresses(
@@ -492,7 +478,7 @@ class TestDecodingPress : public QObject
     void tooFewQueriesIsAnError()
     {
         c10::InferenceMode guard;
-        const ModelConfig config = tinyConfig();
+        const ModelConfig config = test::tinyGqaConfig();
         const Transformer model(config, randomModelWeights(config, 5, 0.3),
                                 QStringLiteral("tiny/config.json"));
         const ContextCache cache = model.prefill(contextIds(30));

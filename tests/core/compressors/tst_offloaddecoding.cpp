@@ -14,6 +14,7 @@
 #include "compressors/presscatalog.h"
 #include "model/answerdecoder.h"
 #include "model/transformer.h"
+#include "tinygqaconfig.h"
 
 #include <QJsonArray>
 #include <QtTest>
@@ -22,21 +23,6 @@
 using namespace kvl;
 
 namespace {
-
-ModelConfig tinyConfig()
-{
-    ModelConfig c;
-    c.vocabSize = 50;
-    c.hiddenSize = 32;
-    c.intermediateSize = 48;
-    c.numLayers = 2;
-    c.numHeads = 4;
-    c.numKvHeads = 2;
-    c.headDim = 8;
-    c.maxPositionEmbeddings = 1024;
-    c.ropeTheta = 10000.0;
-    return c;
-}
 
 std::vector<int> someIds(int n, int seed = 0)
 {
@@ -108,9 +94,9 @@ class TestOffloadDecoding : public QObject
   private slots:
     void initTestCase()
     {
-        m_model =
-            std::make_unique<Transformer>(tinyConfig(), randomModelWeights(tinyConfig(), 5, 0.3),
-                                          QStringLiteral("tiny/config.json"));
+        m_model = std::make_unique<Transformer>(test::tinyGqaConfig(),
+                                                randomModelWeights(test::tinyGqaConfig(), 5, 0.3),
+                                                QStringLiteral("tiny/config.json"));
         m_options.maxNewTokens = 8;
     }
 

@@ -13,6 +13,7 @@
 #include "model/rope.h"
 #include "model/transformer.h"
 #include "pressfixture.h"
+#include "tinygqaconfig.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -64,21 +65,6 @@ std::pair<int64_t, int64_t> localAndOutliers(const OffloadSettings& s, int64_t b
     const int64_t outliers =
         std::min({s.outliers, int64_t(std::floor(budget * 384.0 / 2048.0)), budget - local});
     return {local, outliers / s.chunk * s.chunk};
-}
-
-ModelConfig tinyConfig()
-{
-    ModelConfig c;
-    c.vocabSize = 50;
-    c.hiddenSize = 32;
-    c.intermediateSize = 48;
-    c.numLayers = 2;
-    c.numHeads = 4;
-    c.numKvHeads = 2;
-    c.headDim = 8;
-    c.maxPositionEmbeddings = 1024;
-    c.ropeTheta = 10000.0;
-    return c;
 }
 
 } // namespace
@@ -389,7 +375,7 @@ class TestOffloadRules : public QObject
         QFETCH(bool, exactKeys);
         QFETCH(bool, exactValues);
         c10::InferenceMode guard;
-        const ModelConfig config = tinyConfig();
+        const ModelConfig config = test::tinyGqaConfig();
         const Transformer model(config, randomModelWeights(config, 7, 0.3),
                                 QStringLiteral("tiny/config.json"));
         std::vector<int> ids;

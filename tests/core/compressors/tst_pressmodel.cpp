@@ -13,6 +13,7 @@
 #include "model/benchmark.h"
 #include "model/rope.h"
 #include "model/transformer.h"
+#include "tinygqaconfig.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -20,25 +21,6 @@
 #include <cmath>
 
 using namespace kvl;
-
-namespace {
-
-ModelConfig tinyConfig()
-{
-    ModelConfig c;
-    c.vocabSize = 50;
-    c.hiddenSize = 32;
-    c.intermediateSize = 48;
-    c.numLayers = 2;
-    c.numHeads = 4;
-    c.numKvHeads = 2;
-    c.headDim = 8;
-    c.maxPositionEmbeddings = 1024;
-    c.ropeTheta = 10000.0;
-    return c;
-}
-
-} // namespace
 
 class TestPressModel : public QObject
 {
@@ -59,7 +41,7 @@ class TestPressModel : public QObject
     {
         QFETCH(bool, qkNorm);
         c10::InferenceMode guard;
-        ModelConfig config = tinyConfig();
+        ModelConfig config = test::tinyGqaConfig();
         config.qkNorm = qkNorm;
         if (qkNorm)
             config.architecture = Architecture::Qwen3;
@@ -142,7 +124,7 @@ class TestPressModel : public QObject
     {
         QFETCH(QString, spec);
         c10::InferenceMode guard;
-        const ModelConfig config = tinyConfig();
+        const ModelConfig config = test::tinyGqaConfig();
         const Transformer model(config, randomModelWeights(config, 5, 0.3),
                                 QStringLiteral("tiny/config.json"));
         std::vector<int> ids;
@@ -173,7 +155,7 @@ class TestPressModel : public QObject
     void receivedAttentionEqualsRecomputation()
     {
         c10::InferenceMode guard;
-        const ModelConfig config = tinyConfig();
+        const ModelConfig config = test::tinyGqaConfig();
         Transformer model(config, randomModelWeights(config, 5, 0.3),
                           QStringLiteral("tiny/config.json"));
         model.setBlockRows(64); // several blocks, the last one partial
@@ -213,7 +195,7 @@ class TestPressModel : public QObject
     void modelInternalsPressesMatchReferences()
     {
         c10::InferenceMode guard;
-        const ModelConfig config = tinyConfig();
+        const ModelConfig config = test::tinyGqaConfig();
         const Transformer model(config, randomModelWeights(config, 17, 0.3),
                                 QStringLiteral("tiny/config.json"));
         std::vector<int> ids;
@@ -363,7 +345,7 @@ class TestPressModel : public QObject
 
     void benchmarkReportsFractions()
     {
-        const ModelConfig config = tinyConfig();
+        const ModelConfig config = test::tinyGqaConfig();
         const Transformer model(config, randomModelWeights(config, 5, 0.3),
                                 QStringLiteral("tiny/config.json"));
         const PressBench bench = benchPresses(
