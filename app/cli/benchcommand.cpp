@@ -11,6 +11,7 @@
 #include "compressors/pressbenchmark.h"
 #include "model/benchmark.h"
 #include "model/blaskernels.h"
+#include "model/cachingallocator.h"
 #include "model/engineinfo.h"
 #include "model/modelweights.h"
 #include "model/peakmemory.h"
@@ -247,6 +248,20 @@ int runBench(const QStringList& args)
     parser.addOption({QStringLiteral("tokenizer"),
                       QStringLiteral("with --train: tokenizer.json (default: the bundled model's)"),
                       QStringLiteral("FILE")});
+    parser.addOption(
+        {QStringLiteral("block-rows"),
+         QStringLiteral("attention tile: query rows per block (default: the engine's)"),
+         QStringLiteral("N")});
+    parser.addOption({QStringLiteral("block-keys"),
+                      QStringLiteral("attention tile: keys per block (default: the engine's)"),
+                      QStringLiteral("N")});
+    parser.addOption(
+        {QStringLiteral("attention"),
+         QStringLiteral("with --model: one layer's causal attention alone at --tokens, for each "
+                        "tile ROWSxKEYS of --tiles (default: the engine's)")});
+    parser.addOption({QStringLiteral("tiles"),
+                      QStringLiteral("with --attention: tiles to time, e.g. 512x2048,128x1024"),
+                      QStringLiteral("LIST")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("print JSON")});
     parser.process(args);
     const int64_t tokens = intOption(parser, "tokens", 1);
@@ -263,7 +278,33 @@ int runBench(const QStringList& args)
     result.insert(QStringLiteral("matmul_gflops"), peak);
     result.insert(QStringLiteral("matmul_gflops_per_cpu_s"), matmul.gflopsPerCpuSecond);
 
-    if (parser.isSet(QStringLiteral("train"))) {
+    if (parser.isSet(QStringLiteral("attention"))) {
+        if (!parser.isSet(QStringLiteral("model")))
+            throw Error(QStringLiteral("--attention needs --model DIR|random-0.5b"));
+        const auto model = loadBenchModel(parser.value(QStringLiteral("model")), tokens);
+        QStringList tiles =
+            parser.value(QStringLiteral("tiles")).split(QLatin1Char(','), Qt::SkipEmptyParts);
+        if (tiles.isEmpty())
+            tiles << QStringLiteral("%1x%2").arg(model->blockRows()).arg(model->blockKeys());
+        QJsonArray rows;
+        for (const QString& tile : tiles) {
+            const QStringList parts = tile.split(QLatin1Char('x'));
+            bool rowsOk = false, keysOk = false;
+            const int64_t r = parts.value(0).toLongLong(&rowsOk);
+            const int64_t k = parts.value(1).toLongLong(&keysOk);
+            if (parts.size() != 2 || !rowsOk || !keysOk || r < 1 || k < 1)
+                throw Error(QStringLiteral("--tiles: '%1' is not ROWSxKEYS").arg(tile));
+            const AttentionBench a = benchAttention(model->config(), tokens, r, k, repeats);
+            rows.append(QJsonObject{{QStringLiteral("block_rows"), qint64(r)},
+                                    {QStringLiteral("block_keys"), qint64(k)},
+                                    {QStringLiteral("seconds"), a.seconds},
+                                    {QStringLiteral("system_seconds"), a.systemSeconds},
+                                    {QStringLiteral("gflops"), a.gflops},
+                                    {QStringLiteral("fraction_of_peak"), a.gflops / peak}});
+        }
+        result.insert(QStringLiteral("attention_tokens"), qint64(tokens));
+        result.insert(QStringLiteral("attention"), rows);
+    } else if (parser.isSet(QStringLiteral("train"))) {
         result.insert(QStringLiteral("train"), benchTrain(parser));
     } else if (parser.isSet(QStringLiteral("sweep"))) {
         if (!parser.isSet(QStringLiteral("model")))
@@ -274,6 +315,12 @@ int runBench(const QStringList& args)
         const QString name = parser.value(QStringLiteral("model"));
         int64_t liftedFrom = 0;
         const std::unique_ptr<Transformer> model = loadBenchModel(name, tokens, &liftedFrom);
+        if (parser.isSet(QStringLiteral("block-rows")))
+            model->setBlockRows(intOption(parser, "block-rows", 1));
+        if (parser.isSet(QStringLiteral("block-keys")))
+            model->setBlockKeys(intOption(parser, "block-keys", 1));
+        result.insert(QStringLiteral("attention_block_rows"), qint64(model->blockRows()));
+        result.insert(QStringLiteral("attention_block_keys"), qint64(model->blockKeys()));
         const PrefillBench bench = benchPrefill(*model, tokens, repeats);
         result.insert(QStringLiteral("model"), name);
         result.insert(QStringLiteral("prefill_tokens"), qint64(tokens));
@@ -323,6 +370,16 @@ int runBench(const QStringList& args)
         result.insert(QStringLiteral("presses"), benchPresses(*model, tokens, 0.5).toJson());
     }
 
+    // How often large tensors were served from freed blocks instead of fresh pages.
+    const CachingAllocatorStats alloc = cachingCpuAllocatorStats();
+    result.insert(
+        QStringLiteral("allocator"),
+        QJsonObject{
+            {QStringLiteral("caching"), cachingCpuAllocatorInstalled()},
+            {QStringLiteral("large_hits"), qint64(alloc.hits)},
+            {QStringLiteral("large_misses"), qint64(alloc.misses)},
+            {QStringLiteral("mib_from_system"), double(alloc.bytesFromSystem) / (1024.0 * 1024.0)},
+            {QStringLiteral("peak_mib"), double(alloc.peakBytes) / (1024.0 * 1024.0)}});
     // The whole command's peak, weights loading included (issue 21 item 4).
     result.insert(QStringLiteral("peak_rss_mb"), peakRssMegabytes());
     result.insert(QStringLiteral("rss_at_start_mb"), rssAtStart);

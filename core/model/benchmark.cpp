@@ -1,6 +1,7 @@
 #include "model/benchmark.h"
 
 #include "common/error.h"
+#include "model/attention.h"
 #include "model/transformer.h"
 
 #include <torch/torch.h>
@@ -154,6 +155,37 @@ PrefillBench benchPrefill(const Transformer& model, int64_t tokens, int repeats)
         prefillFlops(model.config(), tokens) * at::get_num_threads() / bench.cpuSeconds / 1e9;
     bench.tokensPerSecond = double(tokens) / bench.seconds;
     bench.gflops = prefillFlops(model.config(), tokens) / bench.seconds / 1e9;
+    return bench;
+}
+
+AttentionBench benchAttention(const ModelConfig& c, int64_t tokens, int64_t blockRows,
+                              int64_t blockKeys, int repeats)
+{
+    c10::InferenceMode guard;
+    const int64_t group = c.numHeads / std::max(1, c.numKvHeads);
+    AttentionInputs in;
+    in.q = at::randn({1, c.numKvHeads, group, tokens, c.headDim}) * (1.0 / std::sqrt(c.headDim));
+    in.selfK = at::randn({1, c.numKvHeads, tokens, c.headDim});
+    in.selfV = at::randn({1, c.numKvHeads, tokens, c.headDim});
+    in.blockRows = blockRows;
+    in.blockKeys = blockKeys;
+    blockAttention(in); // warm-up: the allocator's blocks, the thread pool
+    AttentionBench bench;
+    bench.tokens = tokens;
+    bench.blockRows = blockRows;
+    bench.blockKeys = blockKeys;
+    for (int i = 0; i < std::max(1, repeats); ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        const double systemStart = systemCpuSeconds();
+        blockAttention(in);
+        const double s = secondsSince(start);
+        if (bench.seconds == 0.0 || s < bench.seconds) {
+            bench.seconds = s;
+            bench.systemSeconds = systemCpuSeconds() - systemStart;
+        }
+    }
+    const double pairs = double(tokens) * double(tokens + 1) / 2.0;
+    bench.gflops = 4.0 * c.numHeads * c.headDim * pairs / bench.seconds / 1e9;
     return bench;
 }
 

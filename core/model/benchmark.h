@@ -53,4 +53,17 @@ struct PrefillBench
 // Times prefill of `tokens` random ids (inference mode, best of `repeats`).
 PrefillBench benchPrefill(const Transformer& model, int64_t tokens, int repeats = 1);
 
+// One layer's causal self-attention alone (blockAttention) on random queries and keys of
+// the model's head shape: how close the blocked online softmax comes to the matmul rate.
+struct AttentionBench
+{
+    int64_t tokens = 0;
+    int64_t blockRows = 0, blockKeys = 0;
+    double seconds = 0.0; // best of the repeats
+    double gflops = 0.0;  // QK^T and PV over the T(T+1)/2 visible pairs
+    double systemSeconds = 0.0;
+};
+AttentionBench benchAttention(const ModelConfig& config, int64_t tokens, int64_t blockRows,
+                              int64_t blockKeys, int repeats = 1);
+
 } // namespace kvl

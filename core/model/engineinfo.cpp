@@ -1,5 +1,7 @@
 #include "model/engineinfo.h"
 
+#include "model/cachingallocator.h"
+
 #include <torch/torch.h>
 
 #include <QFileInfo>
@@ -24,6 +26,7 @@ int availableCores()
 
 int initEngineThreads()
 {
+    installCachingCpuAllocator();
     const int cores = availableCores();
     if (at::get_num_threads() != cores)
         at::set_num_threads(cores);

@@ -85,8 +85,11 @@ class Transformer
     void checkLength(int64_t positions, const QString& what = QStringLiteral("context")) const;
     int64_t maxPositions() const;
 
+    // The attention's tile: query rows and keys per block (blockAttention).
     int64_t blockRows() const { return m_blockRows; }
     void setBlockRows(int64_t rows) { m_blockRows = rows; }
+    int64_t blockKeys() const { return m_blockKeys; }
+    void setBlockKeys(int64_t keys) { m_blockKeys = keys; }
 
   private:
     struct LayerIo;
@@ -109,6 +112,7 @@ class Transformer
     QString m_source;
     Rope m_rope;
     int64_t m_blockRows = 512;
+    int64_t m_blockKeys = 2048;
     std::unique_ptr<CheckpointDir> m_checkpoint; // owns the memory map of loaded weights
 };
 
