@@ -1,6 +1,7 @@
 #include "model/attention.h"
 
 #include "model/contextcache.h"
+#include "model/fusedattention.h"
 
 #include <torch/torch.h>
 
@@ -131,8 +132,12 @@ AttentionOutput blockAttention(const AttentionInputs& in)
 
     const at::Tensor selfK = in.selfK.reshape({n, ts, hd});
     const at::Tensor selfV = in.selfV.reshape({n, ts, hd});
+    // Inference on one sequence without context (the prefill) runs the fused kernel: the
+    // same output and logsumexp, and the analysis pass below is shared.
+    const bool fused = fusedAttentionApplies(in);
     // Values with a column of ones: the products also sum the probabilities.
-    const at::Tensor selfVOnes = at::cat({selfV, at::ones({n, ts, 1}, selfV.options())}, 2);
+    const at::Tensor selfVOnes =
+        fused ? at::Tensor() : at::cat({selfV, at::ones({n, ts, 1}, selfV.options())}, 2);
     const at::Tensor ctxVOnes =
         hasContext ? at::cat({in.ctxV, at::ones({kvHeads, tc, 1}, in.ctxV.options())}, 2)
                    : at::Tensor();
@@ -175,7 +180,14 @@ AttentionOutput blockAttention(const AttentionInputs& in)
     // scores back into probabilities in the analysis pass.
     std::vector<at::Tensor> lseBlocks;
     const bool analysis = in.captureContext || in.accumulateReceived || !in.captureRows.empty();
-    for (int64_t r0 = 0; r0 < tq; r0 += step) {
+    AttentionOutput result;
+    if (fused) {
+        FusedAttentionOutput f = fusedAttention(in.q, in.selfK, in.selfV, analysis);
+        result.out = f.out;
+        if (analysis)
+            lseBlocks.push_back(f.lse);
+    }
+    for (int64_t r0 = 0; r0 < tq && !fused; r0 += step) {
         const int64_t rows = std::min(step, tq - r0);
         const int64_t keyStep = keysPerBlock(rows);
         const at::Tensor qb = queryBlock(r0, rows);
@@ -209,9 +221,10 @@ AttentionOutput blockAttention(const AttentionInputs& in)
             lseBlocks.push_back(softmax.logSumExp().detach().view({n, group, rows}));
     }
 
-    AttentionOutput result;
-    const at::Tensor out = outBlocks.size() == 1 ? outBlocks.front() : at::cat(outBlocks, 3);
-    result.out = out.permute({0, 3, 1, 2, 4}).reshape({batch, tq, kvHeads * group * hd});
+    if (!fused) {
+        const at::Tensor out = outBlocks.size() == 1 ? outBlocks.front() : at::cat(outBlocks, 3);
+        result.out = out.permute({0, 3, 1, 2, 4}).reshape({batch, tq, kvHeads * group * hd});
+    }
     if (!analysis)
         return result;
 
