@@ -37,11 +37,47 @@ FailureSetsView::FailureSetsView(QWidget* parent)
         else
             QToolTip::showText(e->globalPosition().toPoint(), describe(column), plot());
     });
+    connect(plot(), &QCustomPlot::mousePress, this,
+            [this](QMouseEvent* e) { m_pressColumn = columnAt(e->pos()); });
+    connect(plot(), &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
+        const int column = columnAt(e->pos());
+        if (e->button() == Qt::LeftButton && column >= 0 && column == m_pressColumn)
+            selectColumn(column);
+    });
+}
+
+QStringList FailureSetsView::members(int column) const
+{
+    QStringList names;
+    if (column >= 0 && column < m_data.intersections.size())
+        for (int m : m_data.intersections[column].members)
+            names << m_data.names.value(m);
+    return names;
+}
+
+QStringList FailureSetsView::nonMembers(int column) const
+{
+    QStringList names;
+    if (column >= 0 && column < m_data.intersections.size())
+        for (int s = 0; s < m_data.names.size(); ++s)
+            if (!m_data.intersections[column].members.contains(s))
+                names << m_data.names[s];
+    return names;
+}
+
+void FailureSetsView::selectColumn(int column)
+{
+    m_selected = column >= 0 && column < m_data.intersections.size() ? column : -1;
+    if (hasData())
+        rebuild();
+    if (m_selected >= 0)
+        emit intersectionSelected(m_data.ratio, members(m_selected), nonMembers(m_selected));
 }
 
 void FailureSetsView::setData(const FailureSets& data)
 {
     m_data = data;
+    m_selected = -1;
     Provenance p = provenance();
     p.ratio = data.ratio;
     setProvenance(p);
@@ -56,6 +92,7 @@ void FailureSetsView::setData(const FailureSets& data)
 void FailureSetsView::clear()
 {
     m_data = {};
+    m_selected = -1;
     setHasData(false);
     setTitle(m_baseTitle);
 }
@@ -115,6 +152,15 @@ void FailureSetsView::rebuild()
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         label->setText(QString::number(count));
         label->setColor(pal.foreground);
+    }
+    if (m_selected >= 0) {
+        // The selected column: its bar in the accent colour, over the plain one.
+        auto* chosen = new QCPBars(bx, by);
+        chosen->setWidth(0.6);
+        chosen->setPen(QPen(pal.foreground, 1.5));
+        chosen->setBrush(pal.seriesColor(1));
+        chosen->setSelectable(QCP::stNone);
+        chosen->addData(m_selected, m_data.intersections[m_selected].count);
     }
 
     // Members: a dot per compressor, filled and joined where it belongs to the column.

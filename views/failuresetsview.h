@@ -11,7 +11,8 @@ namespace kvl {
 // intersection (samples failing under exactly those compressors), the members of
 // each as joined dots under it, and each compressor's set size at the left. With
 // three or more compressors it says what pairwise Jaccard cannot: how many samples
-// every compressor fails, and how many only one does. Hover a column for its count.
+// every compressor fails, and how many only one does. Hover a column for its count;
+// click it to select it (the window then lists its samples).
 class FailureSetsView : public PlotView
 {
     Q_OBJECT
@@ -32,6 +33,17 @@ class FailureSetsView : public PlotView
     // The column under a plot-widget position (bar or dot rows); -1 outside.
     int columnAt(const QPoint& plotPixel) const;
     QPoint columnCenter(int column) const;
+    // Highlights a column and emits intersectionSelected (-1 clears the selection).
+    void selectColumn(int column);
+    int selectedColumn() const { return m_selected; }
+    // The compressors of a column, and the other compressors of the plot.
+    QStringList members(int column) const;
+    QStringList nonMembers(int column) const;
+
+  signals:
+    // A column was selected: the samples failing (C→W) at `ratio` under every one of
+    // `members` and under none of `others`.
+    void intersectionSelected(double ratio, const QStringList& members, const QStringList& others);
 
   protected:
     void rebuild() override;
@@ -41,6 +53,8 @@ class FailureSetsView : public PlotView
     FailureSets m_data;
     QCPAxisRect* m_bars = nullptr;
     QCPAxisRect* m_dots = nullptr;
+    int m_selected = -1;
+    int m_pressColumn = -1;
 };
 
 } // namespace kvl

@@ -36,9 +36,23 @@ void HeatmapView::setData(const Heatmap& data)
 {
     m_source = data.isValid() ? data : Heatmap{}; // a malformed matrix is not drawn half-way
     applySelection();
-    // A shared colour range depends on both maps: the partner redraws with the new one.
-    if (m_partner && m_sharedScale && m_partner->hasData())
-        m_partner->rebuild();
+    // A shared colour range depends on every linked map: the peers redraw with the new one.
+    rebuildPeers();
+}
+
+void HeatmapView::rebuildPeers()
+{
+    if (!m_sharedScale)
+        return;
+    for (const QPointer<HeatmapView>& peer : std::as_const(m_peers))
+        if (peer && peer->hasData())
+            peer->rebuild();
+}
+
+bool HeatmapView::anyPeerHasData() const
+{
+    return std::any_of(m_peers.begin(), m_peers.end(),
+                       [](const QPointer<HeatmapView>& p) { return p && p->hasData(); });
 }
 
 void HeatmapView::setHeadSelection(const HeadSelection& selection)
@@ -46,8 +60,9 @@ void HeatmapView::setHeadSelection(const HeadSelection& selection)
     if (selection == m_selection)
         return;
     m_selection = selection;
-    if (m_partner)
-        m_partner->setHeadSelection(selection);
+    for (const QPointer<HeatmapView>& peer : std::as_const(m_peers))
+        if (peer)
+            peer->setHeadSelection(selection);
     applySelection();
 }
 
@@ -80,8 +95,7 @@ void HeatmapView::clear()
     m_data = {};
     dropPooled();
     setHasData(false);
-    if (m_partner && m_sharedScale && m_partner->hasData())
-        m_partner->rebuild();
+    rebuildPeers();
 }
 
 void HeatmapView::setLogScale(bool on)
@@ -89,37 +103,93 @@ void HeatmapView::setLogScale(bool on)
     if (m_logScale == on)
         return;
     m_logScale = on;
-    if (m_partner)
-        m_partner->setLogScale(on);
+    for (const QPointer<HeatmapView>& peer : std::as_const(m_peers))
+        if (peer)
+            peer->setLogScale(on);
     if (hasData())
         rebuild();
 }
 
 void HeatmapView::setScalePartner(HeatmapView* partner)
 {
-    if (partner == m_partner || partner == this)
+    if (partner == this || (partner && m_peers.size() == 1 && m_peers.front() == partner))
         return;
-    if (HeatmapView* old = m_partner) {
-        disconnect(old, nullptr, this, nullptr);
-        disconnect(this, nullptr, old, nullptr);
-        m_partner = nullptr;
-        old->setScalePartner(nullptr);
-    }
-    m_partner = partner;
-    if (partner) {
-        // Zoom together while both show the same context.
-        connect(this, &PooledMapView::visibleRangeChanged, partner, [this, partner](int b, int e) {
-            if (partner->columns() == columns())
-                partner->setVisibleRange(b, e);
-        });
-        partner->setScalePartner(this);
-        if (partner->logScale() != m_logScale)
-            partner->setLogScale(m_logScale);
-        if (partner->headSelection() != m_selection)
-            partner->setHeadSelection(m_selection);
+    if (partner)
+        linkScales({this, partner});
+    else
+        unlinkScale();
+}
+
+HeatmapView* HeatmapView::scalePartner() const
+{
+    for (const QPointer<HeatmapView>& peer : m_peers)
+        if (peer)
+            return peer;
+    return nullptr;
+}
+
+QVector<HeatmapView*> HeatmapView::scalePeers() const
+{
+    QVector<HeatmapView*> peers;
+    for (const QPointer<HeatmapView>& peer : m_peers)
+        if (peer)
+            peers.push_back(peer);
+    return peers;
+}
+
+void HeatmapView::unlinkScale()
+{
+    const QVector<QPointer<HeatmapView>> peers = std::exchange(m_peers, {});
+    for (const QPointer<HeatmapView>& peer : peers) {
+        if (!peer)
+            continue;
+        peer->m_peers.removeAll(QPointer<HeatmapView>(this));
+        disconnect(peer, &PooledMapView::visibleRangeChanged, this, nullptr);
+        disconnect(this, &PooledMapView::visibleRangeChanged, peer, nullptr);
+        if (peer->hasData())
+            peer->rebuild();
     }
     if (hasData())
         rebuild();
+}
+
+void HeatmapView::linkScales(const QVector<HeatmapView*>& views)
+{
+    for (HeatmapView* view : views)
+        if (view)
+            view->unlinkScale();
+    HeatmapView* lead = nullptr;
+    for (HeatmapView* view : views) {
+        if (!view)
+            continue;
+        lead = lead ? lead : view;
+        for (HeatmapView* other : views) {
+            if (!other || other == view || view->m_peers.contains(QPointer<HeatmapView>(other)))
+                continue;
+            view->m_peers.push_back(other);
+            // Zoom together while both show the same context.
+            connect(view, &PooledMapView::visibleRangeChanged, other, [view, other](int b, int e) {
+                if (other->columns() == view->columns())
+                    other->setVisibleRange(b, e);
+            });
+        }
+    }
+    if (!lead)
+        return;
+    // The first view's settings hold for the group.
+    for (HeatmapView* view : views) {
+        if (!view || view == lead)
+            continue;
+        view->m_sharedScale = lead->m_sharedScale;
+        view->m_logScale = lead->m_logScale;
+        if (view->m_selection != lead->m_selection) {
+            view->m_selection = lead->m_selection;
+            view->applySelection();
+        }
+    }
+    for (HeatmapView* view : views)
+        if (view && view->hasData())
+            view->rebuild();
 }
 
 void HeatmapView::setSharedScale(bool on)
@@ -127,8 +197,9 @@ void HeatmapView::setSharedScale(bool on)
     if (m_sharedScale == on)
         return;
     m_sharedScale = on;
-    if (m_partner)
-        m_partner->setSharedScale(on);
+    for (const QPointer<HeatmapView>& peer : std::as_const(m_peers))
+        if (peer)
+            peer->setSharedScale(on);
     if (hasData())
         rebuild();
 }
@@ -178,7 +249,9 @@ void HeatmapView::drawPooled()
     if (isZoomed())
         notes << tr("%1–%2 of %3").arg(visibleBegin()).arg(visibleEnd() - 1).arg(columns());
     const bool partnerMasked =
-        m_partner && m_partner->hasData() && !m_partner->m_data.evicted.isEmpty();
+        std::any_of(m_peers.begin(), m_peers.end(), [](const QPointer<HeatmapView>& p) {
+            return p && p->hasData() && !p->m_data.evicted.isEmpty();
+        });
     if (withMask)
         notes << tr("greyed cells: evicted entries");
     else if (partnerMasked)
@@ -189,7 +262,7 @@ void HeatmapView::drawPooled()
         // (a label wider than the map is clipped at both ends).
         const QString oneLine = label + QStringLiteral(" · ") + notes.join(QStringLiteral(" · "));
         const int room = rect->width() > 0 ? rect->width() : width() * 3 / 4;
-        const bool paired = m_partner && m_partner->hasData();
+        const bool paired = anyPeerHasData();
         label = !paired && QFontMetrics(x->labelFont()).horizontalAdvance(oneLine) <= room
                     ? oneLine
                     : label + QLatin1Char('\n') + notes.join(QStringLiteral(" · "));
@@ -203,9 +276,11 @@ void HeatmapView::drawPooled()
     QCPColorMap* map = addPooledColorMap(x, y, grid.values);
     // Max pooling keeps every bin's largest value: the top of the visible positions.
     double top = maxOver(visibleBegin(), visibleEnd());
-    const bool shared = m_sharedScale && m_partner && m_partner->hasData();
+    const bool shared = m_sharedScale && anyPeerHasData();
     if (shared)
-        top = std::max(top, m_partner->maxOver(m_partner->visibleBegin(), m_partner->visibleEnd()));
+        for (const QPointer<HeatmapView>& peer : std::as_const(m_peers))
+            if (peer && peer->hasData())
+                top = std::max(top, peer->maxOver(peer->visibleBegin(), peer->visibleEnd()));
     map->setGradient(colorGradient(colorMap()));
     if (m_logScale) {
         map->setDataScaleType(QCPAxis::stLogarithmic);

@@ -15,9 +15,10 @@ namespace kvl {
 // stays visible and the cost never grows with N². Evidence spans are boxed and
 // marked above the map; evicted entries are greyed out.
 //
-// Two heatmaps of one sample (FullCache and a compressor) are paired with
-// setScalePartner(): they zoom together and, unless setSharedScale(false), share
-// one colour range, so equal colours mean equal attention in both.
+// Heatmaps of one sample (FullCache and a compressor, or the compare page's three
+// configurations) are linked with setScalePartner() or linkScales(): they zoom together
+// and, unless setSharedScale(false), share one colour range, so equal colours mean
+// equal attention in every panel.
 class HeatmapView : public PooledMapView
 {
     Q_OBJECT
@@ -42,7 +43,11 @@ class HeatmapView : public PooledMapView
     // Pairs this view with `partner` (both ways; nullptr unpairs): zoom follows, log
     // scale follows, and with a shared scale both colour ranges are the same.
     void setScalePartner(HeatmapView* partner);
-    HeatmapView* scalePartner() const { return m_partner; }
+    // The same for any number of views: each leaves the group it was in.
+    static void linkScales(const QVector<HeatmapView*>& views);
+    // The first view linked with this one (nullptr when none).
+    HeatmapView* scalePartner() const;
+    QVector<HeatmapView*> scalePeers() const;
     bool sharedScale() const { return m_sharedScale; }
     void setSharedScale(bool on);
     // The colour range drawn now (lower, upper).
@@ -63,13 +68,17 @@ class HeatmapView : public PooledMapView
     QString rowLabel(int row) const;
 
     void applySelection();
+    void unlinkScale();
+    // Peers with data drawn (the ones a shared range or a paired layout depends on).
+    bool anyPeerHasData() const;
+    void rebuildPeers();
 
     Heatmap m_source;
     Heatmap m_data;
     HeadSelection m_selection;
     bool m_logScale = false;
     bool m_sharedScale = true;
-    QPointer<HeatmapView> m_partner;
+    QVector<QPointer<HeatmapView>> m_peers;
     QPair<double, double> m_colorRange{0.0, 0.0};
 };
 

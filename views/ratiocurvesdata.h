@@ -28,6 +28,9 @@ struct RatioCurve
 struct RatioCurves
 {
     QString valueLabel; // y axis title
+    // x axis title; empty: the compression ratio's usual one. Offloading keeps every
+    // entry, so its ratio sets a retrieval budget instead, and its axis says so.
+    QString ratioLabel;
     QVector<RatioCurve> curves;
     double reference = std::numeric_limits<double>::quiet_NaN();
     QString referenceLabel;

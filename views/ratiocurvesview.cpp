@@ -32,7 +32,8 @@ void RatioCurvesView::rebuild()
     QVector<double> ratios;
     for (const RatioCurve& c : m_data.curves)
         ratios += c.ratios;
-    const RatioAxes axes = resetToRatioAxes(m_data.valueLabel, ratios, int(m_data.curves.size()));
+    const RatioAxes axes =
+        resetToRatioAxes(m_data.valueLabel, ratios, int(m_data.curves.size()), m_data.ratioLabel);
     if (!std::isnan(m_data.reference)) {
         QString name =
             QStringLiteral("%1 (%2").arg(m_data.referenceLabel).arg(m_data.reference, 0, 'f', 3);

@@ -69,7 +69,7 @@ QString RatioPlotView::nRange(const QVector<int>& n)
 
 RatioPlotView::RatioAxes RatioPlotView::resetToRatioAxes(const QString& valueLabel,
                                                          const QVector<double>& ratios,
-                                                         int seriesCount)
+                                                         int seriesCount, const QString& ratioLabel)
 {
     resetPlot();
     m_series.clear();
@@ -80,7 +80,9 @@ RatioPlotView::RatioAxes RatioPlotView::resetToRatioAxes(const QString& valueLab
     axes.legend = addLegend(axes.rect, Qt::AlignBottom | Qt::AlignLeft);
     axes.x = axes.rect->axis(QCPAxis::atBottom);
     axes.y = axes.rect->axis(QCPAxis::atLeft);
-    axes.x->setLabel(tr("Compression ratio (share of context KV entries removed)"));
+    axes.x->setLabel(ratioLabel.isEmpty()
+                         ? tr("Compression ratio (share of context KV entries removed)")
+                         : ratioLabel);
     axes.y->setLabel(valueLabel);
     m_x = axes.x;
     m_y = axes.y;

@@ -61,8 +61,9 @@ class RatioPlotView : public PlotView
     // Resets the plot to the ratio axes, the ratio axis fitted to `ratios` (every ratio
     // of the data) with a margin; `seriesCount` series will be drawn (for the spacing
     // of points that share a ratio).
+    // `ratioLabel`: the x axis title (empty: the compression ratio's).
     RatioAxes resetToRatioAxes(const QString& valueLabel, const QVector<double>& ratios,
-                               int seriesCount);
+                               int seriesCount, const QString& ratioLabel = {});
     // A dashed line at `value` across all ratios, named in the legend, with its
     // interval [lo, hi] as a faint band when known; never selected.
     void addReferenceLine(const RatioAxes& axes, const QString& name, double value,

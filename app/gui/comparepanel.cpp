@@ -41,6 +41,9 @@ ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent), m_request(new Lat
         m_maps[i]->setEmptyHint(tr("Pick a configuration and a sample (toolbar) to compare."));
         split->addWidget(m_maps[i]);
     }
+    // One colour range and one zoom over the three panels: equal colours mean equal
+    // attention in the reference, A and B (View menu: per-panel scales).
+    HeatmapView::linkScales({m_maps[0], m_maps[1], m_maps[2]});
     pickers->setColumnStretch(6, 1);
     layout->addLayout(pickers);
     m_match = new QLabel;

@@ -7,6 +7,7 @@
 #include "newrundialog.h"
 #include "overlaplists.h"
 #include "retrievalmappage.h"
+#include "rowqueries.h"
 #include "rowspanel.h"
 #include "runcomparepanel.h"
 #include "runprocess.h"
@@ -202,6 +203,7 @@ void MainWindow::createViews()
            "landmark kind (colour) and chunk size (line style) against the ratio."));
     m_offloadScore->setObjectName(QStringLiteral("OffloadScore"));
     m_retrievalMap = new RetrievalMapPage;
+    connect(m_retrievalMap, &RetrievalMapPage::rowShown, this, &MainWindow::updateSelectionTitle);
     m_compare = new ComparePanel;
     m_runCompare = new RunComparePanel;
     m_inspector = new SampleInspector;
@@ -336,6 +338,8 @@ void MainWindow::createViews()
     m_pageViews.insert(overlapPage, m_overlap);
     m_pageViews.insert(setsPage, m_failureSets);
     m_pageViews.insert(attentionPage, m_heatmap);
+    // Compare samples: A's map for the CSV; the figure takes all three panels.
+    m_pageViews.insert(m_compare, m_compare->heatmap(1));
     // The selection line over the pages: which run, configuration, sample and heads the
     // view shows, so a screenshot or a glance never leaves it to memory.
     m_selectionTitle = new QLabel;
@@ -365,6 +369,19 @@ void MainWindow::createViews()
     connect(m_chainBreaks, &TaxonomyView::selectionChanged, this,
             &MainWindow::onChainBreakSelection);
     connect(m_overlap, &OverlapMatrixView::pairSelected, this, &MainWindow::onOverlapSelection);
+    connect(m_failureSets, &FailureSetsView::intersectionSelected, this,
+            [this](double ratio, const QStringList& members, const QStringList& others) {
+                if (m_currentRun.isEmpty() || !m_session->canRead())
+                    return;
+                const QString path = m_currentRun;
+                statusBar()->showMessage(m_failureSets->describe(m_failureSets->selectedColumn()));
+                runRowsQuery(tr("Failures at ratio %1: %2 only")
+                                 .arg(ratio)
+                                 .arg(members.join(QStringLiteral(" & "))),
+                             [path, ratio, members, others] {
+                                 return intersectionRows(path, ratio, members, others);
+                             });
+            });
     connect(m_accuracy, &AccuracyRatioView::configurationSelected, this,
             [this](const QString& compressor, double ratio) {
                 m_selection.selectedCompressor = compressor;
@@ -479,6 +496,7 @@ void MainWindow::createMenus()
         tr("Heatmaps: one colour sca&le for FullCache and compressed"), this, [this](bool on) {
             m_heatmap->setSharedScale(on);
             m_inspector->heatmap()->setSharedScale(on);
+            m_compare->heatmap(0)->setSharedScale(on); // and its two linked panels
         });
     sharedScale->setCheckable(true);
     sharedScale->setChecked(true);
@@ -714,16 +732,21 @@ QString MainWindow::selectionTitle() const
     if (m_currentRun.isEmpty())
         return parts.first();
     parts << tr("run: %1").arg(QFileInfo(m_currentRun).fileName());
-    // The inspector shows the row it was given, whatever the toolbar's selection.
+    // The inspector and the retrieval map show the row they were given, whatever the
+    // toolbar's selection.
     const SampleDetail& inspected = m_inspector->detail();
     const bool inspector = id == QLatin1String("sample") && !inspected.sample.key.isEmpty();
-    const ConfigChoice config =
-        inspector ? ConfigChoice{inspected.compressor, inspected.ratio} : m_data.focus;
+    const std::optional<RetrievalRowChoice> mapRow =
+        id == QLatin1String("retrieval-map") ? m_retrievalMap->shownRow() : std::nullopt;
+    const ConfigChoice config = inspector ? ConfigChoice{inspected.compressor, inspected.ratio}
+                                : mapRow  ? ConfigChoice{mapRow->compressor, mapRow->ratio}
+                                          : m_data.focus;
     if (!config.compressor.isEmpty())
         parts << tr("configuration: %1").arg(config.label());
     // The attention maps are always of one sample; the other views average unless
     // one is chosen.
     const QString sample = inspector                          ? inspected.sample.key
+                           : mapRow                           ? mapRow->sampleKey
                            : id == QLatin1String("attention") ? m_data.sampleKey
                            : id == QLatin1String("compare-samples")
                                ? m_compare->sample()
@@ -770,6 +793,9 @@ void MainWindow::exportFigure()
         pair = {m_inspector->referenceHeatmap(), m_inspector->heatmap()};
         orientation = Qt::Horizontal;
         view = m_inspector->heatmap();
+    } else if (m_pages->currentWidget() == m_compare) {
+        // Reference, A and B stacked as on screen, on their one colour scale.
+        pair = {m_compare->heatmap(0), m_compare->heatmap(1), m_compare->heatmap(2)};
     }
     bool hasData = view && view->hasData();
     for (const PlotView* v : pair)

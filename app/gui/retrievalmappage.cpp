@@ -74,12 +74,21 @@ bool RetrievalMapPage::showRow(const QString& sampleKey, const QString& configKe
     return false;
 }
 
+std::optional<RetrievalRowChoice> RetrievalMapPage::shownRow() const
+{
+    const int i = m_rows->currentIndex();
+    if (m_path.isEmpty() || i < 0 || i >= m_choices.size() || !m_view->hasData())
+        return std::nullopt;
+    return m_choices[i];
+}
+
 void RetrievalMapPage::loadChosen()
 {
     const int i = m_rows->currentIndex();
     m_message->hide();
     if (m_path.isEmpty() || i < 0 || i >= m_choices.size()) {
         m_view->clear();
+        emit rowShown();
         return;
     }
     const RetrievalRowChoice& choice = m_choices[i];
@@ -97,6 +106,7 @@ void RetrievalMapPage::loadChosen()
         m_message->setText(e.message());
         m_message->show();
     }
+    emit rowShown();
 }
 
 } // namespace kvl

@@ -5,6 +5,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QComboBox;
 class QLabel;
 
@@ -28,8 +30,14 @@ class RetrievalMapPage : public QWidget
     // Shows the row (sample, configuration); false when the run lists no such row.
     bool showRow(const QString& sampleKey, const QString& configKey);
 
+    // The row drawn now (what the window's selection line names on this page).
+    std::optional<RetrievalRowChoice> shownRow() const;
+
     RetrievalMapView* view() const { return m_view; }
     QComboBox* rowChooser() const { return m_rows; }
+
+  signals:
+    void rowShown();
 
   private:
     void loadChosen();

@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QHash>
+#include <QMap>
 #include <QSet>
 
 namespace kvl {
@@ -93,6 +94,43 @@ QVector<ResultRow> overlapRows(const QString& path, double ratio, const QString&
                 bOnly.push_back({r, only(b)});
         }
     return withGold(reader, aOnly + bOnly + both);
+}
+
+QVector<ResultRow> intersectionRows(const QString& path, double ratio, const QStringList& members,
+                                    const QStringList& others)
+{
+    RunReader reader(path);
+    if (members.isEmpty())
+        return {};
+    // Samples failed by every member...
+    std::vector<std::vector<StoredResult>> memberRows;
+    QHash<QString, int> failedBy;
+    for (const QString& m : members) {
+        memberRows.push_back(failures(reader, m, ratio));
+        QSet<QString> keys;
+        for (const StoredResult& r : memberRows.back())
+            keys.insert(r.sampleKey);
+        for (const QString& k : std::as_const(keys))
+            ++failedBy[k];
+    }
+    QSet<QString> chosen;
+    for (auto it = failedBy.cbegin(); it != failedBy.cend(); ++it)
+        if (it.value() == members.size())
+            chosen.insert(it.key());
+    // ...and by no other compressor of the plot.
+    for (const QString& o : others)
+        for (const StoredResult& r : failures(reader, o, ratio))
+            chosen.remove(r.sampleKey);
+    const QString label = members.join(QStringLiteral(" & "));
+    QMap<QString, QVector<ResultRow>> bySample; // sample key order: stable, readable
+    for (const std::vector<StoredResult>& rows : memberRows)
+        for (const StoredResult& r : rows)
+            if (chosen.contains(r.sampleKey))
+                bySample[r.sampleKey].push_back({r, label});
+    QVector<ResultRow> out;
+    for (const QVector<ResultRow>& rows : std::as_const(bySample))
+        out += rows;
+    return withGold(reader, std::move(out));
 }
 
 } // namespace kvl

@@ -21,4 +21,10 @@ QVector<ResultRow> chainBreakRows(const QString& path, const QString& compressor
 QVector<ResultRow> overlapRows(const QString& path, double ratio, const QString& a,
                                const QString& b);
 
+// The C→W rows at one ratio of the samples that every compressor of `members` fails and
+// no compressor of `others` does (an UpSet column), grouped by sample: the members' rows
+// of the first sample, then of the next.
+QVector<ResultRow> intersectionRows(const QString& path, double ratio, const QStringList& members,
+                                    const QStringList& others);
+
 } // namespace kvl

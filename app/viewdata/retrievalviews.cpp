@@ -112,7 +112,8 @@ OffloadViews offloadViewsOf(const std::vector<RetrievalRow>& rows)
                                 QStringLiteral("%1 · %2 @ %3%4")
                                     .arg(r.sampleKey, r.compressor)
                                     .arg(r.ratio)
-                                    .arg(recallText)});
+                                    .arg(recallText),
+                                r.compressor, r.ratio});
         }
     }
     const auto nameOf = [&](const QString& compressor) {
@@ -121,9 +122,11 @@ OffloadViews offloadViewsOf(const std::vector<RetrievalRow>& rows)
     };
 
     out.recall.valueLabel = tr("Mean evidence recall (share of evidence entries retrieved)");
-    out.recall.intervalNote =
-        tr("budget per kv-head and step = context × (1 − ratio) unless set in tokens; ") +
-        intervalNote();
+    // Every entry stays (offloaded): the ratio only sets the retrieval budget.
+    const QString ratioLabel = tr("Ratio r: each decoding step attends to ⌊T(1 − r)⌋ of the T "
+                                  "context entries per kv-head (unless a budget is set in tokens)");
+    out.recall.ratioLabel = ratioLabel;
+    out.recall.intervalNote = intervalNote();
     int color = 0;
     for (const auto& [compressor, cells] : recall) {
         RatioCurve curve;
@@ -135,6 +138,7 @@ OffloadViews offloadViewsOf(const std::vector<RetrievalRow>& rows)
     }
 
     out.score.valueLabel = tr("Task score (mean over rows)");
+    out.score.ratioLabel = ratioLabel;
     out.score.intervalNote = intervalNote();
     QStringList landmarks, chunks;
     std::set<std::pair<QString, int>> pairs;

@@ -22,6 +22,8 @@ struct RetrievalRowChoice
     QString sampleKey;
     QString configKey;
     QString label; // "s3 · shadowkv @ 0.5 (recall 0.42)"
+    QString compressor;
+    double ratio = 0.0;
     bool operator==(const RetrievalRowChoice&) const = default;
 };
 

@@ -374,6 +374,50 @@ class TstPooledMapView : public QObject
         QVERIFY(a->logScale());
     }
 
+    void threeLinkedHeatmapsShareOneScale()
+    {
+        // The compare page: reference, A and B under one colour range and one zoom.
+        Heatmap reference = longHeatmap(3, {});
+        reference.values[100] = 0.02;
+        Heatmap a = longHeatmap(3, {});
+        a.values[kLong + 500] = 0.09;
+        Heatmap b = longHeatmap(3, {});
+        b.values[200] = 0.04;
+        QWidget page;
+        auto* layout = new QVBoxLayout(&page);
+        HeatmapView* views[3] = {new HeatmapView, new HeatmapView, new HeatmapView};
+        for (HeatmapView* v : views)
+            layout->addWidget(v);
+        HeatmapView::linkScales({views[0], views[1], views[2]});
+        QCOMPARE(views[2]->scalePeers().size(), 2);
+        views[0]->setData(reference);
+        views[1]->setData(a);
+        views[2]->setData(b);
+        showLaidOut(&page);
+        for (HeatmapView* v : views)
+            QCOMPARE(v->colorRange().second, 0.09);
+        // Zooming B moves the others; the range is the top of what is visible in any.
+        views[2]->setVisibleRange(150, 400);
+        for (HeatmapView* v : views) {
+            QCOMPARE(v->visibleBegin(), 150);
+            QCOMPARE(v->colorRange().second, 0.04);
+        }
+        views[2]->resetZoom();
+        // Per panel, for all three at once.
+        views[1]->setSharedScale(false);
+        QVERIFY(!views[0]->sharedScale() && !views[2]->sharedScale());
+        QCOMPARE(views[0]->colorRange().second, 0.02);
+        QCOMPARE(views[1]->colorRange().second, 0.09);
+        QCOMPARE(views[2]->colorRange().second, 0.04);
+        // Pairing one of them elsewhere takes it out of the group.
+        views[1]->setSharedScale(true);
+        HeatmapView lone;
+        views[2]->setScalePartner(&lone);
+        QCOMPARE(views[0]->scalePeers().size(), 1);
+        QCOMPARE(views[2]->scalePartner(), &lone);
+        QCOMPARE(views[0]->colorRange().second, 0.09);
+    }
+
     void headSelectorPicksRows_data()
     {
         // 2 layers × 2 kv-heads × 3 positions: perHead[(l·2 + h)·3 + t] = 10l + 2h + t.

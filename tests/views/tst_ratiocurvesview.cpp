@@ -90,6 +90,19 @@ class TstRatioCurvesView : public QObject
         QVERIFY2(std::abs(range.upper - high) < 1e-9, qPrintable(QString::number(range.upper)));
     }
 
+    void ratioAxisTitleCanBeNamed()
+    {
+        RatioCurves d = sampleCurves();
+        RatioCurvesView view(QStringLiteral("T"), QStringLiteral("hint"));
+        view.setData(d);
+        QCPAxis* x = view.plot()->axisRects().first()->axis(QCPAxis::atBottom);
+        QVERIFY(x->label().startsWith(QStringLiteral("Compression ratio")));
+        d.ratioLabel = QStringLiteral("Ratio r: retrieval budget");
+        view.setData(d);
+        x = view.plot()->axisRects().first()->axis(QCPAxis::atBottom);
+        QCOMPARE(x->label(), d.ratioLabel);
+    }
+
     void pointsShowNAndInterval()
     {
         RatioCurvesView view(QStringLiteral("T"), QStringLiteral("hint"));

@@ -111,6 +111,11 @@ class TstOffloadViews : public QObject
                      map->title().contains(QLatin1String("yakv@0.5")),
                  qPrintable(map->title()));
         QCOMPARE(map->provenance().compressor, QStringLiteral("yakv@0.5"));
+        // The selection line names the row drawn, not the toolbar's focus.
+        const QString line = window.selectionTitle();
+        QVERIFY2(line.contains(QLatin1String("sample: o3")) &&
+                     line.contains(QLatin1String("configuration: yakv")),
+                 qPrintable(line));
         // Zoom onto a field's evidence (a click on its band does the same).
         QVERIFY(map->zoomToSpan(1));
         QVERIFY(map->isZoomed());

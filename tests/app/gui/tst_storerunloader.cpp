@@ -417,6 +417,20 @@ class TstStoreRunLoader : public QObject
         QCOMPARE(ov[2].group, QStringLiteral("both"));
         QCOMPARE(ov[2].result.sampleKey, QStringLiteral("s1"));
         QCOMPARE(ov[3].result.sampleKey, QStringLiteral("s1"));
+
+        // UpSet columns: failed by exactly these compressors.
+        const QVector<ResultRow> both = intersectionRows(m_path, 0.5, {"SnapKV", "TOVA"}, {});
+        QCOMPARE(both.size(), 2);
+        for (const ResultRow& row : both) {
+            QCOMPARE(row.result.sampleKey, QStringLiteral("s1"));
+            QCOMPARE(row.group, QStringLiteral("SnapKV & TOVA"));
+        }
+        const QVector<ResultRow> snapOnly = intersectionRows(m_path, 0.5, {"SnapKV"}, {"TOVA"});
+        QCOMPARE(snapOnly.size(), 1);
+        QCOMPARE(snapOnly[0].result.sampleKey, QStringLiteral("s3"));
+        QCOMPARE(snapOnly[0].result.compressor, QStringLiteral("SnapKV"));
+        QCOMPARE(snapOnly[0].gold, QStringLiteral("gold3")); // looked up like every drill-down
+        QVERIFY(intersectionRows(m_path, 0.5, {}, {"TOVA"}).isEmpty());
     }
 
     void chainBreaks()

@@ -65,6 +65,9 @@ class TestRetrievalViews : public QObject
         QVERIFY(std::abs(yakv->values[0] - 0.9) < 1e-12);
         QVERIFY(std::abs(yakv->hi[0] - 0.9) < 1e-12); // no spread
         QVERIFY(std::isnan(views.recall.reference));  // FullCache retrieves everything
+        // Nothing is evicted: the x axis names the retrieval budget the ratio sets.
+        QVERIFY(views.recall.ratioLabel.contains(QStringLiteral("⌊T(1 − r)⌋")));
+        QCOMPARE(views.score.ratioLabel, views.recall.ratioLabel);
     }
 
     void scoreByLandmarkAndChunk()
