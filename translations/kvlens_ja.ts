@@ -4,16 +4,12 @@
 <context>
     <name>QObject</name>
     <message>
-        <source>%1 · %2 parameters · %3 layers · %4 kv-heads of %5 query heads</source>
-        <translation>%1 · パラメータ %2 · %3 層 · クエリヘッド %5 に対し KV ヘッド %4</translation>
-    </message>
-    <message>
         <source>%1: true or false</source>
         <translation>%1: true か false を指定してください</translation>
     </message>
     <message>
         <source>%1: &apos;%2&apos; is not a number</source>
-        <translation>%1: '%2' は数値ではありません</translation>
+        <translation>%1: &apos;%2&apos; は数値ではありません</translation>
     </message>
     <message>
         <source>%1: must not be negative</source>
@@ -21,7 +17,11 @@
     </message>
     <message>
         <source>%1: no spaces or , + ( ) : = in a value (lists use &apos;;&apos;)</source>
-        <translation>%1: 値に空白や , + ( ) : = は使えません（リストは ';' で区切ります）</translation>
+        <translation>%1: 値に空白や , + ( ) : = は使えません（リストは &apos;;&apos; で区切ります）</translation>
+    </message>
+    <message>
+        <source>%1 · %2 parameters · %3 layers · %4 kv / %5 query heads</source>
+        <translation>%1 · パラメータ %2 · %3 層 · kv ヘッド %4 / クエリヘッド %5</translation>
     </message>
 </context>
 <context>
@@ -49,6 +49,38 @@
     <message>
         <source>no such file</source>
         <translation>ファイルがありません</translation>
+    </message>
+    <message>
+        <source>intervals: Wilson score for 0/1 values, else mean ± 1.96 standard errors</source>
+        <translation>区間: 0/1 の値は Wilson スコア、それ以外は平均 ± 1.96 標準誤差</translation>
+    </message>
+    <message>
+        <source> (evidence recall %1)</source>
+        <translation>（根拠の再現率 %1）</translation>
+    </message>
+    <message>
+        <source>%1 · %2, chunk %3</source>
+        <translation>%1 · %2、チャンク %3</translation>
+    </message>
+    <message>
+        <source>Mean evidence recall (share of evidence entries retrieved)</source>
+        <translation>根拠の平均再現率（取得された根拠エントリの割合）</translation>
+    </message>
+    <message>
+        <source>Ratio r: each decoding step attends to ⌊T(1 − r)⌋ of the T context entries per kv-head (unless a budget is set in tokens)</source>
+        <translation>比率 r: 各デコードステップは kv ヘッドごとに T 個のコンテキストエントリのうち ⌊T(1 − r)⌋ 個を参照（トークン数で予算を指定した場合を除く）</translation>
+    </message>
+    <message>
+        <source>Task score (mean over rows)</source>
+        <translation>タスクスコア（行の平均）</translation>
+    </message>
+    <message>
+        <source>chunk %1</source>
+        <translation>チャンク %1</translation>
+    </message>
+    <message>
+        <source>FullCache</source>
+        <translation>FullCache</translation>
     </message>
 </context>
 <context>
@@ -584,14 +616,6 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
         <translation> · 退避 %1%</translation>
     </message>
     <message>
-        <source> · greyed cells: evicted entries</source>
-        <translation> · グレーのセル: 退避されたエントリ</translation>
-    </message>
-    <message>
-        <source> · %1–%2 of %3</source>
-        <translation> · %3 中 %1–%2</translation>
-    </message>
-    <message>
         <source>Attention (scale shared)</source>
         <translation>アテンション（共通スケール）</translation>
     </message>
@@ -610,6 +634,18 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
     <message>
         <source>kv-head</source>
         <translation>kv ヘッド</translation>
+    </message>
+    <message>
+        <source>%1–%2 of %3</source>
+        <translation>%3 中 %1–%2</translation>
+    </message>
+    <message>
+        <source>greyed cells: evicted entries</source>
+        <translation>灰色のセル: 退避されたエントリ</translation>
+    </message>
+    <message>
+        <source>no entry evicted</source>
+        <translation>退避されたエントリなし</translation>
     </message>
 </context>
 <context>
@@ -745,12 +781,6 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
     <message>
         <source>About &amp;Qt</source>
         <translation>Qt について(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>This build of KVLens cannot read run files yet.
-%1 was not opened.</source>
-        <translation>この KVLens のビルドはまだ実行ファイルを読み込めません。
-%1 は開かれませんでした。</translation>
     </message>
     <message>
         <source>KVLens</source>
@@ -1122,6 +1152,66 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
         <source>heads: %1</source>
         <translation>ヘッド: %1</translation>
     </message>
+    <message>
+        <source>Evidence recall of retrieval vs compression ratio</source>
+        <translation>圧縮率と検索による根拠の再現率</translation>
+    </message>
+    <message>
+        <source>No offloading in this run.
+Runs of the offloading presses (shadowkv, quest, yakv) show how much of the evidence each decoding step retrieved, per method.</source>
+        <translation>この実行にはオフロードがありません。
+オフロード系プレス（shadowkv、quest、yakv）の実行では、各デコードステップが根拠をどれだけ取得したかを手法ごとに表示します。</translation>
+    </message>
+    <message>
+        <source>Task score by landmark kind and chunk size</source>
+        <translation>ランドマークの種類とチャンクサイズ別のタスクスコア</translation>
+    </message>
+    <message>
+        <source>No offloading in this run.
+Runs of the offloading presses show the task score per landmark kind (colour) and chunk size (line style) against the ratio.</source>
+        <translation>この実行にはオフロードがありません。
+オフロード系プレスの実行では、ランドマークの種類（色）とチャンクサイズ（線種）ごとのタスクスコアを比率に対して表示します。</translation>
+    </message>
+    <message>
+        <source>Offloading</source>
+        <translation>オフロード</translation>
+    </message>
+    <message>
+        <source>Does retrieval find the evidence each decoding step needs?</source>
+        <translation>検索は各デコードステップに必要な根拠を見つけているか？</translation>
+    </message>
+    <message>
+        <source>Evidence recall</source>
+        <translation>根拠の再現率</translation>
+    </message>
+    <message>
+        <source>Score by landmark and chunk</source>
+        <translation>ランドマークとチャンク別のスコア</translation>
+    </message>
+    <message>
+        <source>Recall and score</source>
+        <translation>再現率とスコア</translation>
+    </message>
+    <message>
+        <source>Retrieval map</source>
+        <translation>検索マップ</translation>
+    </message>
+    <message>
+        <source>Failures at ratio %1: %2 only</source>
+        <translation>圧縮率 %1 での失敗: %2 のみ</translation>
+    </message>
+    <message>
+        <source>The run&apos;s rows are still being checked; export once the check is done.</source>
+        <translation>実行の行はまだ検査中です。検査が終わってからエクスポートしてください。</translation>
+    </message>
+    <message>
+        <source> (checking the rows&apos; checksums…)</source>
+        <translation>（行のチェックサムを検査中…）</translation>
+    </message>
+    <message>
+        <source> (%1 written before checksums, not verified)</source>
+        <translation>（%1 はチェックサム導入前に書かれたため未検証）</translation>
+    </message>
 </context>
 <context>
     <name>kvl::NewRunChoices</name>
@@ -1139,7 +1229,7 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
     </message>
     <message>
         <source>Tokens &apos;%1&apos; is not MIN:MAX or N (1 ≤ MIN ≤ MAX).</source>
-        <translation>トークン数 '%1' は MIN:MAX または N の形ではありません（1 ≤ MIN ≤ MAX）。</translation>
+        <translation>トークン数 &apos;%1&apos; は MIN:MAX または N の形ではありません（1 ≤ MIN ≤ MAX）。</translation>
     </message>
     <message>
         <source>%1: no such file.</source>
@@ -1155,7 +1245,7 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
     </message>
     <message>
         <source>&apos;%1&apos; is not a number.</source>
-        <translation>'%1' は数値ではありません。</translation>
+        <translation>&apos;%1&apos; は数値ではありません。</translation>
     </message>
     <message>
         <source>%1: a ratio is the share of the context removed, in [0, 1).</source>
@@ -1167,7 +1257,7 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
     </message>
     <message>
         <source>Unknown intervention target &apos;%1&apos;.</source>
-        <translation>介入の対象 '%1' は不明です。</translation>
+        <translation>介入の対象 &apos;%1&apos; は不明です。</translation>
     </message>
     <message>
         <source>The boost factor must be positive.</source>
@@ -1175,7 +1265,7 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
     </message>
     <message>
         <source>Unknown attention storage &apos;%1&apos;.</source>
-        <translation>アテンションの保存方法 '%1' は不明です。</translation>
+        <translation>アテンションの保存方法 &apos;%1&apos; は不明です。</translation>
     </message>
     <message>
         <source>Choose a run file to write.</source>
@@ -1279,10 +1369,6 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
     <message>
         <source>Finished.</source>
         <translation>完了しました。</translation>
-    </message>
-    <message>
-        <source>Runs every sample under FullCache and under each press × ratio in a separate kvlens-cli process. Finished samples stay in the run file when the run is cancelled; starting again on the same file resumes it.</source>
-        <translation>すべてのサンプルを FullCache と各プレス × 圧縮率で、別の kvlens-cli プロセスで実行します。実行を取り消しても終わったサンプルは実行ファイルに残り、同じファイルでもう一度開始すると続きから再開します。</translation>
     </message>
     <message>
         <source>Presses</source>
@@ -1464,11 +1550,11 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
     </message>
     <message>
         <source>Unknown suite &apos;%1&apos;.</source>
-        <translation>スイート '%1' は不明です。</translation>
+        <translation>スイート &apos;%1&apos; は不明です。</translation>
     </message>
     <message>
         <source>%1 holds another experiment (its spec differs in &apos;%2&apos;): choose a new file, or use its settings to resume it.</source>
-        <translation>%1 には別の実験が入っています（'%2' が異なります）: 新しいファイルを選ぶか、その設定を使って再開してください。</translation>
+        <translation>%1 には別の実験が入っています（&apos;%2&apos; が異なります）: 新しいファイルを選ぶか、その設定を使って再開してください。</translation>
     </message>
     <message>
         <source>%1 exists and is not a run file (%2): choose a new file.</source>
@@ -1519,7 +1605,7 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
     <message numerus="yes">
         <source>Holds another experiment (%n sample(s); its spec differs in &apos;%1&apos;): choose a new file, or use its settings to resume it.</source>
         <translation>
-            <numerusform>別の実験が入っています（%n サンプル、'%1' が異なります）: 新しいファイルを選ぶか、その設定を使って再開してください。</numerusform>
+            <numerusform>別の実験が入っています（%n サンプル、&apos;%1&apos; が異なります）: 新しいファイルを選ぶか、その設定を使って再開してください。</numerusform>
         </translation>
     </message>
     <message>
@@ -1563,6 +1649,10 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
     <message>
         <source>Resume</source>
         <translation>再開</translation>
+    </message>
+    <message>
+        <source>Each sample runs under FullCache and every press × ratio in a kvlens-cli child process; a cancelled run resumes from its file.</source>
+        <translation>各サンプルは kvlens-cli の子プロセスで FullCache とすべてのプレス × 比率で実行されます。取り消した実行はファイルから再開できます。</translation>
     </message>
 </context>
 <context>
@@ -1711,7 +1801,7 @@ The overlap matrix compares which rows fail under each pair of compressors: same
     </message>
     <message>
         <source>&apos;%1&apos; is not a press spec (name[(inner)][:param=value,...])</source>
-        <translation>'%1' はプレスの指定ではありません（name[(inner)][:param=value,...]）</translation>
+        <translation>&apos;%1&apos; はプレスの指定ではありません（name[(inner)][:param=value,...]）</translation>
     </message>
     <message>
         <source>(its default)</source>
@@ -1840,6 +1930,74 @@ The overlap matrix compares which rows fail under each pair of compressors: same
     </message>
 </context>
 <context>
+    <name>kvl::RetrievalMapPage</name>
+    <message>
+        <source>Row:</source>
+        <translation>行:</translation>
+    </message>
+    <message>
+        <source>sample %1</source>
+        <translation>サンプル %1</translation>
+    </message>
+    <message>
+        <source>Retrieval map · %1 · %2</source>
+        <translation>検索マップ · %1 · %2</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::RetrievalMapView</name>
+    <message>
+        <source>Retrieval map: decoding step × context position</source>
+        <translation>検索マップ: デコードステップ × コンテキスト位置</translation>
+    </message>
+    <message>
+        <source>No retrieval map for this row.
+Runs of offloading presses (shadowkv, quest, yakv) store, per decoding step, which context positions each step retrieved; pick such a row.</source>
+        <translation>この行には検索マップがありません。
+オフロード系プレス（shadowkv、quest、yakv）の実行は、デコードステップごとに取得したコンテキスト位置を保存します。そのような行を選んでください。</translation>
+    </message>
+    <message>
+        <source>Context position (mean over bins of %1 positions)</source>
+        <translation>コンテキスト位置（%1 位置ごとの平均）</translation>
+    </message>
+    <message>
+        <source>Context position</source>
+        <translation>コンテキスト位置</translation>
+    </message>
+    <message>
+        <source> · %1–%2 of %3</source>
+        <translation> · %3 中 %1–%2</translation>
+    </message>
+    <message>
+        <source>Decoding step (0 = question)</source>
+        <translation>デコードステップ（0 = 質問）</translation>
+    </message>
+    <message>
+        <source>Retrieved share of selections</source>
+        <translation>選択のうち取得された割合</translation>
+    </message>
+    <message>
+        <source> (mean of positions %1–%2)</source>
+        <translation>（位置 %1–%2 の平均）</translation>
+    </message>
+    <message>
+        <source>step %1 · retrieved share %2%3</source>
+        <translation>ステップ %1 · 取得割合 %2%3</translation>
+    </message>
+    <message>
+        <source> · evidence recall of the step %1</source>
+        <translation> · このステップの根拠再現率 %1</translation>
+    </message>
+    <message>
+        <source>%1 (recall %2)</source>
+        <translation>%1（再現率 %2）</translation>
+    </message>
+    <message>
+        <source> · writes %1</source>
+        <translation> · %1 を書き出し</translation>
+    </message>
+</context>
+<context>
     <name>kvl::RowQueries</name>
     <message>
         <source>%1 only</source>
@@ -1956,6 +2114,15 @@ Samples are paired by content (suite, context, question, answer), never by id al
     <message>
         <source>Cannot start %1: %2</source>
         <translation>%1 を開始できません: %2</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::RunSession</name>
+    <message>
+        <source>This build of KVLens cannot read run files yet.
+%1 was not opened.</source>
+        <translation>この KVLens のビルドはまだ実行ファイルを読み込めません。
+%1 は開かれませんでした。</translation>
     </message>
 </context>
 <context>
