@@ -19,6 +19,12 @@
 
 namespace kvl {
 
+namespace {
+// Characters of an answer shown in a panel's title (the full answer is in the Rows dock
+// and the inspector).
+constexpr qsizetype kCaptionAnswerChars = 48;
+} // namespace
+
 QString CompareChoice::label() const
 {
     return runName.isEmpty() ? config.label()
@@ -221,10 +227,14 @@ void ComparePanel::reload()
                     if (load.keys[i] != m_sample)
                         text += QStringLiteral(" — ") +
                                 tr("sample %1 (same content as %2)").arg(load.keys[i], m_sample);
-                    text +=
-                        QStringLiteral(" — ") +
-                        tr("answer %1 (%2)")
-                            .arg(d.result.answer, d.result.correct ? tr("correct") : tr("wrong"));
+                    // A runaway answer is cut: a title wider than the panel widens the
+                    // plot's layout past the widget and pushes its map out of line.
+                    QString answer = d.result.answer.simplified();
+                    if (answer.size() > kCaptionAnswerChars)
+                        answer = answer.left(kCaptionAnswerChars - 1) + QChar(0x2026);
+                    text += QStringLiteral(" — ") +
+                            tr("answer %1 (%2)")
+                                .arg(answer, d.result.correct ? tr("correct") : tr("wrong"));
                     if (d.result.signature)
                         text += QStringLiteral(" · ") +
                                 signatureDisplayName(signatureName(*d.result.signature));

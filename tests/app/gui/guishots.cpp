@@ -12,6 +12,7 @@
 #include "storerunloader.h"
 #include "viewnavigator.h"
 #include "views/evictionmapview.h"
+#include "views/failuresetsview.h"
 #include "views/overlapmatrixview.h"
 #include "views/taxonomydata.h"
 
@@ -232,6 +233,14 @@ int main(int argc, char** argv)
         waitFor(window.overlapLists(), SIGNAL(listsAvailable()));
         QTest::qWait(300);
         window.grab().save(out + "/overlap-pair.png");
+    }
+    // The failure sets with a column clicked: the Rows dock lists its samples.
+    if (FailureSetsView* sets = window.failureSetsView(); sets && sets->hasData()) {
+        window.showPage(QStringLiteral("failure-sets"));
+        QTest::qWait(200);
+        sets->selectColumn(0);
+        QTest::qWait(800);
+        window.grab().save(out + "/failure-sets-column.png");
     }
     const TaxonomyCounts& t = window.runData().taxonomy;
     if (!t.isEmpty()) {

@@ -472,6 +472,9 @@ class TstRunBrowsing : public QObject
         QVERIFY(panel->heatmap(1)->hasData());
         QVERIFY(!panel->heatmap(2)->hasData());
         QVERIFY(panel->caption(1).contains(QLatin1String("wrong")));
+        // Reference, A and B zoom together on one colour scale.
+        QCOMPARE(panel->heatmap(1)->scalePeers().size(), 2);
+        QVERIFY(panel->heatmap(2)->scalePeers().contains(panel->heatmap(0)));
     }
 
     void compareAcrossTwoRuns()
