@@ -13,6 +13,7 @@
 #include "model/blaskernels.h"
 #include "model/cachingallocator.h"
 #include "model/engineinfo.h"
+#include "model/fusedattention.h"
 #include "model/modelweights.h"
 #include "model/peakmemory.h"
 #include "model/transformer.h"
@@ -262,6 +263,11 @@ int runBench(const QStringList& args)
     parser.addOption({QStringLiteral("tiles"),
                       QStringLiteral("with --attention: tiles to time, e.g. 512x2048,128x1024"),
                       QStringLiteral("LIST")});
+    parser.addOption({QStringLiteral("path"),
+                      QStringLiteral("with --attention: generic (blockAttention's blocked ops, "
+                                     "the default) or fused (the inference kernel; the tile is "
+                                     "its query rows per task x keys per tile)"),
+                      QStringLiteral("PATH"), QStringLiteral("generic")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("print JSON")});
     parser.process(args);
     const int64_t tokens = intOption(parser, "tokens", 1);
@@ -284,7 +290,14 @@ int runBench(const QStringList& args)
         const auto model = loadBenchModel(parser.value(QStringLiteral("model")), tokens);
         QStringList tiles =
             parser.value(QStringLiteral("tiles")).split(QLatin1Char(','), Qt::SkipEmptyParts);
-        if (tiles.isEmpty())
+        const QString pathName = parser.value(QStringLiteral("path"));
+        if (pathName != QLatin1String("generic") && pathName != QLatin1String("fused"))
+            throw Error(QStringLiteral("--path: '%1' is neither generic nor fused").arg(pathName));
+        const AttentionPath path =
+            pathName == QLatin1String("fused") ? AttentionPath::Fused : AttentionPath::Generic;
+        if (tiles.isEmpty() && path == AttentionPath::Fused)
+            tiles << QStringLiteral("%1x%2").arg(kFusedRows).arg(kFusedKeys);
+        else if (tiles.isEmpty())
             tiles << QStringLiteral("%1x%2").arg(model->blockRows()).arg(model->blockKeys());
         QJsonArray rows;
         for (const QString& tile : tiles) {
@@ -294,8 +307,9 @@ int runBench(const QStringList& args)
             const int64_t k = parts.value(1).toLongLong(&keysOk);
             if (parts.size() != 2 || !rowsOk || !keysOk || r < 1 || k < 1)
                 throw Error(QStringLiteral("--tiles: '%1' is not ROWSxKEYS").arg(tile));
-            const AttentionBench a = benchAttention(model->config(), tokens, r, k, repeats);
-            rows.append(QJsonObject{{QStringLiteral("block_rows"), qint64(r)},
+            const AttentionBench a = benchAttention(model->config(), tokens, r, k, repeats, path);
+            rows.append(QJsonObject{{QStringLiteral("path"), pathName},
+                                    {QStringLiteral("block_rows"), qint64(r)},
                                     {QStringLiteral("block_keys"), qint64(k)},
                                     {QStringLiteral("seconds"), a.seconds},
                                     {QStringLiteral("system_seconds"), a.systemSeconds},

@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "model/attention.h"
+#include "model/fusedattention.h"
 #include "model/transformer.h"
 
 #include <torch/torch.h>
@@ -9,6 +10,7 @@
 #include <chrono>
 #include <ctime>
 #include <fstream>
+#include <optional>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -159,9 +161,13 @@ PrefillBench benchPrefill(const Transformer& model, int64_t tokens, int repeats)
 }
 
 AttentionBench benchAttention(const ModelConfig& c, int64_t tokens, int64_t blockRows,
-                              int64_t blockKeys, int repeats)
+                              int64_t blockKeys, int repeats, AttentionPath path)
 {
-    c10::InferenceMode guard;
+    // The generic path runs under grad mode (nothing requires a gradient, so no graph is
+    // recorded): blockAttention only fuses with autograd off.
+    std::optional<at::NoGradGuard> noGrad;
+    if (path == AttentionPath::Fused)
+        noGrad.emplace();
     const int64_t group = c.numHeads / std::max(1, c.numKvHeads);
     AttentionInputs in;
     in.q = at::randn({1, c.numKvHeads, group, tokens, c.headDim}) * (1.0 / std::sqrt(c.headDim));
@@ -169,7 +175,13 @@ AttentionBench benchAttention(const ModelConfig& c, int64_t tokens, int64_t bloc
     in.selfV = at::randn({1, c.numKvHeads, tokens, c.headDim});
     in.blockRows = blockRows;
     in.blockKeys = blockKeys;
-    blockAttention(in); // warm-up: the allocator's blocks, the thread pool
+    auto run = [&] {
+        if (path == AttentionPath::Fused)
+            fusedAttention(in.q, in.selfK, in.selfV, false, blockRows, blockKeys);
+        else
+            blockAttention(in);
+    };
+    run(); // warm-up: the allocator's blocks, the thread pool
     AttentionBench bench;
     bench.tokens = tokens;
     bench.blockRows = blockRows;
@@ -177,7 +189,7 @@ AttentionBench benchAttention(const ModelConfig& c, int64_t tokens, int64_t bloc
     for (int i = 0; i < std::max(1, repeats); ++i) {
         const auto start = std::chrono::steady_clock::now();
         const double systemStart = systemCpuSeconds();
-        blockAttention(in);
+        run();
         const double s = secondsSince(start);
         if (bench.seconds == 0.0 || s < bench.seconds) {
             bench.seconds = s;

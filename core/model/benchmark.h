@@ -63,7 +63,16 @@ struct AttentionBench
     double gflops = 0.0;  // QK^T and PV over the T(T+1)/2 visible pairs
     double systemSeconds = 0.0;
 };
+// Which attention code to time: blockAttention's generic blocked ops (the path training
+// and context answering take; run with grad mode on, no tensor needing a gradient) or the
+// fused inference kernel (fusedAttention, the tile being its rows per task x keys per tile).
+enum class AttentionPath
+{
+    Generic,
+    Fused
+};
 AttentionBench benchAttention(const ModelConfig& config, int64_t tokens, int64_t blockRows,
-                              int64_t blockKeys, int repeats = 1);
+                              int64_t blockKeys, int repeats = 1,
+                              AttentionPath path = AttentionPath::Generic);
 
 } // namespace kvl
