@@ -205,16 +205,6 @@ void RunWriter::beginSample(const SampleInfo& sample)
             m_db->prepare(QStringLiteral("SELECT 1 FROM result WHERE sample_id = ? LIMIT 1"));
         any.bind(1, m_sampleId);
         m_sampleHadRows = any.step();
-        m_fullCorrect.reset();
-        if (m_sampleHadRows) {
-            SqliteStatement full = m_db->prepare(QStringLiteral(
-                "SELECT result.correct FROM result JOIN config ON config.id = result.config_id "
-                "WHERE sample_id = ? AND config.compressor = ?"));
-            full.bind(1, m_sampleId);
-            full.bind(2, kFullCacheCompressor);
-            if (full.step())
-                m_fullCorrect = full.columnInt(0) != 0;
-        }
     } catch (...) {
         rollbackSample();
         throw;
@@ -229,14 +219,9 @@ void RunWriter::addResult(const ResultRecord& input)
     if (id == m_configIds.constEnd())
         throw Error(path(), QStringLiteral("configuration '%1' is not registered (addConfig)")
                                 .arg(input.configKey));
-    const bool isFull = m_configIsFull.value(input.configKey);
-    ResultRecord r = input;
-    if (isFull)
-        m_fullCorrect = r.correct;
-    else if (!r.transition && m_fullCorrect)
-        r.transition = transitionOf(*m_fullCorrect, r.correct);
-    if (!r.signature && r.transition == Transition::CorrectToWrong)
-        r.signature = classifySignature(r.metrics);
+    // The row is persisted as it comes: its transition and signature were decided by
+    // the run (store/rowdecisions.h), never here.
+    const ResultRecord& r = input;
 
     const qint64 sid = m_sampleId;
     const qint64 cid = *id;
@@ -323,7 +308,7 @@ void RunWriter::writeSample(const SampleRecord& record)
 {
     beginSample(record.sample);
     try {
-        // FullCache first, whatever order the caller used, so transitions fill in.
+        // FullCache first, whatever order the caller used.
         for (const ResultRecord& r : record.results)
             if (m_configIsFull.value(r.configKey))
                 addResult(r);

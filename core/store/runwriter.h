@@ -44,8 +44,8 @@ class RunWriter
     bool hasResult(const QString& sampleKey, const QString& configKey);
 
     void beginSample(const SampleInfo& sample);
-    // The configuration must be registered. Add the FullCache row first so that
-    // transitions (and signatures of C→W rows) are filled in when left empty.
+    // The configuration must be registered. The row is stored as given: its transition
+    // and signature are the run's decisions (store/rowdecisions.h), not the store's.
     void addResult(const ResultRecord& result);
     void commitSample();
     void rollbackSample();
@@ -63,7 +63,6 @@ class RunWriter
     qint64 m_sampleId = 0;
     bool m_inSample = false;
     bool m_sampleHadRows = false;
-    std::optional<bool> m_fullCorrect;
 };
 
 } // namespace kvl

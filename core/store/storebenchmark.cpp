@@ -1,6 +1,7 @@
 #include "store/storebenchmark.h"
 
 #include "common/error.h"
+#include "store/rowdecisions.h"
 #include "store/runwriter.h"
 
 #include <QElapsedTimer>
@@ -53,6 +54,7 @@ StoreWriteBenchmark benchmarkStoreWrite(const QString& path, int samples, int co
                        {1, QStringLiteral("evidence"), std::nullopt, 0.4}};
             record.results.push_back(std::move(r));
         }
+        decideRows(record, configs); // the run's decisions, as a sweep's rows carry them
         writer.writeSample(record);
     }
     writer.setStatus(QStringLiteral("finished"));

@@ -137,6 +137,7 @@ inline SampleRecord sample(int s)
         std::fill(full.weights.begin(), full.weights.end(), 0.1f);
         rec.results[0].attention = full;
     }
+    decideRows(rec, test::handConfigs()); // the transitions the run would have decided
     return rec;
 }
 

@@ -3,6 +3,7 @@
 // Small run fixtures: a hand-built run whose aggregates are worked out by hand in
 // tst_runstore, and helpers to write runs. The app tests build their own run
 // (tests/app/gui/guirunfixture.h) on the same configurations and correctness.
+#include "store/rowdecisions.h"
 #include "store/runwriter.h"
 
 #include <QString>
@@ -71,8 +72,11 @@ void writeRunOf(const QString& path, const RunInfo& info, const std::vector<int>
     w.setRunInfo(info);
     for (const ConfigRecord& c : handConfigs())
         w.addConfig(c);
-    for (int s : samples)
-        w.writeSample(makeSample(s));
+    for (int s : samples) {
+        SampleRecord rec = makeSample(s);
+        decideRows(rec, handConfigs()); // what the run decides before its rows are written
+        w.writeSample(rec);
+    }
     w.setStatus(status);
 }
 
@@ -135,6 +139,7 @@ inline SampleRecord handSample(int s)
     if (s == 1)
         tova.interventions = {{QStringLiteral("boost"), 4.0, QStringLiteral("x"), false},
                               {QStringLiteral("sham"), 4.0, QStringLiteral("y"), false}};
+    decideRows(rec, handConfigs());
     return rec;
 }
 

@@ -69,13 +69,27 @@ class TestRunStore : public QObject
         att.at(0, 1, 0) = 0.25f;
         r.attention = att;
         r.interventions = {{QStringLiteral("boost"), 4.0, QStringLiteral("Paris"), true}};
-        rec.results = {r, full}; // FullCache second: the writer still fills the transition
-
+        rec.results = {r, full}; // FullCache second: the decisions do not depend on order
+        const std::vector<ConfigRecord> configs = {config(QStringLiteral("FullCache"), 0.0),
+                                                   config(QStringLiteral("SnapKV"), 0.5)};
+        {
+            // The store persists rows as given: an undecided row stays undecided.
+            RunWriter w(path("undecided.kvl"));
+            for (const ConfigRecord& c : configs)
+                w.addConfig(c);
+            w.writeSample(rec);
+        }
+        {
+            RunReader undecided(path("undecided.kvl"));
+            for (const StoredResult& row : undecided.results())
+                QVERIFY(!row.record.transition && !row.record.signature);
+        }
+        decideRows(rec, configs); // what the run does before it writes
         {
             RunWriter w(file);
             w.setRunInfo(runInfo());
-            w.addConfig(config(QStringLiteral("FullCache"), 0.0));
-            w.addConfig(config(QStringLiteral("SnapKV"), 0.5));
+            for (const ConfigRecord& c : configs)
+                w.addConfig(c);
             w.writeSample(rec);
         }
         RunReader reader(file);
@@ -445,6 +459,8 @@ class TestRunStore : public QObject
                         {QStringLiteral("boost"), 4.0, QStringLiteral("x"), *rows[i].boostRepaired},
                         {QStringLiteral("sham"), 4.0, QStringLiteral("y"), false}};
                 rec.results = {full, r};
+                decideRows(rec, {config(QStringLiteral("FullCache"), 0.0),
+                                 config(QStringLiteral("SnapKV"), 0.5)});
                 w.writeSample(rec);
             }
         };
