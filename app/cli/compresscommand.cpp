@@ -13,6 +13,7 @@
 #include "model/answerdecoder.h"
 #include "model/transformer.h"
 #include "run/preparedsample.h"
+#include "run/repeatprompts.h"
 #include "tasks/countedtokenizer.h"
 #include "tasks/promptformat.h"
 #include "tasks/samplejsonl.h"
@@ -97,7 +98,8 @@ int runCompress(const QStringList& args)
     c10::InferenceMode guard;
     const PrefillOptions prefill = prefillOptionsFor({press.get()}, length);
     const ContextCache cache = model->prefill(ids.context, prefill);
-    CompressionInput input = compressionInputFor(*model, cache);
+    const RepeatPrompts repeatPrompts = repeatPromptsFor(*tokenizer, format);
+    CompressionInput input = compressionInputFor(*model, cache, &ids.context, &repeatPrompts);
     input.spans = prepared.pressSpans;
     const CompressionResult result = press->compress(input, ratio);
 

@@ -11,7 +11,9 @@
 namespace kvl {
 
 class Rope;
+class Transformer;
 struct ModelWeights;
+struct RepeatPrompts;
 
 // A token range [begin, end) of the context (positions of the prefilled sequence,
 // BOS included) with the role the runner gives it ("system_rule", "evidence", ...).
@@ -24,7 +26,8 @@ struct ContextSpan
 
 // Everything a press may read: the one prefill and the model it came from. Only
 // `cache` and `config` are required; presses that need more (CriticalKV: weights,
-// KeyRerotation: rope, whitelisting / fair eviction: spans) say so in their error.
+// KeyRerotation: rope, whitelisting / fair eviction: spans, KVzip: the model, the ids
+// and the repeat prompts) say so in their error.
 // Scores already computed on this input, by scorer spec (Scorer::usesRatio() false):
 // the ratios of one press in a sweep share one scoring.
 using ScoreMemo = std::map<QString, at::Tensor>;
@@ -39,6 +42,11 @@ struct CompressionInput
     // Optional. A press that scores a derived input (a sub-cache, a stage's remainder)
     // passes nullptr there: the memo holds scores of this input only.
     ScoreMemo* scoreMemo = nullptr;
+    // Optional, for presses that run the model again after the prefill (KVzip re-reads the
+    // context): the model, the context's token ids and the tokenized repeat prompts.
+    const Transformer* model = nullptr;
+    const std::vector<int>* contextIds = nullptr;
+    const RepeatPrompts* repeatPrompts = nullptr;
 
     int64_t length() const { return cache->length; }
     int layers() const { return int(cache->layers.size()); }

@@ -24,13 +24,18 @@ PrefillOptions prefillOptionsFor(const std::vector<const Press*>& presses, int64
     return options;
 }
 
-CompressionInput compressionInputFor(const Transformer& model, const ContextCache& cache)
+CompressionInput compressionInputFor(const Transformer& model, const ContextCache& cache,
+                                     const std::vector<int>* contextIds,
+                                     const RepeatPrompts* repeatPrompts)
 {
     CompressionInput input;
     input.cache = &cache;
     input.config = &model.config();
     input.weights = &model.weights();
     input.rope = &model.rope();
+    input.model = &model;
+    input.contextIds = contextIds;
+    input.repeatPrompts = repeatPrompts;
     return input;
 }
 

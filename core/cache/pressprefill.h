@@ -18,7 +18,11 @@ class Transformer;
 PrefillOptions prefillOptionsFor(const std::vector<const Press*>& presses, int64_t length);
 
 // What a press reads of one prefill `cache` of `model`: the cache, the config, the
-// weights and the rotary embedding (spans and score memo left to the caller).
-CompressionInput compressionInputFor(const Transformer& model, const ContextCache& cache);
+// weights, the rotary embedding and the model itself, plus the context's token ids and
+// KVzip's repeat prompts when given (spans and score memo left to the caller). The
+// pointers must outlive the input.
+CompressionInput compressionInputFor(const Transformer& model, const ContextCache& cache,
+                                     const std::vector<int>* contextIds = nullptr,
+                                     const RepeatPrompts* repeatPrompts = nullptr);
 
 } // namespace kvl

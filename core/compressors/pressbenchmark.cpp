@@ -1,6 +1,7 @@
 #include "compressors/pressbenchmark.h"
 
 #include "cache/pressprefill.h"
+#include "cache/repeatprompts.h"
 
 #include "common/error.h"
 #include "compressors/compresseddecoding.h"
@@ -194,7 +195,19 @@ PressBench benchPresses(const Transformer& model, int64_t tokens, double ratio,
     }
     bench.prefillSeconds = prefill.wall;
     bench.prefillCpuSeconds = prefill.cpu;
-    CompressionInput input = compressionInputFor(model, cache);
+    // KVzip re-reads the context: the bench has no tokenizer, so its repeat prompts are ids
+    // of the lengths a Qwen2.5 tokenizer and template give them (7, 12 and 5 tokens); the
+    // cost depends on the lengths only.
+    RepeatPrompts repeatPrompts;
+    for (int i = 0; i < 12; ++i) {
+        const int id = int((i * 104729 + 7) % model.config().vocabSize);
+        if (i < 7)
+            repeatPrompts.first.push_back(id);
+        repeatPrompts.later.push_back(id);
+        if (i < 5)
+            repeatPrompts.suffix.push_back(id);
+    }
+    CompressionInput input = compressionInputFor(model, cache, &ids, &repeatPrompts);
     double fullStep = -1.0; // FullCache seconds per generated token, once
     for (size_t i = 0; i < presses.size(); ++i) {
         PressTiming t;

@@ -64,6 +64,7 @@ PressEntry leverageEntry();
 PressEntry compactorEntry();
 PressEntry capEntry();
 PressEntry kvzapEntry();
+PressEntry kvzipEntry(); // kvzippress.cpp: scorer, and its own global-threshold press
 // Scorer wrappers.
 PressEntry criticalKvEntry();
 PressEntry whitelistEntry();
@@ -78,6 +79,7 @@ PressEntry fairEvictionEntry();
 PressEntry lukvEntry();
 PressEntry simLayerKvEntry();
 PressEntry duoAttentionEntry();
+PressEntry kvComposeEntry(); // kvcomposepress.cpp
 // Press wrappers.
 PressEntry composedEntry();
 PressEntry keyRerotationEntry();

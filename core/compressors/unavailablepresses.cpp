@@ -21,23 +21,6 @@ PressEntry unavailable(const char* name, PressEntry::Kind kind, const char* rule
 std::vector<PressEntry> unavailableEntries()
 {
     return {
-        unavailable("kvzip", PressEntry::Kind::Scorer,
-                    "KVzip (Kim et al. 2025, arXiv:2505.23416; kvpress kvzip_press.py): the model "
-                    "re-reads a repeat prompt ('Repeat the previous context exactly.' + the "
-                    "context, in 2048-token chunks) after the prefill; an entry's score is its "
-                    "max attention (over the GQA group and the repeat queries) from that "
-                    "reconstruction; global threshold across layers",
-                    "needs a second model pass over a tokenized repeat prompt with per-head "
-                    "attention; presses read one prefill, and the engine's extend() captures "
-                    "only the GQA-group mean of the attention, not the max KVzip takes"),
-        unavailable("kvcompose", PressEntry::Kind::Selector,
-                    "KVCompose (arXiv:2509.05165; kvpress kvcompose_press.py): attention of a "
-                    "second pass over the context (or task prompts) aggregated per head (max), "
-                    "per group (mean), composite per-layer scores sorted across heads set "
-                    "structured per-layer budgets",
-                    "needs the attention of a second model pass over the re-fed context (eager "
-                    "attention of every prompt token), which presses, reading one prefill, do "
-                    "not have"),
         unavailable("cam", PressEntry::Kind::Wrapper,
                     "CaM cache merging (Zhang et al., ICML 2024; kvpress cam_press.py): during "
                     "decoding, evicted values are merged into the next merge_budget kept "
@@ -49,9 +32,9 @@ std::vector<PressEntry> unavailableEntries()
                     "RestoreKV (arXiv:2608.01247; kvpress restorekv_press.py): 8 learned "
                     "restore tokens attend to the full cache in one LoRA-adapted pass and fill "
                     "part of KVzip's budget",
-                    "builds on kvzip (not available) and needs a LoRA-adapted model pass over "
+                    "builds on kvzip and needs a LoRA-adapted model pass over "
                     "learned restore embeddings (PEFT adapters higokri/RestoreKV-*); the "
-                    "engine has no LoRA path and presses cannot run the model"),
+                    "engine has no LoRA path"),
         unavailable("dms_trained", PressEntry::Kind::Scorer,
                     "DMS with its trained evictors (Łańcucki et al. 2025, arXiv:2506.05345; "
                     "nvidia/Qwen3-8B-DMS-8x): eviction decisions learned into a retrofitted "

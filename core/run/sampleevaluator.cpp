@@ -16,7 +16,9 @@
 #include "model/answerdecoder.h"
 #include "model/transformer.h"
 #include "run/preparedsample.h"
+#include "run/repeatprompts.h"
 #include "run/resultrows.h"
+#include "tasks/promptformat.h"
 #include "tokenizer/tokenizer.h"
 
 #include <torch/torch.h>
@@ -45,9 +47,11 @@ quint64 stableHash(const QString& text)
 }
 
 SampleEvaluator::SampleEvaluator(const Transformer& model, const Tokenizer& tokenizer,
-                                 const ExperimentSpec& spec, std::vector<SweepConfig> configs)
+                                 const ExperimentSpec& spec, std::vector<SweepConfig> configs,
+                                 const PromptFormat* format)
     : m_model(model), m_tokenizer(tokenizer), m_spec(spec), m_configs(std::move(configs)),
-      m_full(fullCacheConfig()), m_stopIds(stopIdsOf(tokenizer, model.config().eosTokenIds))
+      m_full(fullCacheConfig()), m_stopIds(stopIdsOf(tokenizer, model.config().eosTokenIds)),
+      m_repeatPrompts(repeatPromptsFor(tokenizer, format != nullptr ? *format : PromptFormat{}))
 {}
 
 int SampleEvaluator::maxNewTokens(const PreparedSample& sample) const
@@ -281,7 +285,8 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
             c.config = &m_configs[begin + i];
             QElapsedTimer compress;
             compress.start();
-            CompressionInput input = compressionInputFor(m_model, cache);
+            CompressionInput input =
+                compressionInputFor(m_model, cache, &sample.ids.context, &m_repeatPrompts);
             input.spans = sample.pressSpans;
             input.scoreMemo = &scoreMemo;
             c.result = c.config->press->compress(input, c.config->ratio);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cache/repeatprompts.h"
 #include "run/answerrun.h"
 #include "run/experimentspec.h"
 #include "run/sweepconfig.h"
@@ -11,6 +12,7 @@
 
 namespace kvl {
 
+class PromptFormat;
 class Tokenizer;
 class Transformer;
 struct PreparedSample;
@@ -24,8 +26,11 @@ struct PreparedSample;
 class SampleEvaluator
 {
   public:
+    // `format`: the layout the samples were prepared with (null: the base layout), for
+    // the presses that re-read the context (KVzip's repeat prompts).
     SampleEvaluator(const Transformer& model, const Tokenizer& tokenizer,
-                    const ExperimentSpec& spec, std::vector<SweepConfig> configs);
+                    const ExperimentSpec& spec, std::vector<SweepConfig> configs,
+                    const PromptFormat* format = nullptr);
 
     const ConfigRecord& fullConfig() const { return m_full; }
     const std::vector<SweepConfig>& configs() const { return m_configs; }
@@ -74,6 +79,7 @@ class SampleEvaluator
     std::vector<SweepConfig> m_configs;
     ConfigRecord m_full;
     std::vector<int> m_stopIds;
+    RepeatPrompts m_repeatPrompts;
 };
 
 // A deterministic 64-bit hash (FNV-1a of the UTF-8 text), the same on every platform:

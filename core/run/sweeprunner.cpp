@@ -250,7 +250,7 @@ SweepSummary SweepRunner::run(const QString& outPath)
                                                 "the same model or write to a new file")
                                      .arg(old->modelName));
     }
-    const SampleEvaluator evaluator(*model, *tokenizer, m_spec, std::move(configs));
+    const SampleEvaluator evaluator(*model, *tokenizer, m_spec, std::move(configs), &format);
     QSet<QString> finished = writer.completedSampleKeys();
     if (writer.runInfo())
         finished.unite(skippedSampleKeys(outPath));

@@ -4,8 +4,10 @@
 // rejected, protected spans survive whitelisting, fair eviction evicts every span at r.
 #include "pressfixture.h"
 
+#include "cache/repeatprompts.h"
 #include "common/error.h"
 #include "compressors/presscatalog.h"
+#include "model/transformer.h"
 
 #include <QtTest>
 #include <cmath>
@@ -25,7 +27,25 @@ PressFixture& fixture()
         g.randomize(7);
         return g;
     }();
+    // A random model of the cache's shape, for the presses that re-read the context
+    // (KVzip): it runs over the random cache as if that were its prefill.
+    static const Transformer model = [] {
+        ModelConfig c = f.config;
+        c.vocabSize = 50;
+        c.intermediateSize = 48;
+        return Transformer(c, randomModelWeights(c, 9, 0.3), QStringLiteral("invariants"));
+    }();
+    static const std::vector<int> ids = [] {
+        std::vector<int> v;
+        for (int i = 0; i < kLength; ++i)
+            v.push_back((7 * i + 3) % 50);
+        return v;
+    }();
+    static const RepeatPrompts prompts{{11, 12, 13}, {14, 15}, {16}, 0};
     f.bind();
+    f.input.model = &model;
+    f.input.contextIds = &ids;
+    f.input.repeatPrompts = &prompts;
     return f;
 }
 
@@ -47,6 +67,10 @@ QString budgetKind(const QString& spec)
         return QStringLiteral("all");
     if (spec.startsWith(QLatin1String("pyramidkv")))
         return QStringLiteral("pyramid");
+    if (spec.startsWith(QLatin1String("kvzip")))
+        return QStringLiteral("global");
+    if (spec.startsWith(QLatin1String("kvcompose")))
+        return QStringLiteral("compose");
     if (spec.startsWith(QLatin1String("lukv")))
         return QStringLiteral("lukv");
     // Their defaults need longer contexts than T 300 (n_initial + n_recent 1028, sink +
@@ -56,7 +80,8 @@ QString budgetKind(const QString& spec)
     // Decode-time presses leave the prefill whole (kvpress's pipeline); prefill_decoding's
     // prefill is its first press's (snapkv here: the head budget).
     if (spec.startsWith(QLatin1String("decoding")) ||
-        spec.startsWith(QLatin1String("compression_ratio_decoding")))
+        spec.startsWith(QLatin1String("compression_ratio_decoding")) ||
+        spec.startsWith(QLatin1String("cam")))
         return QStringLiteral("whole");
     if (spec.startsWith(QLatin1String("dms")))
         return QStringLiteral("dms");
@@ -117,6 +142,23 @@ class TestPressInvariants : public QObject
                 QCOMPARE(perHead[l].min().item<int64_t>(), layers.at(ratio)[size_t(l)]);
                 QCOMPARE(perHead[l].max().item<int64_t>(), layers.at(ratio)[size_t(l)]);
             }
+        } else if (kind == QLatin1String("global")) {
+            // KVzip: one threshold over every layer's scores, the max(int(N r) - 1, 0)-th
+            // smallest, drops max(int(N r), 1) entries in all (random scores do not tie
+            // below the sinks' 1), however they fall across layers and heads.
+            const int64_t all = int64_t(kLayers) * kKv * kLength;
+            QCOMPARE(r.kept.sum().item<int64_t>(),
+                     all - std::max<int64_t>(pyInt(double(all) * ratio), 1));
+        } else if (kind == QLatin1String("compose")) {
+            // KVCompose (structured): every head of a layer keeps the same count; the
+            // layers share max(1, int(L T (1 - r))) composite slots, a layer with none
+            // keeping 1.
+            const at::Tensor perLayer = perHead.select(1, 0);
+            QVERIFY(perHead.eq(perLayer.unsqueeze(1)).all().item<bool>());
+            const int64_t places = pyInt(double(kLayers * kLength) * (1.0 - ratio));
+            const int64_t total = perLayer.sum().item<int64_t>();
+            QVERIFY2(total >= places && total < places + kLayers,
+                     qPrintable(QString::number(total)));
         } else if (kind == QLatin1String("lukv")) {
             // Uniform curve (no file): row round(100 r) - 1 prunes (row + 1) / 100 in
             // float32, per head floor((1 - p) T) plus the rounding remainder: r 0.9 keeps

@@ -6,6 +6,7 @@
 #include "cache/keptselection.h"
 #include "cache/pressprefill.h"
 #include "cache/pressspec.h"
+#include "cache/repeatprompts.h"
 #include "compressors/pressbenchmark.h"
 #include "compressors/presscatalog.h"
 #include "compressors/subcache.h"
@@ -17,10 +18,48 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 
 using namespace kvl;
+
+namespace {
+
+// A JSON array nested [a][b][c] of numbers as a double tensor of `sizes`.
+at::Tensor nestedTensor(const QJsonValue& v, at::IntArrayRef sizes)
+{
+    std::vector<double> flat;
+    for (const QJsonValue& a : v.toArray())
+        for (const QJsonValue& b : a.toArray())
+            for (const QJsonValue& x : b.toArray())
+                flat.push_back(x.toDouble());
+    return torch::tensor(flat, torch::kDouble).view(sizes);
+}
+
+// Whether kept [layers, kv, T] keeps exactly the positions listed per layer and head.
+bool sameKeptPositions(const at::Tensor& kept, const QJsonValue& positions)
+{
+    const QJsonArray layers = positions.toArray();
+    if (layers.size() != kept.size(0))
+        return false;
+    for (qsizetype l = 0; l < layers.size(); ++l) {
+        const QJsonArray heads = layers[l].toArray();
+        for (qsizetype h = 0; h < heads.size(); ++h) {
+            at::Tensor want = torch::zeros({kept.size(2)}, torch::kBool);
+            for (const QJsonValue& p : heads[h].toArray())
+                want[p.toInt()] = true;
+            if (!kept[l][h].equal(want)) {
+                qWarning() << "layer" << l << "head" << h << "differs";
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+} // namespace
 
 class TestPressModel : public QObject
 {
@@ -133,7 +172,8 @@ class TestPressModel : public QObject
         const auto press = PressCatalog().press(spec);
         const PrefillOptions options = prefillOptionsFor({press.get()}, int64_t(ids.size()));
         const ContextCache cache = model.prefill(ids, options);
-        CompressionInput input = compressionInputFor(model, cache);
+        const RepeatPrompts prompts{{5, 6, 7}, {8, 9}, {10}, 2}; // KVzip re-reads
+        CompressionInput input = compressionInputFor(model, cache, &ids, &prompts);
         input.spans = {{10, 40, QStringLiteral("system_rule")}};
         const CompressionResult r = press->compress(input, 0.5);
         QCOMPARE(r.kept.sizes().vec(), (std::vector<int64_t>{2, 2, 300}));
@@ -340,6 +380,110 @@ class TestPressModel : public QObject
             const at::Tensor perHead = r.kept.sum(-1).reshape(-1);
             for (size_t i = 0; i < order.size(); ++i)
                 QCOMPARE(perHead[int64_t(order[i])].item<int64_t>(), i < 2 ? int64_t(48) : t);
+        }
+    }
+
+    // KVzip against tests/reference/kvzip_reference.py: a float64 re-read of a random
+    // Qwen2 checkpoint (GQA, biases) written from kvpress's KVzipPress as read (chunks
+    // after the template prefix, repeat prompts, the subsampled causal softmax, max over
+    // the group and the rows, then the global threshold or the per-layer budget). Same
+    // scores (float32 against float64) and the same kept positions in every case.
+    void kvzipMatchesThePythonReference()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QProcess python;
+        python.start(
+            QStringLiteral("/usr/bin/python3"),
+            {QStringLiteral(KVLENS_SOURCE_DIR "/tests/reference/kvzip_reference.py"), dir.path()});
+        QVERIFY(python.waitForFinished(120000));
+        QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+        QFile file(dir.filePath(QStringLiteral("expected.json")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject expected = QJsonDocument::fromJson(file.readAll()).object();
+        const auto ints = [&](const char* key) {
+            std::vector<int> out;
+            for (const QJsonValue& x : expected.value(QLatin1String(key)).toArray())
+                out.push_back(x.toInt());
+            return out;
+        };
+
+        c10::InferenceMode guard;
+        const auto model = Transformer::load(dir.path());
+        const std::vector<int> ids = ints("context");
+        const ContextCache cache = model->prefill(ids);
+        RepeatPrompts prompts;
+        prompts.first = ints("first");
+        prompts.later = ints("later");
+        prompts.suffix = ints("suffix");
+        prompts.prefixLength = expected.value(QStringLiteral("prefix")).toInt();
+        const CompressionInput input = compressionInputFor(*model, cache, &ids, &prompts);
+        const QString spec = QStringLiteral("kvzip:n_sink=%1,chunk_size=%2")
+                                 .arg(expected.value(QStringLiteral("n_sink")).toInt())
+                                 .arg(expected.value(QStringLiteral("chunk_size")).toInt());
+        const at::Tensor want =
+            nestedTensor(expected.value(QStringLiteral("scores")),
+                         {int64_t(cache.layers.size()), model->config().numKvHeads, cache.length});
+        const QJsonArray cases = expected.value(QStringLiteral("cases")).toArray();
+        QCOMPARE(int(cases.size()), 4);
+        for (const QJsonValue& c : cases) {
+            const QJsonObject one = c.toObject();
+            const bool layerwise = one.value(QStringLiteral("layerwise")).toBool();
+            const double ratio = one.value(QStringLiteral("ratio")).toDouble();
+            const auto press = PressCatalog().press(
+                spec + (layerwise ? QStringLiteral(",layerwise=true") : QString()));
+            const CompressionResult r = press->compress(input, ratio);
+            const double diff = (r.scores.to(torch::kDouble) - want).abs().max().item<double>();
+            QVERIFY2(diff < 1e-5, qPrintable(QStringLiteral("scores differ by %1").arg(diff)));
+            QVERIFY2(sameKeptPositions(r.kept, one.value(QStringLiteral("kept"))),
+                     qPrintable(QStringLiteral("r %1 layerwise %2").arg(ratio).arg(layerwise)));
+        }
+    }
+
+    // KVCompose against tests/reference/kvcompose_reference.py: a float64 re-read of the
+    // context on a random Qwen2 checkpoint written from kvpress's KVComposePress as read
+    // (per-head aggregation of the re-read rows' attention, group and head means, sorted
+    // composite curves, layer 0 lifted, structured and unstructured budgets). Same
+    // scores and kept positions for three settings at two ratios.
+    void kvComposeMatchesThePythonReference()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QProcess python;
+        python.start(QStringLiteral("/usr/bin/python3"),
+                     {QStringLiteral(KVLENS_SOURCE_DIR "/tests/reference/kvcompose_reference.py"),
+                      dir.path()});
+        QVERIFY(python.waitForFinished(120000));
+        QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
+        QFile file(dir.filePath(QStringLiteral("expected.json")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject expected = QJsonDocument::fromJson(file.readAll()).object();
+        std::vector<int> ids;
+        for (const QJsonValue& x : expected.value(QStringLiteral("context")).toArray())
+            ids.push_back(x.toInt());
+
+        c10::InferenceMode guard;
+        const auto model = Transformer::load(dir.path());
+        const ContextCache cache = model->prefill(ids);
+        const CompressionInput input = compressionInputFor(*model, cache, &ids);
+        const QJsonArray cases = expected.value(QStringLiteral("cases")).toArray();
+        QCOMPARE(int(cases.size()), 6);
+        for (const QJsonValue& c : cases) {
+            const QJsonObject one = c.toObject();
+            const QString spec = one.value(QStringLiteral("spec")).toString();
+            const double ratio = one.value(QStringLiteral("ratio")).toDouble();
+            const CompressionResult r = PressCatalog().press(spec)->compress(input, ratio);
+            const QString what = QStringLiteral("%1 r %2").arg(spec).arg(ratio);
+            const double diff =
+                (r.scores.to(torch::kDouble) -
+                 nestedTensor(one.value(QStringLiteral("scores")), r.scores.sizes()))
+                    .abs()
+                    .max()
+                    .item<double>();
+            QVERIFY2(diff < 1e-5,
+                     qPrintable(what + QStringLiteral(": scores differ by %1").arg(diff)));
+            QVERIFY2(sameKeptPositions(r.kept, one.value(QStringLiteral("kept"))),
+                     qPrintable(what));
         }
     }
 
