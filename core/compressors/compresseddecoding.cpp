@@ -4,11 +4,14 @@
 // the whole cache, context survivors and continuation alike, is scored from its keys
 // and the buffered queries and every head is cut to the target. The cut entries are
 // dropped from the tensors (a gather), so later forwards and scorings never see them.
+// A merging press (CaM, kvpress cam_press.py) also keeps each entry's running attention
+// and folds evicted values into kept neighbours before the gather (cammerge.h).
 #include "compressors/compresseddecoding.h"
 
 #include "cache/compressioninput.h"
 #include "cache/keptselection.h"
 #include "common/error.h"
+#include "compressors/cammerge.h"
 #include "compressors/decodingpress.h"
 #include "compressors/subcache.h"
 #include "model/answerdecoder.h"
@@ -16,8 +19,10 @@
 
 #include <torch/torch.h>
 
+#include <ATen/CPUGeneratorImpl.h>
 #include <QElapsedTimer>
 #include <algorithm>
+#include <cmath>
 #include <deque>
 
 namespace kvl {
@@ -34,8 +39,9 @@ class DecodeState
 {
   public:
     DecodeState(const Transformer& model, const ContextCache& context, const at::Tensor& kept,
-                const DecodingPress& press, double ratio)
-        : m_model(model), m_press(press), m_ratio(ratio), m_contextLength(context.length)
+                const DecodingPress& press, double ratio, uint64_t seed)
+        : m_model(model), m_press(press), m_ratio(ratio), m_contextLength(context.length),
+          m_generator(at::detail::createCPUGenerator(seed))
     {
         const auto& cfg = model.config();
         m_cache = context;
@@ -85,12 +91,18 @@ class DecodeState
                 m_continuationPreRope[l].defined()
                     ? torch::cat({m_continuationPreRope[l], r.keysPreRope[l]}, 1)
                     : r.keysPreRope[l];
+        if (merging())
+            accumulateAttention(r.queries);
         m_buffer.push_back({std::move(r.queries), std::move(r.queriesPreRope)});
         ++m_forwards;
         ++m_sinceCompression;
         m_peak = std::max(m_peak, entries());
         const int64_t target = m_press.targetSize(positionsInUse(), m_contextLength, m_ratio);
-        if (m_sinceCompression >= m_press.interval() || int64_t(ids.size()) >= target) {
+        // CaM's interval fires only over the target; until then its count (the number of
+        // entries it will merge) runs on and the buffer keeps its last forwards.
+        const bool due =
+            m_sinceCompression >= m_press.interval() && (!merging() || entries() > target);
+        if (due || int64_t(ids.size()) >= target) {
             QElapsedTimer timer;
             timer.start();
             compress(target, generated);
@@ -117,6 +129,43 @@ class DecodeState
     }
 
   private:
+    bool merging() const { return m_press.mergeBudget() > 0; }
+
+    // Each layer's keys: the survivors, then the continuation.
+    at::Tensor keysOf(size_t layer) const
+    {
+        const at::Tensor& k = m_cache.layers[layer].keys;
+        return m_continuation.length > 0 ? torch::cat({k, m_continuation.keys[layer]}, 1) : k;
+    }
+
+    // CaM's running attention: the softmax of this forward's last query over every entry
+    // (its own included), scaled as the engine's attention, mean over the GQA group, added
+    // to each entry's sum (a new entry starts at 0).
+    void accumulateAttention(const std::vector<at::Tensor>& queries)
+    {
+        if (m_attention.empty())
+            m_attention.assign(m_cache.layers.size(), at::Tensor());
+        for (size_t l = 0; l < m_cache.layers.size(); ++l) {
+            const at::Tensor keys = keysOf(l); // [kv, N, d]
+            const int64_t kvHeads = keys.size(0), length = keys.size(1), d = keys.size(2);
+            const at::Tensor& q = queries[l]; // [heads, n, d]
+            const int64_t heads = q.size(0);
+            const at::Tensor last = q.narrow(1, q.size(1) - 1, 1)
+                                        .mul(1.0 / std::sqrt(double(d)))
+                                        .reshape({kvHeads, heads / kvHeads, d});
+            const at::Tensor attention =
+                torch::softmax(torch::bmm(last, keys.transpose(1, 2)), -1).mean(1); // [kv, N]
+            at::Tensor& sum = m_attention[l];
+            if (!sum.defined())
+                sum = attention.clone();
+            else
+                sum = torch::cat(
+                          {sum, torch::zeros({kvHeads, length - sum.size(1)}, attention.options())},
+                          1) +
+                      attention;
+        }
+    }
+
     // The survivors and the continuation as one cache of `entries()` entries per head,
     // with the buffered queries as its window queries.
     ContextCache folded() const
@@ -164,8 +213,25 @@ class DecodeState
             const at::Tensor positions = torch::cat({m_positions, fed}, 2);
             CompressionInput input = compressionInputFor(m_model, all);
             const at::Tensor scores = m_press.scorer().score(input, ratio);
-            const at::Tensor kept = topKMask(scores, keptPerHead(before, ratio));
-            const at::Tensor index = keptPositions(kept);
+            at::Tensor index;
+            if (merging()) {
+                // CaM: exactly `target` entries per layer, the evicted values merged into
+                // the kept ones first; the running attention follows the survivors.
+                std::vector<at::Tensor> perLayer;
+                for (size_t l = 0; l < all.layers.size(); ++l) {
+                    CamMerge m =
+                        camMerge(scores[int64_t(l)], m_attention[l], all.layers[l].values, target,
+                                 m_sinceCompression, m_press.mergeBudget(), m_generator);
+                    all.layers[l].values = m.values;
+                    m_attention[l] = m_attention[l].index_select(1, m.kept);
+                    step.mergeCandidates += m.candidates;
+                    step.merged += m.merged;
+                    perLayer.push_back(m.kept.expand({heads, m.kept.numel()}));
+                }
+                index = torch::stack(perLayer);
+            } else {
+                index = keptPositions(topKMask(scores, keptPerHead(before, ratio)));
+            }
             if (!index.defined())
                 throw Error(m_press.spec(),
                             QStringLiteral("the decoding scorer protected more entries than the "
@@ -203,6 +269,8 @@ class DecodeState
     const DecodingPress& m_press;
     double m_ratio;
     int64_t m_contextLength;
+    at::Generator m_generator;           // CaM's Bernoulli draws
+    std::vector<at::Tensor> m_attention; // CaM: per layer [kv_heads, entries()] running sums
     ContextCache m_cache;   // the survivors; length = positions before the continuation
     at::Tensor m_positions; // int64 [layers, kv_heads, m]: their positions
     Continuation m_continuation;
@@ -224,7 +292,18 @@ CompressedDecoding generateCompressed(const Transformer& model, const ContextCac
 {
     checkRatio(ratio, press.spec());
     CompressedDecoding out;
-    DecodeState state(model, context, prefillKept, press, ratio);
+    // FNV-1a over the press's seed, the context length and the question: a sample's
+    // draws depend on the sample alone, not on what ran before it.
+    uint64_t seed = 1469598103934665603ull;
+    const auto mix = [&seed](int64_t x) {
+        seed ^= uint64_t(x);
+        seed *= 1099511628211ull;
+    };
+    mix(press.mergeSeed());
+    mix(context.length);
+    for (int id : question)
+        mix(id);
+    DecodeState state(model, context, prefillKept, press, ratio, seed);
     const int64_t limit = model.maxPositions();
     Generation& gen = out.generation;
     at::Tensor next = question.empty() ? context.lastLogits : state.feed(question, 0);

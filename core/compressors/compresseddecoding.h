@@ -21,6 +21,10 @@ struct DecodeCompressionStep
     int64_t target = 0;        // entries per head the rule asked for
     int64_t entriesBefore = 0; // entries per head before (the most of any head)
     int64_t entriesAfter = 0;  // entries per head after (the most of any head)
+    // CaM only: evicted entries picked to merge (all layers) and the (entry, kv-head)
+    // merges whose Bernoulli draw succeeded.
+    int64_t mergeCandidates = 0;
+    int64_t merged = 0;
     // bool [layers, kv_heads, positions]: which positions every head still holds after it.
     at::Tensor kept;
 };
@@ -43,9 +47,12 @@ struct CompressedDecoding
 // through `prefillKept` (bool [layers, kv_heads, T], the press's prefill mask; undefined:
 // whole). Entries a compression evicts are removed from the cache, the survivors keep
 // their RoPE positions and new tokens continue at context length + tokens fed. `ratio`
-// is the sweep's (the press's targets read it). Throws kvl::Error when the scorer cannot
-// score the cache (e.g. fewer buffered queries than its window) or the prefill mask keeps
-// different counts per head.
+// is the sweep's (the press's targets read it). A merging press (CaM) also sums, per
+// layer and kv-head, the attention every entry receives from each forward's last query
+// and merges at each compression (cammerge.h), its draws seeded from the press's seed,
+// the context length and the question, so a sample decodes the same on every run.
+// Throws kvl::Error when the scorer cannot score the cache (e.g. fewer buffered queries
+// than its window) or the prefill mask keeps different counts per head.
 CompressedDecoding generateCompressed(const Transformer& model, const ContextCache& context,
                                       const at::Tensor& prefillKept, const DecodingPress& press,
                                       double ratio, const std::vector<int>& question,

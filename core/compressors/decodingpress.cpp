@@ -105,6 +105,12 @@ void DecodingPress::setPrefill(std::unique_ptr<Press> prefill, QString spec)
     m_spec = std::move(spec);
 }
 
+void DecodingPress::setMerging(int budget, int seed)
+{
+    m_mergeBudget = budget;
+    m_mergeSeed = seed;
+}
+
 namespace {
 
 std::unique_ptr<DecodingPress> makeDecoding(const PressSpec& spec, const PressCatalog& catalog,

@@ -53,6 +53,14 @@ class DecodingPress : public Press
     // prefill_decoding's factory: this press's decoding rule after `prefill`.
     void setPrefill(std::unique_ptr<Press> prefill, QString spec);
 
+    // CaM (campress.cpp, kvpress cam_press.py): at each compression the evicted values
+    // are merged into the next `budget` kept entries (cammerge.h) instead of dropped
+    // alone, and the interval fires only while the cache is over the target (its count
+    // runs on until then). `seed` seeds the Bernoulli draws. Budget 0: plain eviction.
+    void setMerging(int budget, int seed);
+    int mergeBudget() const { return m_mergeBudget; }
+    int mergeSeed() const { return m_mergeSeed; }
+
   private:
     std::unique_ptr<Scorer> m_scorer;
     Target m_target;
@@ -61,6 +69,8 @@ class DecodingPress : public Press
     int m_bufferSize;
     std::unique_ptr<Press> m_prefill;
     QString m_spec;
+    int m_mergeBudget = 0;
+    int m_mergeSeed = 0;
 };
 
 // kvpress DecodingPress._find_target_compression_ratio: the ratio whose int(n(1 - r))

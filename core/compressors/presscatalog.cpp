@@ -65,6 +65,7 @@ PressCatalog::PressCatalog()
                  decodingEntry(),
                  compressionRatioDecodingEntry(),
                  prefillDecodingEntry(),
+                 camEntry(),
                  quantizedEntry(),
                  hqqEntry(),
                  thinkEntry(),

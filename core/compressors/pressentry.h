@@ -89,6 +89,7 @@ PressEntry dmsEntry();
 PressEntry decodingEntry();
 PressEntry compressionRatioDecodingEntry();
 PressEntry prefillDecodingEntry();
+PressEntry camEntry(); // campress.cpp
 // Transforms.
 PressEntry quantizedEntry();
 PressEntry hqqEntry();
