@@ -21,13 +21,6 @@ PressEntry unavailable(const char* name, PressEntry::Kind kind, const char* rule
 std::vector<PressEntry> unavailableEntries()
 {
     return {
-        unavailable("cam", PressEntry::Kind::Wrapper,
-                    "CaM cache merging (Zhang et al., ICML 2024; kvpress cam_press.py): during "
-                    "decoding, evicted values are merged into the next merge_budget kept "
-                    "neighbours with a Bernoulli mask from cumulative attention ratios",
-                    "a decode-time press in kvpress (DecodingPress, compresses every "
-                    "compression_interval generated tokens); KVLens compresses after the "
-                    "prefill only (decode-time compression is not implemented)"),
         unavailable("restorekv", PressEntry::Kind::Wrapper,
                     "RestoreKV (arXiv:2608.01247; kvpress restorekv_press.py): 8 learned "
                     "restore tokens attend to the full cache in one LoRA-adapted pass and fill "
