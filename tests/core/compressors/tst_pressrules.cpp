@@ -1103,7 +1103,7 @@ class TestPressRules : public QObject
     void unavailablePressesSayWhy()
     {
         const PressCatalog catalog;
-        const std::vector<const char*> unavailable{"cam", "restorekv", "dms_trained"};
+        const std::vector<const char*> unavailable{"restorekv", "dms_trained"};
         for (const char* name : unavailable) {
             const PressEntry* e = catalog.find(QString::fromLatin1(name));
             QVERIFY2(e && !e->unavailable.isEmpty(), name);
