@@ -12,12 +12,12 @@
 #include "diagnose/retrievalrecall.h"
 #include "diagnose/routingmetrics.h"
 #include "diagnose/rowdiagnostics.h"
-#include "diagnose/signature.h"
 #include "model/answerdecoder.h"
 #include "model/transformer.h"
 #include "run/preparedsample.h"
 #include "run/repeatprompts.h"
 #include "run/resultrows.h"
+#include "store/rowdecisions.h"
 #include "tasks/promptformat.h"
 #include "tokenizer/tokenizer.h"
 
@@ -463,9 +463,7 @@ ResultRecord SampleEvaluator::compressedRow(const PreparedSample& sample, const 
         row.extra.insert(QStringLiteral("retrieval"), retrievalJson(sample, compressed));
         row.retrieval = compressed.offloaded->retrievalMap();
     }
-    row.transition = transitionOf(full.correct, run.correct);
-    if (*row.transition == Transition::CorrectToWrong)
-        row.signature = classifySignature(row.metrics);
+    decideRow(row, full.correct); // transition, and the signature of a C→W row
     if (keepBlob(m_spec.store.masks, false, run.correct))
         row.mask = mask;
     if (keepBlob(m_spec.store.attention, false, run.correct))
