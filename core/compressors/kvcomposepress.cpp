@@ -9,6 +9,7 @@
 #include "cache/keptselection.h"
 #include "cache/pressparams.h"
 #include "common/error.h"
+#include "compressors/modelpassinput.h"
 #include "compressors/presscatalog.h"
 #include "model/transformer.h"
 
@@ -124,17 +125,7 @@ class KvComposePress : public Press
   private:
     at::Tensor score(const CompressionInput& input) const
     {
-        if (input.model == nullptr || input.contextIds == nullptr)
-            throw Error(QStringLiteral("press '%1'").arg(m_spec),
-                        QStringLiteral("KVCompose re-reads the context with the model and needs "
-                                       "the model and the context's token ids "
-                                       "(CompressionInput::model, contextIds); this caller "
-                                       "gives only the prefill"));
-        if (int64_t(input.contextIds->size()) != input.length())
-            throw Error(QStringLiteral("press '%1'").arg(m_spec),
-                        QStringLiteral("the context has %1 token ids but its cache %2 entries")
-                            .arg(input.contextIds->size())
-                            .arg(input.length()));
+        requireModelPass(input, m_spec, QStringLiteral("KVCompose"), false);
         c10::InferenceMode guard;
         const int kv = input.kvHeads();
         const int group = input.heads() / kv;

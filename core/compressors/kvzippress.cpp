@@ -9,6 +9,7 @@
 #include "cache/pressparams.h"
 #include "cache/repeatprompts.h"
 #include "common/error.h"
+#include "compressors/modelpassinput.h"
 #include "compressors/presscatalog.h"
 #include "model/transformer.h"
 
@@ -25,21 +26,6 @@ constexpr bool kLayerwise = false;   // kvpress layerwise
 constexpr int kChunkSize = 2048;     // kvpress prepare(chunk_size)
 constexpr int kPreviousTail = 8;     // kvpress prev_postfix_size
 constexpr int64_t kQueryBlock = 512; // re-read rows per softmax block (bounds memory)
-
-void requireModelPass(const CompressionInput& input, const QString& spec)
-{
-    if (input.model == nullptr || input.contextIds == nullptr || input.repeatPrompts == nullptr)
-        throw Error(QStringLiteral("press '%1'").arg(spec),
-                    QStringLiteral("KVzip re-reads the context with the model and needs the "
-                                   "model, the context's token ids and the tokenized repeat "
-                                   "prompts (CompressionInput::model, contextIds, "
-                                   "repeatPrompts); this caller gives only the prefill"));
-    if (int64_t(input.contextIds->size()) != input.length())
-        throw Error(QStringLiteral("press '%1'").arg(spec),
-                    QStringLiteral("the context has %1 token ids but its cache %2 entries")
-                        .arg(input.contextIds->size())
-                        .arg(input.length()));
-}
 
 // What one re-read chunk [begin, end) feeds after the context.
 std::vector<int> rereadIds(const std::vector<int>& ids, const RepeatPrompts& prompts, int64_t first,
@@ -95,7 +81,7 @@ class KvzipScorer : public Scorer
 
     at::Tensor score(const CompressionInput& input, double) const override
     {
-        requireModelPass(input, m_spec);
+        requireModelPass(input, m_spec, QStringLiteral("KVzip"), true);
         c10::InferenceMode guard;
         const std::vector<int>& ids = *input.contextIds;
         const RepeatPrompts& prompts = *input.repeatPrompts;
