@@ -24,8 +24,9 @@ Sample TaskGenerator::generate(const Tokenizer& tokenizer, const TaskOptions& op
                         .arg(suite(), options.variant, known.join(QStringLiteral(", "))));
 
     Rng rng(Rng::derive(seed ^ Rng::hashString(suite()), std::uint64_t(index)));
+    const QStringList drawn = drawnVariants();
     const QString variant =
-        options.variant.isEmpty() ? known.at(rng.below(int(known.size()))) : options.variant;
+        options.variant.isEmpty() ? drawn.at(rng.below(int(drawn.size()))) : options.variant;
     LengthRequest length;
     length.minTokens = options.minTokens;
     length.maxTokens = options.maxTokens;

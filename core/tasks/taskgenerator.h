@@ -46,6 +46,9 @@ class TaskGenerator
     virtual QString suite() const = 0;
     virtual QString description() const = 0;
     virtual QStringList variants() const = 0;
+    // The variants a sample draws from when none is asked. Default: all of them; a
+    // suite may leave a newer variant out so that its earlier runs keep their bytes.
+    virtual QStringList drawnVariants() const { return variants(); }
     virtual QString variantDescription(const QString& variant) const = 0;
 
     // Sample `index` of the run seeded with `seed`; id "<suite>-<seed>-<index>".

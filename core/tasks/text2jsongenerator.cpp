@@ -64,6 +64,12 @@ QString Text2JsonGenerator::description() const
 
 QStringList Text2JsonGenerator::variants() const
 {
+    return {QStringLiteral("fields2"), QStringLiteral("fields3"), QStringLiteral("fields4"),
+            QStringLiteral("people2")};
+}
+
+QStringList Text2JsonGenerator::drawnVariants() const
+{
     return {QStringLiteral("fields2"), QStringLiteral("fields3"), QStringLiteral("fields4")};
 }
 
@@ -72,6 +78,9 @@ QString Text2JsonGenerator::variantDescription(const QString& variant) const
     if (variant.startsWith(QLatin1String("fields")))
         return QStringLiteral("%1 of the fields city, job, colour, pet asked per person")
             .arg(variant.mid(6));
+    if (variant == QLatin1String("people2"))
+        return QStringLiteral("one or two people, one or two of the fields city, job, colour, "
+                              "pet asked (asked by name only, never drawn)");
     return {};
 }
 
@@ -80,7 +89,8 @@ Sample Text2JsonGenerator::generateVariant(const Tokenizer& tokenizer, const QSt
 {
     ContextBuilder builder(tokenizer, rng);
     NameDrawer names(rng);
-    const int fieldCount = variant.mid(6).toInt();
+    const bool few = variant == QLatin1String("people2");
+    const int fieldCount = few ? rng.range(1, 2) : variant.mid(6).toInt();
     std::vector<QString> order(kFields.begin(), kFields.end());
     rng.shuffle(order);
     QStringList asked;
@@ -90,8 +100,10 @@ Sample Text2JsonGenerator::generateVariant(const Tokenizer& tokenizer, const QSt
 
     const int factTokens = std::max(
         1, builder.countTokens(QStringLiteral(" The favourite colour of Anna Berg is red.")));
-    const int people = std::clamp(int(kFactShare * length.target / (factTokens * (fieldCount + 1))),
-                                  2, kMaxPeople);
+    const int people =
+        few ? rng.range(1, 2)
+            : std::clamp(int(kFactShare * length.target / (factTokens * (fieldCount + 1))), 2,
+                         kMaxPeople);
 
     std::vector<Fact> facts;
     QStringList peopleNames;

@@ -8,13 +8,16 @@ namespace kvl {
 // sentences scattered through the text; the answer is a JSON list of objects with
 // the name and the asked fields, in order of first mention. Evidence: every sentence
 // of an asked field; distractors: sentences of fields not asked and access-code
-// records of the same people.
+// records of the same people. people2: one or two people, one or two asked fields (a
+// setting a small model can learn to list and close).
 class Text2JsonGenerator : public TaskGenerator
 {
   public:
     QString suite() const override { return QStringLiteral("text2json"); }
     QString description() const override;
     QStringList variants() const override;
+    // people2 only when asked by name: the fields variants' samples keep their bytes.
+    QStringList drawnVariants() const override;
     QString variantDescription(const QString& variant) const override;
 
   protected:

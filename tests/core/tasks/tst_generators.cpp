@@ -17,10 +17,10 @@
 #include "tokenizer/bpetrainer.h"
 #include "tokenizer/hftokenizer.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
-#include <QFile>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -660,15 +660,23 @@ class TestGenerators : public QObject
     void text2jsonSpans_data()
     {
         QTest::addColumn<QString>("variant");
-        QTest::addColumn<int>("fields");
-        QTest::newRow("fields2") << "fields2" << 2;
-        QTest::newRow("fields3") << "fields3" << 3;
-        QTest::newRow("fields4") << "fields4" << 4;
+        QTest::addColumn<int>("minFields");
+        QTest::addColumn<int>("maxFields");
+        QTest::addColumn<int>("minPeople");
+        QTest::addColumn<int>("maxPeople");
+        QTest::newRow("fields2") << "fields2" << 2 << 2 << 2 << 12;
+        QTest::newRow("fields3") << "fields3" << 3 << 3 << 2 << 12;
+        QTest::newRow("fields4") << "fields4" << 4 << 4 << 2 << 12;
+        QTest::newRow("people2") << "people2" << 1 << 2 << 1 << 2;
     }
     void text2jsonSpans()
     {
         QFETCH(QString, variant);
-        QFETCH(int, fields);
+        QFETCH(int, minFields);
+        QFETCH(int, maxFields);
+        QFETCH(int, minPeople);
+        QFETCH(int, maxPeople);
+        QSet<int> fieldCounts, peopleCounts;
         const kvltest::WordTokenizer tokenizer;
         const QList<std::pair<QString, QRegularExpression>> patterns = {
             {QStringLiteral("city"),
@@ -681,11 +689,13 @@ class TestGenerators : public QObject
              QRegularExpression(QStringLiteral(R"((\w+ \w+) has a pet (\w+)\.)"))},
         };
         for (const Sample& s :
-             generate(QStringLiteral("text2json"), tokenizer, 300, 1200, variant, 13, 6)) {
+             generate(QStringLiteral("text2json"), tokenizer, 300, 1200, variant, 13, 16)) {
+            QCOMPARE(s.variant, variant);
             QStringList asked;
             for (const QJsonValue& f : s.meta.value(QStringLiteral("fields")).toArray())
                 asked << f.toString();
-            QCOMPARE(asked.size(), fields);
+            QVERIFY(asked.size() >= minFields && asked.size() <= maxFields);
+            fieldCounts.insert(int(asked.size()));
             for (const QString& f : asked)
                 QVERIFY(s.question.contains(f));
 
@@ -710,7 +720,8 @@ class TestGenerators : public QObject
                     QVERIFY2(!o.contains(field), "a field stated twice");
                     o.insert(field, m.captured(2));
                 }
-            QVERIFY(expected.size() >= 2);
+            QVERIFY(expected.size() >= minPeople && expected.size() <= maxPeople);
+            peopleCounts.insert(int(expected.size()));
             QCOMPARE(evidenceSentences, int(spansOf(s, SpanKind::Evidence).size()));
             const QJsonArray answer = QJsonDocument::fromJson(s.answer.toUtf8()).array();
             QCOMPARE(answer.size(), expected.size());
@@ -721,7 +732,26 @@ class TestGenerators : public QObject
             QVERIFY(s.answer.startsWith(QStringLiteral("[{\"name\":")));
             QCOMPARE(text2jsonScore(s.answer, s.meta.value(QStringLiteral("objects")).toArray()),
                      1.0);
+            // The validator accepts the sample (its spans, gold and meta).
+            QCOMPARE(parseSampleLines(samplesToJsonl({s}), variant).size(), size_t(1));
         }
+        // 16 samples see every allowed count of fields (and of people, where few).
+        QCOMPARE(fieldCounts.size(), qsizetype(maxFields - minFields + 1));
+        if (maxPeople <= 2)
+            QCOMPARE(peopleCounts.size(), qsizetype(maxPeople - minPeople + 1));
+    }
+
+    // people2 is asked by name only: a run that draws its variants never gets it, so
+    // the fields variants' runs (and the golden file) keep their bytes.
+    void text2jsonPeople2NeverDrawn()
+    {
+        const kvltest::WordTokenizer tokenizer;
+        const auto g = makeTaskGenerator(QStringLiteral("text2json"));
+        QVERIFY(g->variants().contains(QStringLiteral("people2")));
+        QVERIFY(!g->drawnVariants().contains(QStringLiteral("people2")));
+        for (const Sample& s :
+             generate(QStringLiteral("text2json"), tokenizer, 300, 600, {}, 3, 40))
+            QVERIFY(s.variant != QLatin1String("people2"));
     }
 
     void spansMapToTokens_data()
