@@ -83,42 +83,115 @@ class ProvenanceFooter
     QCPTextElement* m_element = nullptr;
 };
 
-void savePng(QCustomPlot* plot, const QString& path, const QString& provenance, QSize size)
+// One figure file: panels (plots) at their offsets on one drawing of `layout` units,
+// and what the file says about itself. Every export goes through writeFigure, so
+// every PNG, PDF and SVG carries the same metadata in the same places.
+struct FigureFile
 {
-    // Twice the pixel density, so a PNG dropped into slides is not blurry.
-    QImage image = plot->toPixmap(size.width(), size.height(), 2.0).toImage();
-    image.setText(QStringLiteral("Software"), creator);
-    if (!provenance.isEmpty())
-        image.setText(QStringLiteral("Description"), provenance);
-    if (image.isNull() || !image.save(path, "PNG"))
-        throw Error(
-            path, QCoreApplication::translate("kvl::FigureExporter", "cannot write the PNG file"));
+    struct Panel
+    {
+        QCustomPlot* plot;
+        QPoint at;  // in layout units
+        QSize size; // in layout units
+    };
+    QVector<Panel> panels;
+    QSize layout;               // the drawing, in layout units
+    QSize pixels;               // of the PNG
+    int dpi = 0;                // recorded in the PNG (0: none)
+    double unitsPerInch = 72.0; // of the PDF page and the SVG's physical size
+    QString title;
+    QStringList description; // provenance lines
+};
+
+void paintPanels(QCPPainter& painter, const FigureFile& f)
+{
+    for (const FigureFile::Panel& p : f.panels) {
+        painter.save();
+        painter.translate(p.at);
+        p.plot->toPainter(&painter, p.size.width(), p.size.height());
+        painter.restore();
+    }
 }
 
-void savePdf(QCustomPlot* plot, const QString& path, const QString& provenance, QSize size)
+void writeFigure(const QString& path, FigureExporter::Format format, const FigureFile& f)
 {
-    if (!plot->savePdf(path, size.width(), size.height(), QCP::epNoCosmetic, creator, provenance))
-        throw Error(
-            path, QCoreApplication::translate("kvl::FigureExporter", "cannot write the PDF file"));
-}
-
-void saveSvg(QCustomPlot* plot, const QString& path, const QString& provenance, QSize size)
-{
-    QSvgGenerator generator;
-    generator.setFileName(path);
-    generator.setSize(size);
-    generator.setViewBox(QRect(QPoint(0, 0), size));
-    generator.setTitle(QFileInfo(path).completeBaseName());
-    generator.setDescription(provenance);
-    QCPPainter painter;
-    if (!painter.begin(&generator))
-        throw Error(
-            path, QCoreApplication::translate("kvl::FigureExporter", "cannot write the SVG file"));
-    plot->toPainter(&painter, size.width(), size.height());
-    painter.end();
-    if (!QFileInfo(path).exists() || QFileInfo(path).size() == 0)
-        throw Error(
-            path, QCoreApplication::translate("kvl::FigureExporter", "cannot write the SVG file"));
+    const QString description = f.description.join(QLatin1Char('\n'));
+    const QString created = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
+    const QString tool = FigureExporter::toolName();
+    bool ok = true;
+    switch (format) {
+    case FigureExporter::Format::Png: {
+        QImage image(f.pixels, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QCPPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setMode(QCPPainter::pmNonCosmetic);
+        painter.scale(double(f.pixels.width()) / f.layout.width(),
+                      double(f.pixels.height()) / f.layout.height());
+        paintPanels(painter, f);
+        painter.end();
+        if (f.dpi > 0) {
+            // After painting: the image's own DPI would otherwise scale the fonts again.
+            const int dotsPerMeter = qRound(f.dpi / 0.0254);
+            image.setDotsPerMeterX(dotsPerMeter);
+            image.setDotsPerMeterY(dotsPerMeter);
+        }
+        image.setText(QStringLiteral("Title"), f.title);
+        image.setText(QStringLiteral("Software"), tool);
+        image.setText(QStringLiteral("Creation Time"), created);
+        if (!description.isEmpty())
+            image.setText(QStringLiteral("Description"), description);
+        ok = image.save(path, "PNG");
+        break;
+    }
+    case FigureExporter::Format::Pdf: {
+        QPdfWriter writer(path);
+        writer.setCreator(tool);
+        writer.setTitle(f.title);
+        writer.setDocumentXmpMetadata(xmpPacket(f.title, description, created));
+        // One device unit per layout unit; the page in points (1/72 in).
+        writer.setResolution(qRound(f.unitsPerInch));
+        writer.setPageSize(QPageSize(QSizeF(f.layout) * (72.0 / f.unitsPerInch), QPageSize::Point));
+        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
+        QCPPainter painter;
+        ok = painter.begin(&writer);
+        if (ok) {
+            painter.setMode(QCPPainter::pmVectorized);
+            painter.setMode(QCPPainter::pmNoCaching);
+            painter.setMode(QCPPainter::pmNonCosmetic);
+            paintPanels(painter, f);
+            painter.end();
+        }
+        break;
+    }
+    case FigureExporter::Format::Svg: {
+        QSvgGenerator generator;
+        generator.setFileName(path);
+        generator.setResolution(qRound(f.unitsPerInch)); // width/height in mm
+        generator.setSize(f.layout);
+        generator.setViewBox(QRect(QPoint(0, 0), f.layout));
+        generator.setTitle(f.title);
+        // SVG has no tool or date field: both close the description.
+        generator.setDescription(description +
+                                 (description.isEmpty() ? QString() : QStringLiteral("\n")) + tool +
+                                 QStringLiteral(" · ") + created);
+        QCPPainter painter;
+        ok = painter.begin(&generator);
+        if (ok) {
+            painter.setMode(QCPPainter::pmVectorized);
+            painter.setMode(QCPPainter::pmNoCaching);
+            paintPanels(painter, f);
+            painter.end();
+        }
+        break;
+    }
+    }
+    if (!ok || !QFileInfo(path).exists() || QFileInfo(path).size() == 0) {
+        const char* what = format == FigureExporter::Format::Png   ? "cannot write the PNG file"
+                           : format == FigureExporter::Format::Pdf ? "cannot write the PDF file"
+                                                                   : "cannot write the SVG file";
+        throw Error(path, QCoreApplication::translate("kvl::FigureExporter", what));
+    }
 }
 
 } // namespace
@@ -148,21 +221,7 @@ QSize FigureExporter::defaultSize(const QCustomPlot* plot)
 void FigureExporter::saveFigure(QCustomPlot* plot, const QString& path, const QString& provenance,
                                 QSize size)
 {
-    const Format format = formatForPath(path);
-    if (!size.isValid() || size.isEmpty())
-        size = defaultSize(plot);
-    ProvenanceFooter footer(plot, provenance);
-    switch (format) {
-    case Format::Png:
-        savePng(plot, path, provenance, size);
-        break;
-    case Format::Pdf:
-        savePdf(plot, path, provenance, size);
-        break;
-    case Format::Svg:
-        saveSvg(plot, path, provenance, size);
-        break;
-    }
+    saveFigures({plot}, {provenance}, path, Qt::Vertical, size);
 }
 
 void FigureExporter::saveFigures(const QVector<QCustomPlot*>& plots, const QStringList& provenance,
@@ -171,91 +230,29 @@ void FigureExporter::saveFigures(const QVector<QCustomPlot*>& plots, const QStri
     const Format format = formatForPath(path);
     if (plots.isEmpty())
         throw Error(path, QCoreApplication::translate("kvl::FigureExporter", "no figure to write"));
-    QVector<QSize> sizes;
+    FigureFile file;
+    QPoint at(0, 0);
     QSize total(0, 0);
     for (QCustomPlot* plot : plots) {
         const QSize size = each.isValid() && !each.isEmpty() ? each : defaultSize(plot);
-        sizes << size;
+        file.panels.push_back({plot, at, size});
         total = orientation == Qt::Vertical
                     ? QSize(std::max(total.width(), size.width()), total.height() + size.height())
                     : QSize(total.width() + size.width(), std::max(total.height(), size.height()));
+        at += orientation == Qt::Vertical ? QPoint(0, size.height()) : QPoint(size.width(), 0);
     }
+    file.layout = total;
+    file.pixels = total * 2;  // twice the pixel density: not blurry when dropped into slides
+    file.unitsPerInch = 72.0; // one point per unit on the PDF page
+    file.title = QFileInfo(path).completeBaseName();
+    for (const QString& line : provenance)
+        if (!line.isEmpty())
+            file.description << line;
     // Each panel names its own configuration under it, for the time of the export.
     std::vector<std::unique_ptr<ProvenanceFooter>> footers;
     for (int i = 0; i < plots.size(); ++i)
         footers.push_back(std::make_unique<ProvenanceFooter>(plots[i], provenance.value(i)));
-    const QString description = provenance.join(QStringLiteral("\n"));
-
-    // Panels are drawn one after the other at their offsets on one painter.
-    auto paintAll = [&](QCPPainter& painter, double scale) {
-        QPoint at(0, 0);
-        for (int i = 0; i < plots.size(); ++i) {
-            painter.save();
-            painter.translate(at * scale);
-            painter.scale(scale, scale);
-            plots[i]->toPainter(&painter, sizes[i].width(), sizes[i].height());
-            painter.restore();
-            at += orientation == Qt::Vertical ? QPoint(0, sizes[i].height())
-                                              : QPoint(sizes[i].width(), 0);
-        }
-    };
-    const QString fail = format == Format::Png   ? QStringLiteral("cannot write the PNG file")
-                         : format == Format::Pdf ? QStringLiteral("cannot write the PDF file")
-                                                 : QStringLiteral("cannot write the SVG file");
-    bool ok = true;
-    switch (format) {
-    case Format::Png: {
-        // Twice the pixel density, like a single figure.
-        QImage image(total * 2, QImage::Format_ARGB32_Premultiplied);
-        image.fill(Qt::white);
-        QCPPainter painter(&image);
-        painter.setRenderHint(QPainter::Antialiasing);
-        paintAll(painter, 2.0);
-        painter.end();
-        image.setText(QStringLiteral("Software"), creator);
-        if (!description.isEmpty())
-            image.setText(QStringLiteral("Description"), description);
-        ok = image.save(path, "PNG");
-        break;
-    }
-    case Format::Pdf: {
-        QPdfWriter writer(path);
-        writer.setCreator(creator);
-        writer.setTitle(description);
-        writer.setResolution(72); // one unit = one point: the panels keep their sizes
-        writer.setPageSize(QPageSize(QSizeF(total), QPageSize::Point));
-        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-        QCPPainter painter;
-        ok = painter.begin(&writer);
-        if (ok) {
-            painter.setMode(QCPPainter::pmVectorized);
-            painter.setMode(QCPPainter::pmNoCaching);
-            painter.setMode(QCPPainter::pmNonCosmetic);
-            paintAll(painter, 1.0);
-            painter.end();
-        }
-        break;
-    }
-    case Format::Svg: {
-        QSvgGenerator generator;
-        generator.setFileName(path);
-        generator.setSize(total);
-        generator.setViewBox(QRect(QPoint(0, 0), total));
-        generator.setTitle(QFileInfo(path).completeBaseName());
-        generator.setDescription(description);
-        QCPPainter painter;
-        ok = painter.begin(&generator);
-        if (ok) {
-            painter.setMode(QCPPainter::pmVectorized);
-            painter.setMode(QCPPainter::pmNoCaching);
-            paintAll(painter, 1.0);
-            painter.end();
-        }
-        break;
-    }
-    }
-    if (!ok || !QFileInfo(path).exists() || QFileInfo(path).size() == 0)
-        throw Error(path, QCoreApplication::translate("kvl::FigureExporter", qPrintable(fail)));
+    writeFigure(path, format, file);
 }
 
 QString FigureExporter::toolName()
@@ -303,75 +300,16 @@ void FigureExporter::savePrintFigure(QCustomPlot* plot, const QString& path, con
     if (layout.isEmpty() || size.dpi <= 0)
         throw Error(path,
                     QCoreApplication::translate("kvl::FigureExporter", "the figure size is empty"));
+    FigureFile file;
+    file.panels.push_back({plot, QPoint(0, 0), layout});
+    file.layout = layout;
+    file.pixels = size.pixelSize();
+    file.dpi = size.dpi;
+    file.unitsPerInch = kLayoutDpi;
+    file.title = title;
+    file.description = metadata;
     ProvenanceFooter footer(plot, footerText);
-    const QString description = metadata.join(QLatin1Char('\n'));
-    const QString created = QDateTime::currentDateTimeUtc().toString(Qt::ISODate);
-    bool ok = true;
-    switch (format) {
-    case Format::Png: {
-        const QSize pixels = size.pixelSize();
-        QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
-        image.fill(Qt::white);
-        QCPPainter painter(&image);
-        painter.setRenderHint(QPainter::Antialiasing);
-        painter.scale(double(pixels.width()) / layout.width(),
-                      double(pixels.height()) / layout.height());
-        plot->toPainter(&painter, layout.width(), layout.height());
-        painter.end();
-        // After painting: the image's own DPI would otherwise scale the fonts again.
-        const int dotsPerMeter = qRound(size.dpi / 0.0254);
-        image.setDotsPerMeterX(dotsPerMeter);
-        image.setDotsPerMeterY(dotsPerMeter);
-        image.setText(QStringLiteral("Title"), title);
-        image.setText(QStringLiteral("Software"), toolName());
-        image.setText(QStringLiteral("Creation Time"), created);
-        if (!description.isEmpty())
-            image.setText(QStringLiteral("Description"), description);
-        ok = image.save(path, "PNG");
-        break;
-    }
-    case Format::Pdf: {
-        QPdfWriter writer(path);
-        writer.setCreator(toolName());
-        writer.setTitle(title);
-        writer.setDocumentXmpMetadata(xmpPacket(title, description, created));
-        writer.setResolution(int(kLayoutDpi));
-        // The page in points (1/72 in) from the layout size, as the PNG's pixels are.
-        writer.setPageSize(QPageSize(QSizeF(layout) * (72.0 / kLayoutDpi), QPageSize::Point));
-        writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-        QCPPainter painter;
-        ok = painter.begin(&writer);
-        if (ok) {
-            painter.setMode(QCPPainter::pmVectorized);
-            painter.setMode(QCPPainter::pmNoCaching);
-            painter.setMode(QCPPainter::pmNonCosmetic);
-            plot->toPainter(&painter, layout.width(), layout.height());
-            painter.end();
-        }
-        break;
-    }
-    case Format::Svg: {
-        QSvgGenerator generator;
-        generator.setFileName(path);
-        generator.setResolution(int(kLayoutDpi)); // width/height in mm from the layout size
-        generator.setSize(layout);
-        generator.setViewBox(QRect(QPoint(0, 0), layout));
-        generator.setTitle(title);
-        generator.setDescription(description);
-        QCPPainter painter;
-        ok = painter.begin(&generator);
-        if (ok) {
-            painter.setMode(QCPPainter::pmVectorized);
-            painter.setMode(QCPPainter::pmNoCaching);
-            plot->toPainter(&painter, layout.width(), layout.height());
-            painter.end();
-        }
-        break;
-    }
-    }
-    if (!ok || !QFileInfo(path).exists() || QFileInfo(path).size() == 0)
-        throw Error(path, QCoreApplication::translate("kvl::FigureExporter",
-                                                      "cannot write the figure file"));
+    writeFigure(path, format, file);
 }
 
 } // namespace kvl
