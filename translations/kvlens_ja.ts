@@ -2015,8 +2015,8 @@ Runs of offloading presses (shadowkv, quest, yakv) store, per decoding step, whi
         <translation>%1（読み込み中…）</translation>
     </message>
     <message>
-        <source>Click a taxonomy or chain-break bar, or a failure-overlap cell, to list its rows.</source>
-        <translation>分類または連鎖の断絶の棒グラフ、あるいは失敗の重なりのセルをクリックすると、その行を一覧表示します。</translation>
+        <source>Click a taxonomy or chain-break bar, a failure-overlap cell or a failure-set (UpSet) column to list its rows.</source>
+        <translation>分類または連鎖の断絶の棒グラフ、失敗の重なりのセル、あるいは失敗集合（UpSet）の列をクリックすると、その行を一覧表示します。</translation>
     </message>
 </context>
 <context>

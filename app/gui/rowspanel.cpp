@@ -71,8 +71,8 @@ void RowsPanel::clear()
 {
     m_model->clear();
     m_view->setColumnHidden(ResultRowsModel::GroupColumn, true);
-    m_title->setText(
-        tr("Click a taxonomy or chain-break bar, or a failure-overlap cell, to list its rows."));
+    m_title->setText(tr("Click a taxonomy or chain-break bar, a failure-overlap cell or a "
+                        "failure-set (UpSet) column to list its rows."));
 }
 
 int RowsPanel::heightFor(int rows) const

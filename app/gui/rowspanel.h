@@ -10,8 +10,8 @@ class QTableView;
 
 namespace kvl {
 
-// The rows behind the last clicked taxonomy or chain-break bar or overlap cell; selecting one
-// asks for its sample to be inspected.
+// The rows behind the last clicked taxonomy or chain-break bar, overlap cell or failure-set
+// (UpSet) column; selecting one asks for its sample to be inspected.
 class RowsPanel : public QWidget
 {
     Q_OBJECT

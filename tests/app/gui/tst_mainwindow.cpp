@@ -66,6 +66,11 @@ class TstMainWindow : public QObject
             QVERIFY(!v->emptyHint().isEmpty());
         }
         QCOMPARE(window.windowTitle(), QStringLiteral("KVLens"));
+        // The Rows dock names every kind of click that fills it, UpSet columns included.
+        const QString hint = window.rowsPanel()->title();
+        for (const char* source :
+             {"taxonomy", "chain-break bar", "failure-overlap cell", "failure-set (UpSet) column"})
+            QVERIFY2(hint.contains(QLatin1String(source)), qPrintable(hint));
     }
 
     void showAndCloseRun()
