@@ -533,6 +533,39 @@ GER per layer rises towards 1 just before the accuracy cliff; consensus shows wh
     </message>
 </context>
 <context>
+    <name>kvl::HeadGridView</name>
+    <message>
+        <source>Question attention, every layer × kv-head</source>
+        <translation>質問の注意（全層 × KV ヘッド）</translation>
+    </message>
+    <message>
+        <source>No run open.
+Small multiples of the question&apos;s attention: one panel per layer and kv-head, on one colour scale.</source>
+        <translation>実行結果が開かれていません。
+質問の注意のスモールマルチプル: 層と KV ヘッドごとに 1 つのパネルを、共通の色スケールで表示します。</translation>
+    </message>
+    <message>
+        <source>This attention has no per-head values (the run stored the mean over kv-heads of each layer): there are no heads to draw.</source>
+        <translation>この注意にはヘッドごとの値がありません（実行では各層の KV ヘッド平均のみを保存しました）。描画するヘッドがありません。</translation>
+    </message>
+    <message>
+        <source>kv-head %1</source>
+        <translation>KV ヘッド %1</translation>
+    </message>
+    <message>
+        <source>Context position (max over %1 bins of %2 positions)</source>
+        <translation>コンテキスト位置（%1 区間、各 %2 位置の最大値）</translation>
+    </message>
+    <message>
+        <source>Context position</source>
+        <translation>コンテキスト位置</translation>
+    </message>
+    <message>
+        <source>Attention (one scale)</source>
+        <translation>注意（共通スケール）</translation>
+    </message>
+</context>
+<context>
     <name>kvl::HeadSelector</name>
     <message>
         <source>All layers (mean over kv-heads)</source>

@@ -9,10 +9,8 @@
 
 namespace kvl {
 
-namespace {
-
 // Evicted entries are washed with translucent grey: still readable, visibly gone.
-QCPColorGradient evictionWash()
+QCPColorGradient HeatmapView::evictionWash()
 {
     QCPColorGradient wash;
     wash.clearColorStops();
@@ -21,8 +19,6 @@ QCPColorGradient evictionWash()
     wash.setLevelCount(64);
     return wash;
 }
-
-} // namespace
 
 HeatmapView::HeatmapView(QWidget* parent)
     : PooledMapView(tr("Question attention over the context"),
@@ -343,19 +339,24 @@ std::optional<QString> HeatmapView::tokenAt(int position) const
 
 QString HeatmapView::csv() const
 {
-    const QString kind = m_data.rowKind.isEmpty() ? QStringLiteral("row") : m_data.rowKind;
+    return csvOf(m_data);
+}
+
+QString HeatmapView::csvOf(const Heatmap& map)
+{
+    const QString kind = map.rowKind.isEmpty() ? QStringLiteral("row") : map.rowKind;
     CsvTable table({kind, QStringLiteral("position"), QStringLiteral("value"),
                     QStringLiteral("evicted"), QStringLiteral("evidence")});
-    QVector<bool> isEvidence(m_data.cols, false);
-    for (const PositionSpan& span : m_data.evidence)
-        for (int c = std::max(0, span.begin); c < std::min(span.end, m_data.cols); ++c)
+    QVector<bool> isEvidence(map.cols, false);
+    for (const PositionSpan& span : map.evidence)
+        for (int c = std::max(0, span.begin); c < std::min(span.end, map.cols); ++c)
             isEvidence[c] = true;
-    const bool withMask = !m_data.evicted.isEmpty();
-    for (int r = 0; r < m_data.rows; ++r)
-        for (int c = 0; c < m_data.cols; ++c) {
-            const qsizetype i = qsizetype(r) * m_data.cols + c;
-            table.add(rowLabel(r)).add(c).add(m_data.values[i]);
-            table.add(withMask ? QString::number(m_data.evicted[i] ? 1 : 0) : QString());
+    const bool withMask = !map.evicted.isEmpty();
+    for (int r = 0; r < map.rows; ++r)
+        for (int c = 0; c < map.cols; ++c) {
+            const qsizetype i = qsizetype(r) * map.cols + c;
+            table.add(map.rowLabels.value(r, QString::number(r))).add(c).add(map.values[i]);
+            table.add(withMask ? QString::number(map.evicted[i] ? 1 : 0) : QString());
             table.add(isEvidence[c] ? 1 : 0).endRow();
         }
     return table.text();

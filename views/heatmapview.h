@@ -7,6 +7,7 @@
 #include <QPointer>
 
 class QCPAxisRect;
+class QCPColorGradient;
 
 namespace kvl {
 
@@ -57,6 +58,10 @@ class HeatmapView : public PooledMapView
 
     // <rowKind>,position,value,evicted,evidence at full resolution (evicted empty without a mask)
     QString csv() const override;
+    // That CSV of any map (the head grid writes its every-head rows with it).
+    static QString csvOf(const Heatmap& map);
+    // The translucent grey drawn over evicted entries.
+    static QCPColorGradient evictionWash();
 
   protected:
     void rebuild() override;

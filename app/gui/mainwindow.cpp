@@ -19,6 +19,7 @@
 #include "views/evictionmapview.h"
 #include "views/failuresetsview.h"
 #include "views/gerconsensusview.h"
+#include "views/headgridview.h"
 #include "views/headselector.h"
 #include "views/heatmapview.h"
 #include "views/overlapmatrixview.h"
@@ -277,6 +278,15 @@ void MainWindow::createViews()
     connect(m_heads, &HeadSelector::selectionChanged, this, [this](const HeadSelection& heads) {
         m_selection.heads = heads;
         updateSelectionTitle();
+        updateHeadGrid();
+    });
+    // Every layer × kv-head as a grid of small panels; a click on one shows that head.
+    m_headGrid = new HeadGridView;
+    m_headGrid->setObjectName(QStringLiteral("HeadGrid"));
+    m_headGrid->hide();
+    attentionSplit->addWidget(m_headGrid);
+    connect(m_headGrid, &HeadGridView::headSelected, this, [this](int layer, int head) {
+        m_heads->setSelection({HeadSelection::Mode::OneHead, layer, head});
     });
 
     // The views by the question a researcher brings (research/WORKFLOWS.md), not one
@@ -483,6 +493,7 @@ void MainWindow::createMenus()
         QAction* a = colorMap->addAction(label, this, [this, map] {
             m_heatmap->setColorMap(map);
             m_referenceHeatmap->setColorMap(map);
+            m_headGrid->setColorMap(map);
         });
         a->setCheckable(true);
         a->setData(colorMapName(map));
@@ -517,7 +528,21 @@ void MainWindow::createMenus()
 
 PlotView* MainWindow::currentView() const
 {
-    return m_pageViews.value(m_pages->currentWidget(), nullptr);
+    PlotView* view = m_pageViews.value(m_pages->currentWidget(), nullptr);
+    // The head grid stands in for the two heatmaps while it is shown.
+    return view == m_heatmap && !m_headGrid->isHidden() ? m_headGrid : view;
+}
+
+void MainWindow::updateHeadGrid()
+{
+    const bool grid = m_heads->selection().mode == HeadSelection::Mode::EveryHead;
+    m_headGrid->setVisible(grid);
+    m_heatmap->setVisible(!grid);
+    m_referenceHeatmap->setVisible(!grid);
+    if (!grid)
+        return;
+    m_headGrid->setProvenance(m_heatmap->provenance());
+    m_headGrid->setData(m_heatmap->source());
 }
 
 void MainWindow::showRun(const RunViewData& data)
@@ -637,6 +662,7 @@ void MainWindow::showDetails(const RunViewData& data)
     };
     show(m_heatmap, data.heatmap);
     show(m_referenceHeatmap, data.referenceHeatmap);
+    updateHeadGrid();
     show(m_eviction, data.eviction);
     show(m_ger, data.ger);
     showOverlapAndSets(data);
@@ -695,6 +721,7 @@ void MainWindow::closeRun()
     for (PlotView* v : m_views)
         v->clear();
     m_referenceHeatmap->clear();
+    m_headGrid->clear();
     m_spanKeep->clear();
     m_leakage->clear();
     m_interventions->clear();

@@ -33,6 +33,7 @@ class EvictionMapView;
 class FailureSetsView;
 class GerConsensusView;
 class HeadSelector;
+class HeadGridView;
 class HeatmapView;
 class LatestRequest;
 class NewRunDialog;
@@ -117,6 +118,8 @@ class MainWindow : public QMainWindow
     // The line over the views: the page and the selection it shows.
     QString selectionTitle() const;
     HeadSelector* headSelector() const { return m_heads; }
+    // Every layer × kv-head as small multiples, shown in place of the two heatmaps.
+    HeadGridView* headGrid() const { return m_headGrid; }
     StartPage* startPage() const { return m_start; }
     bool startPageShown() const;
     RowsPanel* rowsPanel() const { return m_rows; }
@@ -179,6 +182,8 @@ class MainWindow : public QMainWindow
     void onOverlapSelection(const OverlapSelection& selection);
     void updateTitle();
     void updateSelectionTitle();
+    // Shows the head grid when the selector asks for every layer × kv-head.
+    void updateHeadGrid();
     void addPage(const QString& id, QWidget* page, const QString& title);
     // Restores what a session saved beyond the configuration and sample (overlap ratio,
     // heads, zoom) once its run is shown.
@@ -212,6 +217,7 @@ class MainWindow : public QMainWindow
     QVector<PlotView*> m_views;
     QHash<QWidget*, PlotView*> m_pageViews; // page → the view it exports
     HeadSelector* m_heads = nullptr;
+    HeadGridView* m_headGrid = nullptr;
     // A restored session's selection, applied when its run is first shown.
     std::optional<SessionState> m_pendingRestore;
     AccuracyRatioView* m_accuracy = nullptr;

@@ -9,6 +9,7 @@
 #include "sampleinspector.h"
 #include "sampleviews.h"
 #include "viewnavigator.h"
+#include "views/headgridview.h"
 #include "views/headselector.h"
 #include "views/heatmapview.h"
 
@@ -17,6 +18,7 @@
 #include <QStackedWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <qcustomplot.h>
 
 using namespace kvl;
 
@@ -286,6 +288,46 @@ class TstMainWindow : public QObject
         window.closeRun();
         QVERIFY(!line->isVisible());
         QVERIFY(!window.navigator()->isVisible());
+    }
+
+    // "Every layer × kv-head" shows the small-multiples grid in place of the two heatmaps;
+    // a click on a panel selects that head in the selector and the heatmaps come back.
+    void everyHeadShowsTheGrid()
+    {
+        RunViewData d = sampleRun();
+        Heatmap& h = d.heatmap;
+        h.rows = 2;
+        h.cols = 50;
+        h.kvHeads = 3;
+        h.values = QVector<double>(100, 0.1);
+        h.perHead = QVector<double>(300, 0.1);
+        h.perHead[(1 * 3 + 2) * 50 + 7] = 0.9;
+        h.evicted.clear();
+        h.evidence.clear();
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        window.showRun(d);
+        QVERIFY(window.showPage(QStringLiteral("attention")));
+        auto* heatmap = qobject_cast<HeatmapView*>(window.views().at(4));
+        HeadGridView* grid = window.headGrid();
+        QVERIFY(!grid->isVisible());
+        window.headSelector()->setSelection({HeadSelection::Mode::EveryHead, 0, 0});
+        QVERIFY(grid->isVisible());
+        QVERIFY(!heatmap->isVisible());
+        QVERIFY(grid->hasData());
+        QCOMPARE(grid->layers(), 2);
+        QCOMPARE(grid->kvHeads(), 3);
+        QCOMPARE(grid->colorRange().second, 0.9);
+        QCOMPARE(grid->provenance().compressor, heatmap->provenance().compressor);
+        grid->plot()->replot();
+        QTest::mouseClick(grid->plot(), Qt::LeftButton, Qt::NoModifier,
+                          grid->panel(1, 2)->rect().center());
+        const HeadSelection one{HeadSelection::Mode::OneHead, 1, 2};
+        QCOMPARE(window.headSelector()->selection(), one);
+        QCOMPARE(heatmap->headSelection(), one);
+        QVERIFY(!grid->isVisible());
+        QVERIFY(heatmap->isVisible());
     }
 
     void restoredSelectionAppliesWhenItsRunIsShown()

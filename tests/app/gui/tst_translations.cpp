@@ -36,6 +36,8 @@ class TstTranslations : public QObject
                                         << "sample: all (mean)";
         QTest::newRow("inspector") << "kvl::SampleInspector"
                                    << "Scroll to evidence";
+        QTest::newRow("head grid") << "kvl::HeadGridView"
+                                   << "Question attention, every layer × kv-head";
         QTest::newRow("rows hint") << "kvl::RowsPanel"
                                    << "Click a taxonomy or chain-break bar, a failure-overlap "
                                       "cell or a failure-set (UpSet) column to list its rows.";
