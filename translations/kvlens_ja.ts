@@ -12,6 +12,18 @@
         <translation>%1: &apos;%2&apos; は数値ではありません</translation>
     </message>
     <message>
+        <source>%1: %2 is outside [%3, %4]</source>
+        <translation>%1: %2 は範囲 [%3, %4] の外です</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not a whole number</source>
+        <translation>%1: &apos;%2&apos; は整数ではありません</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not one of %3</source>
+        <translation>%1: &apos;%2&apos; は %3 のいずれでもありません</translation>
+    </message>
+    <message>
         <source>%1: must not be negative</source>
         <translation>%1: 負の値は指定できません</translation>
     </message>
@@ -1808,6 +1820,10 @@ The overlap matrix compares which rows fail under each pair of compressors: same
 </context>
 <context>
     <name>kvl::PressParametersEditor</name>
+    <message>
+        <source>Range: %1 to %2</source>
+        <translation>範囲: %1 から %2</translation>
+    </message>
     <message>
         <source>e.g. composed(streamingllm+knorm)</source>
         <translation>例: composed(streamingllm+knorm)</translation>

@@ -26,12 +26,38 @@ PressParam::Type typeOfDefault(const QString& value)
 
 } // namespace
 
+static PressParam::Type typeNamed(const QString& name, const QString& defaultValue)
+{
+    if (name == QLatin1String("int"))
+        return PressParam::Type::Integer;
+    if (name == QLatin1String("float"))
+        return PressParam::Type::Real;
+    if (name == QLatin1String("floats"))
+        return PressParam::Type::Reals;
+    if (name == QLatin1String("bool"))
+        return PressParam::Type::Bool;
+    if (name == QLatin1String("choice"))
+        return PressParam::Type::Choice;
+    if (name == QLatin1String("text"))
+        return PressParam::Type::Text;
+    return typeOfDefault(defaultValue); // an older CLI
+}
+
 QString PressParam::check(const QString& raw) const
 {
     const QString value = raw.trimmed();
     if (value.isEmpty())
         return {}; // the default
     static const QRegularExpression separators(QStringLiteral("[,+():=\\s]"));
+    const auto inRange = [this](double x) -> QString {
+        if (bounded && !(x >= min && x <= max))
+            return QObject::tr("%1: %2 is outside [%3, %4]")
+                .arg(name, QString::number(x, 'g', 10), QString::number(min, 'g', 10),
+                     QString::number(max, 'g', 10));
+        if (!bounded && x < 0)
+            return QObject::tr("%1: must not be negative").arg(name);
+        return {};
+    };
     switch (type) {
     case Type::Bool:
         if (value != QLatin1String("true") && value != QLatin1String("false"))
@@ -39,16 +65,34 @@ QString PressParam::check(const QString& raw) const
         return {};
     case Type::Integer:
     case Type::Real: {
-        // An integer default does not make the parameter an integer (epsilon's is 0),
-        // so any number passes here; the press itself checks its range at the start.
         bool ok = false;
         const double x = value.toDouble(&ok);
         if (!ok)
             return QObject::tr("%1: '%2' is not a number").arg(name, value);
-        if (x < 0)
-            return QObject::tr("%1: must not be negative").arg(name);
-        return {};
+        // Without a printed type an integer default does not make the parameter an
+        // integer (epsilon's is 0), so any number passes there.
+        if (type == Type::Integer && bounded) {
+            value.toLongLong(&ok);
+            if (!ok)
+                return QObject::tr("%1: '%2' is not a whole number").arg(name, value);
+        }
+        return inRange(x);
     }
+    case Type::Reals:
+        for (const QString& part : value.split(QLatin1Char(';'))) {
+            bool ok = false;
+            const double x = part.toDouble(&ok);
+            if (!ok)
+                return QObject::tr("%1: '%2' is not a number").arg(name, part);
+            if (const QString why = inRange(x); !why.isEmpty())
+                return why;
+        }
+        return {};
+    case Type::Choice:
+        if (!choices.contains(value))
+            return QObject::tr("%1: '%2' is not one of %3")
+                .arg(name, value, choices.join(QStringLiteral(", ")));
+        return {};
     case Type::Text:
         if (value.contains(separators))
             return QObject::tr("%1: no spaces or , + ( ) : = in a value (lists use ';')").arg(name);
@@ -100,13 +144,25 @@ QVector<PressInfo> parsePressesJson(const QByteArray& json, const QString& origi
         p.kind = o.value(QLatin1String("kind")).toString();
         p.inner = o.value(QLatin1String("inner")).toString();
         p.rule = o.value(QLatin1String("rule")).toString();
+        for (const QJsonValue& c : o.value(QLatin1String("inner_choices")).toArray())
+            p.innerChoices << c.toString();
         for (const QJsonValue& pv : o.value(QLatin1String("params")).toArray()) {
             const QJsonObject po = pv.toObject();
             PressParam param;
             param.name = po.value(QLatin1String("name")).toString();
             param.defaultValue = po.value(QLatin1String("default")).toString();
             param.help = po.value(QLatin1String("help")).toString();
-            param.type = typeOfDefault(param.defaultValue);
+            param.type = typeNamed(po.value(QLatin1String("type")).toString(), param.defaultValue);
+            param.bounded = po.value(QLatin1String("min")).isDouble() &&
+                            po.value(QLatin1String("max")).isDouble();
+            param.min = po.value(QLatin1String("min")).toDouble();
+            param.max = po.value(QLatin1String("max")).toDouble();
+            for (const QJsonValue& c : po.value(QLatin1String("choices")).toArray())
+                param.choices << c.toString();
+            if (param.type == PressParam::Type::Choice && param.choices.isEmpty())
+                throw Error(origin, QStringLiteral("press '%1': parameter '%2' is a choice "
+                                                   "without choices")
+                                        .arg(p.name, param.name));
             if (param.name.isEmpty())
                 throw Error(origin,
                             QStringLiteral("press '%1': a parameter without a name").arg(p.name));

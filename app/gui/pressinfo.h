@@ -7,9 +7,10 @@
 
 namespace kvl {
 
-// One compressor parameter as `kvlens-cli presses --json` lists it. The list gives
-// a default and a help line but no type: the type is read off the default
-// ("true"/"false": a switch, a number: a number, else text).
+// One compressor parameter as `kvlens-cli presses --json` lists it: its type and the
+// range or choices the press's factory enforces. An older CLI that prints no type:
+// the type is read off the default ("true"/"false": a switch, a number: a number,
+// else text) and numbers are only checked to be non-negative.
 struct PressParam
 {
     enum class Type
@@ -17,16 +18,22 @@ struct PressParam
         Bool,
         Integer,
         Real,
+        Reals, // ";"-separated reals
+        Choice,
         Text
     };
     QString name;
     QString defaultValue;
     QString help;
     Type type = Type::Text;
+    bool bounded = false; // min and max are the press's (Integer, Real, Reals)
+    double min = 0.0;
+    double max = 0.0;
+    QStringList choices; // Choice
 
     // Empty when `value` fits the parameter, else why not (for the dialog's inline
-    // messages). Numbers are non-negative in every press KVLens knows; values may
-    // not hold the spec syntax's separators (, + ( ) :).
+    // messages and its refusal to launch); values may not hold the spec syntax's
+    // separators (, + ( ) :).
     QString check(const QString& value) const;
 };
 
@@ -36,6 +43,7 @@ struct PressInfo
     QString name;
     QString kind;  // scorer, selector, wrapper, transform
     QString inner; // what goes in parentheses: "", "scorer", "scorer (optional, ...)", "press"
+    QStringList innerChoices; // the scorers that fit in parentheses (empty: any scorer)
     QString rule;
     QVector<PressParam> params;
 

@@ -4,16 +4,44 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <climits>
 
 namespace kvl {
+
+namespace {
+
+// A spin box for reals that shows them as written (0.2, 1e-09, 1e+30), not padded to a
+// fixed number of decimals: press ranges span from 1e-9 to 1e30.
+class RealSpinBox : public QDoubleSpinBox
+{
+  public:
+    RealSpinBox()
+    {
+        setDecimals(12);
+        setKeyboardTracking(false);
+    }
+    QString textFromValue(double value) const override { return QString::number(value, 'g', 10); }
+    double valueFromText(const QString& text) const override { return text.toDouble(); }
+    QValidator::State validate(QString& text, int&) const override
+    {
+        bool ok = false;
+        const double v = text.toDouble(&ok);
+        return ok && v >= minimum() && v <= maximum() ? QValidator::Acceptable
+                                                      : QValidator::Intermediate;
+    }
+};
+
+} // namespace
 
 PressParametersEditor::PressParametersEditor(QWidget* parent) : QWidget(parent)
 {
@@ -251,7 +279,8 @@ void PressParametersEditor::showPress(const QString& name)
         if (p->innerOptional())
             combo->addItem(tr("(its default)"), QString());
         for (const PressInfo& s : m_presses)
-            if (s.kind == QLatin1String("scorer"))
+            if (p->innerChoices.isEmpty() ? s.kind == QLatin1String("scorer")
+                                          : p->innerChoices.contains(s.name))
                 combo->addItem(s.name, s.name);
         combo->setCurrentIndex(std::max(0, combo->findData(m_state[name].inner)));
         connect(combo, &QComboBox::currentIndexChanged, this, [this, name, combo] {
@@ -271,31 +300,62 @@ void PressParametersEditor::showPress(const QString& name)
     }
     for (const PressParam& param : p->params) {
         const QString value = m_state[name].values.value(param.name);
+        const QString shown = value.isEmpty() ? param.defaultValue : value;
+        // A value the widget cannot hold (out of range, restored from a spec) stays
+        // in a text field, so problems() names it instead of the widget clamping it.
+        const bool fits = param.check(shown).isEmpty();
+        const auto store = [this, name, param](const QString& v) {
+            m_state[name].values[param.name] = v;
+            emit changed();
+        };
         QWidget* editor = nullptr;
         if (param.type == PressParam::Type::Bool) {
             auto* box = new QCheckBox;
-            box->setChecked((value.isEmpty() ? param.defaultValue : value) ==
-                            QLatin1String("true"));
-            connect(box, &QCheckBox::toggled, this, [this, name, param](bool on) {
-                m_state[name].values[param.name] =
-                    on ? QStringLiteral("true") : QStringLiteral("false");
-                emit changed();
+            box->setChecked(shown == QLatin1String("true"));
+            connect(box, &QCheckBox::toggled, this, [store](bool on) {
+                store(on ? QStringLiteral("true") : QStringLiteral("false"));
             });
             editor = box;
+        } else if (param.type == PressParam::Type::Choice && fits) {
+            auto* combo = new QComboBox;
+            combo->addItems(param.choices);
+            combo->setCurrentIndex(std::max<qsizetype>(0, param.choices.indexOf(shown)));
+            connect(combo, &QComboBox::currentTextChanged, this, store);
+            editor = combo;
+        } else if (param.type == PressParam::Type::Integer && param.bounded && fits) {
+            auto* spin = new QSpinBox;
+            spin->setRange(int(std::max<double>(param.min, INT_MIN)),
+                           int(std::min<double>(param.max, INT_MAX)));
+            spin->setValue(shown.toInt());
+            spin->setKeyboardTracking(false);
+            connect(spin, &QSpinBox::valueChanged, this,
+                    [store](int v) { store(QString::number(v)); });
+            editor = spin;
+        } else if (param.type == PressParam::Type::Real && param.bounded && fits) {
+            auto* spin = new RealSpinBox;
+            spin->setRange(param.min, param.max);
+            spin->setSingleStep(param.max - param.min <= 1.0 ? 0.05 : 1.0);
+            spin->setValue(shown.toDouble());
+            connect(spin, &QDoubleSpinBox::valueChanged, this,
+                    [store](double v) { store(QString::number(v, 'g', 10)); });
+            editor = spin;
         } else {
             auto* edit = new QLineEdit(value);
             edit->setPlaceholderText(param.defaultValue.isEmpty() ? tr("(none)")
                                                                   : param.defaultValue);
-            connect(edit, &QLineEdit::textChanged, this, [this, name, param](const QString& t) {
-                m_state[name].values[param.name] = t.trimmed();
-                emit changed();
-            });
+            connect(edit, &QLineEdit::textChanged, this,
+                    [store](const QString& t) { store(t.trimmed()); });
             editor = edit;
         }
+        QString tip = param.help;
+        if (param.bounded)
+            tip += QLatin1Char('\n') + tr("Range: %1 to %2")
+                                           .arg(QString::number(param.min, 'g', 10),
+                                                QString::number(param.max, 'g', 10));
         editor->setObjectName(QStringLiteral("param_") + param.name);
-        editor->setToolTip(param.help);
+        editor->setToolTip(tip);
         auto* label = new QLabel(param.name + QLatin1Char(':'));
-        label->setToolTip(param.help);
+        label->setToolTip(tip);
         m_form->addRow(label, editor);
         auto* help = new QLabel(param.help);
         help->setWordWrap(true);

@@ -16,7 +16,9 @@ namespace kvl {
 
 // The presses of a run: a checkable list of the catalogue `kvlens-cli presses --json`
 // gives, and for the press in focus its rule, its inner scorer and one editor per
-// parameter (a switch for true/false defaults, a field showing the default else).
+// parameter: a check box for a switch, a spin box over the press's range for a number,
+// a combo box for a choice, a field showing the default else (types and ranges as the
+// press's factory enforces them; a value outside them is named by problems()).
 // Specs the list cannot hold (composed(...), aliases) go in a free-text line.
 class PressParametersEditor : public QWidget
 {

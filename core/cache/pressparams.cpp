@@ -5,6 +5,56 @@
 
 namespace kvl {
 
+namespace {
+thread_local PressParamsProbe* t_probe = nullptr;
+} // namespace
+
+QString paramTypeName(ParamRule::Type type)
+{
+    switch (type) {
+    case ParamRule::Type::Integer:
+        return QStringLiteral("int");
+    case ParamRule::Type::Real:
+        return QStringLiteral("float");
+    case ParamRule::Type::Reals:
+        return QStringLiteral("floats");
+    case ParamRule::Type::Bool:
+        return QStringLiteral("bool");
+    case ParamRule::Type::Choice:
+        return QStringLiteral("choice");
+    case ParamRule::Type::Text:
+        return QStringLiteral("text");
+    }
+    return {};
+}
+
+PressParamsProbe::PressParamsProbe(QString pressName)
+    : m_name(std::move(pressName)), m_previous(t_probe)
+{
+    t_probe = this;
+}
+
+PressParamsProbe::~PressParamsProbe()
+{
+    t_probe = m_previous;
+}
+
+void PressParamsProbe::record(const QString& specName, ParamRule rule)
+{
+    if (specName.compare(m_name, Qt::CaseInsensitive) != 0)
+        return;
+    for (const ParamRule& r : m_rules)
+        if (r.name == rule.name)
+            return;
+    m_rules.push_back(std::move(rule));
+}
+
+void PressParams::record(ParamRule rule) const
+{
+    if (t_probe)
+        t_probe->record(m_spec.name, std::move(rule));
+}
+
 PressParams::PressParams(const PressSpec& spec) : m_spec(spec) {}
 
 const QString* PressParams::given(const QString& key)
@@ -24,6 +74,7 @@ void PressParams::fail(const QString& key, const QString& problem) const
 
 double PressParams::real(const QString& key, double fallback, double min, double max)
 {
+    record({key, ParamRule::Type::Real, min, max, {}});
     double value = fallback;
     if (const QString* text = given(key)) {
         bool ok = false;
@@ -39,6 +90,7 @@ double PressParams::real(const QString& key, double fallback, double min, double
 
 int PressParams::integer(const QString& key, int fallback, int min, int max)
 {
+    record({key, ParamRule::Type::Integer, double(min), double(max), {}});
     int value = fallback;
     if (const QString* text = given(key)) {
         bool ok = false;
@@ -54,6 +106,7 @@ int PressParams::integer(const QString& key, int fallback, int min, int max)
 
 bool PressParams::flag(const QString& key, bool fallback)
 {
+    record({key, ParamRule::Type::Bool, 0.0, 0.0, {}});
     bool value = fallback;
     if (const QString* text = given(key)) {
         const QString t = text->toLower();
@@ -70,6 +123,7 @@ bool PressParams::flag(const QString& key, bool fallback)
 
 QString PressParams::text(const QString& key, const QString& fallback)
 {
+    record({key, ParamRule::Type::Text, 0.0, 0.0, {}});
     const QString* text = given(key);
     const QString value = text ? *text : fallback;
     if (!value.isEmpty())
@@ -77,8 +131,21 @@ QString PressParams::text(const QString& key, const QString& fallback)
     return value;
 }
 
+QString PressParams::choice(const QString& key, const QString& fallback, const QStringList& values)
+{
+    record({key, ParamRule::Type::Choice, 0.0, 0.0, values});
+    const QString* text = given(key);
+    const QString value = text ? *text : fallback;
+    if (!values.contains(value))
+        fail(key,
+             QStringLiteral("'%1' is not one of %2").arg(value, values.join(QStringLiteral(", "))));
+    m_used.emplace_back(key, value);
+    return value;
+}
+
 std::vector<double> PressParams::reals(const QString& key, double min, double max)
 {
+    record({key, ParamRule::Type::Reals, min, max, {}});
     std::vector<double> values;
     const QString* text = given(key);
     if (!text)

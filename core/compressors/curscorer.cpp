@@ -103,15 +103,12 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
     CurScorer::Options o;
     o.sinks = p.integer(QStringLiteral("num_sinks"), kSinks, 0, 1 << 20);
     o.window = p.integer(QStringLiteral("window"), kWindow, 1, 1 << 20);
-    o.leverage = p.text(QStringLiteral("leverage"), QLatin1String(kLeverage));
+    o.leverage = p.choice(QStringLiteral("leverage"), QLatin1String(kLeverage), leverageTypes());
     o.local = p.flag(QStringLiteral("local"), kLocal);
     o.randomLeverage = p.flag(QStringLiteral("random_leverage"), kRandomLeverage);
     if (o.randomLeverage)
         o.seed = p.integer(QStringLiteral("seed"), kSeed, 0, 1 << 30);
     p.finish();
-    if (!leverageTypes().contains(o.leverage))
-        throw Error(p.canonical(), QStringLiteral("leverage must be one of %1")
-                                       .arg(leverageTypes().join(QStringLiteral(", "))));
     return std::make_unique<CurScorer>(std::move(o), p.canonical());
 }
 

@@ -157,11 +157,8 @@ class KvComposePress : public Press
 
 QString aggregation(PressParams& p, const QString& key, const char* fallback)
 {
-    const QString value = p.text(key, QString::fromLatin1(fallback));
-    if (value != QLatin1String("max") && value != QLatin1String("mean"))
-        throw Error(QStringLiteral("press spec 'kvcompose'"),
-                    QStringLiteral("%1 must be max or mean, not '%2'").arg(key, value));
-    return value;
+    return p.choice(key, QString::fromLatin1(fallback),
+                    {QStringLiteral("max"), QStringLiteral("mean")});
 }
 
 std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog&)

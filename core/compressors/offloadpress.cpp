@@ -133,12 +133,10 @@ std::unique_ptr<Press> makeShadowKv(const PressSpec& spec, const PressCatalog&)
     s.landmark = LandmarkKind::LowRankMean;
     s.chunk = p.integer(QStringLiteral("chunk"), kShadowChunk, 1, 1 << 20);
     s.rank = p.integer(QStringLiteral("rank"), kShadowRank, -1, 1 << 20);
-    const QString svd = p.text(QStringLiteral("svd"), QStringLiteral("joint"));
+    const QString svd = p.choice(QStringLiteral("svd"), QStringLiteral("joint"),
+                                 {QStringLiteral("joint"), QStringLiteral("per_head")});
     readCommon(p, s, kShadowLocal, kShadowOutliers);
     p.finish();
-    if (svd != QLatin1String("joint") && svd != QLatin1String("per_head"))
-        throw Error(p.canonical(),
-                    QStringLiteral("svd must be joint or per_head, got '%1'").arg(svd));
     s.perHeadSvd = svd == QLatin1String("per_head");
     return std::make_unique<OffloadPress>(s, p.canonical());
 }

@@ -156,6 +156,21 @@ std::unique_ptr<Scorer> PressCatalog::innerScorer(const PressSpec& spec,
     return scorer(spec.inner[0]);
 }
 
+QString PressCatalog::exampleSpec(const PressEntry& e) const
+{
+    if (e.name == QLatin1String("finch")) // its window comes from a delimiter span otherwise
+        return QStringLiteral("finch:window=64");
+    if (e.inner.isEmpty() || e.inner.endsWith(QLatin1String("(optional)")))
+        return e.name;
+    if (e.name == QLatin1String("composed"))
+        return QStringLiteral("composed(streamingllm+knorm)");
+    if (e.name == QLatin1String("prefill_decoding"))
+        return QStringLiteral("prefill_decoding(snapkv+decoding(knorm))");
+    if (e.inner.startsWith(QLatin1String("press")))
+        return e.name + QStringLiteral("(snapkv)");
+    return e.name + QStringLiteral("(knorm)");
+}
+
 std::vector<QString> PressCatalog::exampleSpecs() const
 {
     std::vector<QString> specs;
@@ -164,41 +179,86 @@ std::vector<QString> PressCatalog::exampleSpecs() const
             continue; // needs a weights file
         if (!e.unavailable.isEmpty())
             continue;
-        if (e.name == QLatin1String("finch")) {
-            // Its window comes from a delimiter span, which a bare sweep has not.
-            specs.push_back(QStringLiteral("finch:window=64"));
-            continue;
-        }
-        if (e.inner.isEmpty() || e.inner.endsWith(QLatin1String("(optional)")))
-            specs.push_back(e.name);
-        else if (e.name == QLatin1String("composed"))
-            specs.push_back(QStringLiteral("composed(streamingllm+knorm)"));
-        else if (e.name == QLatin1String("prefill_decoding"))
-            specs.push_back(QStringLiteral("prefill_decoding(snapkv+decoding(knorm))"));
-        else if (e.inner.startsWith(QLatin1String("press")))
-            specs.push_back(e.name + QStringLiteral("(snapkv)"));
-        else
-            specs.push_back(e.name + QStringLiteral("(knorm)"));
+        specs.push_back(exampleSpec(e));
     }
     return specs;
 }
 
+std::vector<ParamRule> PressCatalog::paramRules(const PressEntry& e) const
+{
+    if (!e.unavailable.isEmpty())
+        return {};
+    PressParamsProbe probe(e.name);
+    const PressSpec example = PressSpec::parse(exampleSpec(e));
+    const auto build = [this](const PressSpec& spec) {
+        try {
+            press(spec);
+        } catch (const std::exception&) {
+            // A press that needs a file (qfilter, kvzap) refuses after reading its
+            // parameters: what it read is recorded all the same.
+        }
+    };
+    build(example);
+    const std::vector<ParamRule> first = probe.rules();
+    for (const ParamRule& r : first) {
+        if (r.type != ParamRule::Type::Bool)
+            continue;
+        PressSpec flipped = example;
+        const PressEntry::Param* declared = nullptr;
+        for (const PressEntry::Param& p : e.params)
+            if (p.name == r.name)
+                declared = &p;
+        const bool on = declared && declared->defaultValue == QLatin1String("true");
+        flipped.params.emplace_back(r.name, on ? QStringLiteral("false") : QStringLiteral("true"));
+        build(flipped);
+    }
+    return probe.rules();
+}
+
 QJsonArray PressCatalog::toJson() const
 {
+    // What may go in parentheses: a scorer (any entry that builds one) or presses.
+    QJsonArray scorers;
+    for (const PressEntry& e : m_entries)
+        if (e.makeScorer && e.unavailable.isEmpty())
+            scorers.append(e.name);
     QJsonArray out;
     for (const PressEntry& e : m_entries) {
+        const std::vector<ParamRule> rules = paramRules(e);
         QJsonArray params;
-        for (const PressEntry::Param& p : e.params)
-            params.append(QJsonObject{{QStringLiteral("name"), p.name},
-                                      {QStringLiteral("default"), p.defaultValue},
-                                      {QStringLiteral("help"), p.help}});
-        out.append(QJsonObject{{QStringLiteral("name"), e.name},
-                               {QStringLiteral("kind"), pressKindName(e.kind)},
-                               {QStringLiteral("inner"), e.inner},
-                               {QStringLiteral("rule"), e.rule},
-                               {QStringLiteral("params"), params},
-                               {QStringLiteral("available"), e.unavailable.isEmpty()},
-                               {QStringLiteral("unavailable_reason"), e.unavailable}});
+        for (const PressEntry::Param& p : e.params) {
+            QJsonObject param{{QStringLiteral("name"), p.name},
+                              {QStringLiteral("default"), p.defaultValue},
+                              {QStringLiteral("help"), p.help}};
+            for (const ParamRule& r : rules) {
+                if (r.name != p.name)
+                    continue;
+                param[QStringLiteral("type")] = paramTypeName(r.type);
+                if (r.type == ParamRule::Type::Integer || r.type == ParamRule::Type::Real ||
+                    r.type == ParamRule::Type::Reals) {
+                    param[QStringLiteral("min")] = r.min;
+                    param[QStringLiteral("max")] = r.max;
+                }
+                if (r.type == ParamRule::Type::Choice)
+                    param[QStringLiteral("choices")] = QJsonArray::fromStringList(r.choices);
+            }
+            params.append(param);
+        }
+        const QString innerType = e.inner.startsWith(QLatin1String("scorer"))
+                                      ? QStringLiteral("scorer")
+                                  : e.inner.isEmpty() ? QString()
+                                                      : QStringLiteral("press");
+        QJsonObject press{{QStringLiteral("name"), e.name},
+                          {QStringLiteral("kind"), pressKindName(e.kind)},
+                          {QStringLiteral("inner"), e.inner},
+                          {QStringLiteral("inner_type"), innerType},
+                          {QStringLiteral("rule"), e.rule},
+                          {QStringLiteral("params"), params},
+                          {QStringLiteral("available"), e.unavailable.isEmpty()},
+                          {QStringLiteral("unavailable_reason"), e.unavailable}};
+        if (innerType == QLatin1String("scorer"))
+            press[QStringLiteral("inner_choices")] = scorers;
+        out.append(press);
     }
     return out;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cache/pressparams.h"
 #include "compressors/pressentry.h"
 
 #include <QJsonArray>
@@ -33,10 +34,17 @@ class PressCatalog
     // The specs `presses` lists and the invariant tests sweep: every entry with its
     // defaults (selectors over snapkv or knorm, wrappers over knorm).
     std::vector<QString> exampleSpecs() const;
+    // The parameters `e`'s factory reads, with the type and range it enforces: the press
+    // is built from its example spec under a PressParamsProbe, then once more with each
+    // switch turned the other way (a parameter may be read only under a switch, as
+    // cur's seed under random_leverage). Empty for an unavailable press.
+    std::vector<ParamRule> paramRules(const PressEntry& e) const;
+    // Every entry with its parameters (name, default, help, type, min/max, choices).
     QJsonArray toJson() const;
 
   private:
     const PressEntry& entry(const PressSpec& spec) const;
+    QString exampleSpec(const PressEntry& e) const;
     std::vector<PressEntry> m_entries;
 };
 

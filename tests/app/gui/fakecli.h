@@ -28,17 +28,19 @@ presses)
   cat <<'JSON'
 {"presses":[
  {"name":"snapkv","kind":"scorer","inner":"","rule":"window attention","params":[
-   {"name":"window","default":"64","help":"observation window"},
-   {"name":"kernel","default":"5","help":"avg-pool kernel (odd)"}]},
+   {"name":"window","default":"64","help":"observation window","type":"int","min":1,"max":1048576},
+   {"name":"kernel","default":"5","help":"avg-pool kernel (odd)","type":"int","min":1,"max":1001}]},
  {"name":"knorm","kind":"scorer","inner":"","rule":"-||k||","params":[]},
  {"name":"expected","kind":"scorer","inner":"","rule":"expected attention","params":[
-   {"name":"use_covariance","default":"true","help":"covariance term"},
-   {"name":"epsilon","default":"0","help":"added before the product"}]},
- {"name":"adakv","kind":"selector","inner":"scorer","rule":"head-wise budgets","params":[
-   {"name":"alpha_safeguard","default":"0.2","help":"share every head keeps"}]},
+   {"name":"use_covariance","default":"true","help":"covariance term","type":"bool"},
+   {"name":"epsilon","default":"0","help":"added before the product","type":"float","min":0,"max":1e9}]},
+ {"name":"adakv","kind":"selector","inner":"scorer","inner_type":"scorer","inner_choices":["snapkv","knorm","expected","cur"],"rule":"head-wise budgets","params":[
+   {"name":"alpha_safeguard","default":"0.2","help":"share every head keeps","type":"float","min":0,"max":1}]},
  {"name":"pyramidkv","kind":"selector","inner":"scorer (optional, default snapkv)","rule":"layer budgets","params":[]},
  {"name":"whitelist","kind":"wrapper","inner":"scorer","rule":"protect spans","params":[
-   {"name":"roles","default":"","help":"roles, ';'-separated"}]}],
+   {"name":"roles","default":"","help":"roles, ';'-separated","type":"text"}]},
+ {"name":"cur","kind":"scorer","inner":"","rule":"leverage","params":[
+   {"name":"leverage","default":"kv_product","help":"which leverage","type":"choice","choices":["kv_product","kv_avg","key","value"]}]}],
  "syntax":"name[(inner)][:param=value,...]"}
 JSON
   ;;

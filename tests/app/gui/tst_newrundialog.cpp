@@ -10,11 +10,16 @@
 #include "runprocess.h"
 #include "store/runwriter.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTemporaryDir>
 
 using namespace kvl;
@@ -297,11 +302,12 @@ class TstNewRunDialog : public QObject
         dialog.setProgram(guitest::writeFakeCli(m_dir));
         QVERIFY(dialog.waitForChecks());
         PressParametersEditor* editor = dialog.pressEditor();
-        QCOMPARE(editor->catalogue().size(), 6);
+        QCOMPARE(editor->catalogue().size(), 7);
         const PressInfo& expected = editor->catalogue()[2];
         QCOMPARE(expected.name, QStringLiteral("expected"));
         QCOMPARE(expected.params[0].type, PressParam::Type::Bool);
-        QCOMPARE(expected.params[1].type, PressParam::Type::Integer);
+        // The printed type, not the default's look: epsilon's default 0 is a real.
+        QCOMPARE(expected.params[1].type, PressParam::Type::Real);
         editor->setSpecs({});
         editor->setChecked(QStringLiteral("snapkv"), true);
         editor->setParameter(QStringLiteral("snapkv"), QStringLiteral("window"),
@@ -331,11 +337,93 @@ class TstNewRunDialog : public QObject
                  qPrintable(problems));
         QVERIFY2(problems.contains(QLatin1String("whitelist: roles:")), qPrintable(problems));
         QVERIFY(!dialog.problems().isEmpty());
+        // Out of the press's range (as printed by `presses --json`), a fraction for an
+        // integer, a choice not listed: each named, the run refused before launch.
+        editor->setSpecs({});
+        editor->setChecked(QStringLiteral("snapkv"), true);
+        editor->setParameter(QStringLiteral("snapkv"), QStringLiteral("kernel"),
+                             QStringLiteral("1003"));
+        editor->setParameter(QStringLiteral("snapkv"), QStringLiteral("window"),
+                             QStringLiteral("2.5"));
+        editor->setChecked(QStringLiteral("adakv"), true);
+        editor->setParameter(QStringLiteral("adakv"), QStringLiteral("alpha_safeguard"),
+                             QStringLiteral("1.5"));
+        editor->setChecked(QStringLiteral("cur"), true);
+        editor->setParameter(QStringLiteral("cur"), QStringLiteral("leverage"),
+                             QStringLiteral("keys"));
+        const QString outside = editor->problems().join('\n');
+        QVERIFY2(outside.contains(QLatin1String("snapkv: kernel: 1003 is outside [1, 1001]")),
+                 qPrintable(outside));
+        QVERIFY2(outside.contains(QLatin1String("snapkv: window: '2.5' is not a whole number")),
+                 qPrintable(outside));
+        QVERIFY2(outside.contains(QLatin1String("adakv: alpha_safeguard: 1.5 is outside [0, 1]")),
+                 qPrintable(outside));
+        QVERIFY2(outside.contains(QLatin1String("cur: leverage: 'keys' is not one of kv_product")),
+                 qPrintable(outside));
+        QVERIFY(!dialog.problems().isEmpty());
+        QVERIFY(!dialog.startRun());
+        QVERIFY(!dialog.process()->isRunning());
         // Specs the list cannot hold keep their text and order.
         editor->setSpecs({QStringLiteral("tova"), QStringLiteral("snapkv:window=64")});
         QCOMPARE(editor->specs(), (QStringList{"tova", "snapkv:window=64"}));
         editor->setSpecs({QStringLiteral("knorm"), QStringLiteral("snapkv:window=16")});
         QCOMPARE(editor->specs(), (QStringList{"knorm", "snapkv:window=16"}));
+    }
+
+    // Each parameter gets the widget its printed type calls for, over the printed range.
+    void pressEditorWidgetsFollowTheTypes()
+    {
+        NewRunDialog dialog;
+        dialog.setProgram(guitest::writeFakeCli(m_dir));
+        QVERIFY(dialog.waitForChecks());
+        PressParametersEditor* editor = dialog.pressEditor();
+        editor->setSpecs({});
+        editor->setChecked(QStringLiteral("snapkv"), true);
+        editor->setCurrentPress(QStringLiteral("snapkv"));
+        auto* kernel = editor->findChild<QSpinBox*>(QStringLiteral("param_kernel"));
+        QVERIFY(kernel);
+        QCOMPARE(kernel->minimum(), 1);
+        QCOMPARE(kernel->maximum(), 1001);
+        QCOMPARE(kernel->value(), 5);
+        kernel->setValue(7);
+        QCOMPARE(editor->specs(), QStringList{QStringLiteral("snapkv:kernel=7")});
+        kernel->setValue(5000); // clamped to the press's maximum
+        QCOMPARE(editor->specs(), QStringList{QStringLiteral("snapkv:kernel=1001")});
+        QVERIFY(editor->problems().isEmpty());
+        // A restored value out of range is shown as written (a field), not clamped.
+        editor->setParameter(QStringLiteral("snapkv"), QStringLiteral("kernel"),
+                             QStringLiteral("1003"));
+        QVERIFY(!editor->findChild<QSpinBox*>(QStringLiteral("param_kernel")));
+        auto* field = editor->findChild<QLineEdit*>(QStringLiteral("param_kernel"));
+        QVERIFY(field);
+        QCOMPARE(field->text(), QStringLiteral("1003"));
+        QCOMPARE(editor->problems().size(), 1);
+
+        editor->setCurrentPress(QStringLiteral("adakv"));
+        auto* alpha = editor->findChild<QDoubleSpinBox*>(QStringLiteral("param_alpha_safeguard"));
+        QVERIFY(alpha);
+        QCOMPARE(alpha->minimum(), 0.0);
+        QCOMPARE(alpha->maximum(), 1.0);
+        QCOMPARE(alpha->value(), 0.2);
+        QCOMPARE(alpha->text(), QStringLiteral("0.2"));
+        auto* inner = editor->findChild<QComboBox*>(QStringLiteral("InnerScorer"));
+        QVERIFY(inner);
+        QCOMPARE(inner->count(), 4); // the printed inner_choices
+        editor->setCurrentPress(QStringLiteral("expected"));
+        QVERIFY(editor->findChild<QCheckBox*>(QStringLiteral("param_use_covariance")));
+        auto* epsilon = editor->findChild<QDoubleSpinBox*>(QStringLiteral("param_epsilon"));
+        QVERIFY(epsilon);
+        QCOMPARE(epsilon->maximum(), 1e9);
+        editor->setCurrentPress(QStringLiteral("cur"));
+        auto* leverage = editor->findChild<QComboBox*>(QStringLiteral("param_leverage"));
+        QVERIFY(leverage);
+        QCOMPARE(leverage->count(), 4);
+        QCOMPARE(leverage->currentText(), QStringLiteral("kv_product"));
+        editor->setChecked(QStringLiteral("cur"), true);
+        leverage->setCurrentText(QStringLiteral("key"));
+        QVERIFY(editor->specs().contains(QStringLiteral("cur:leverage=key")));
+        editor->setCurrentPress(QStringLiteral("whitelist"));
+        QVERIFY(editor->findChild<QLineEdit*>(QStringLiteral("param_roles")));
     }
 
     void runFileVerdict()

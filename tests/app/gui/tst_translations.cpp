@@ -36,6 +36,12 @@ class TstTranslations : public QObject
                                         << "sample: all (mean)";
         QTest::newRow("inspector") << "kvl::SampleInspector"
                                    << "Scroll to evidence";
+        QTest::newRow("press range") << "QObject"
+                                     << "%1: %2 is outside [%3, %4]";
+        QTest::newRow("press choice") << "QObject"
+                                      << "%1: '%2' is not one of %3";
+        QTest::newRow("press range tip") << "kvl::PressParametersEditor"
+                                         << "Range: %1 to %2";
         QTest::newRow("head grid") << "kvl::HeadGridView"
                                    << "Question attention, every layer × kv-head";
         QTest::newRow("rows hint") << "kvl::RowsPanel"
