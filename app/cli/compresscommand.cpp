@@ -1,5 +1,8 @@
 // `kvlens-cli compress`: one sample, one press, one ratio: writes the kept mask (and
-// scores) as safetensors and prints the answer the model gives under it.
+// scores) as safetensors and prints the answer the model gives under it. Decode-time
+// presses answer with their own decode loop (the mask they hold at the end is written
+// too) and offloading presses with retrieval at every step (the share of selections per
+// step and position is written), as a sweep's row does.
 #include "clicommand.h"
 #include "clioptions.h"
 #include "clioutput.h"
@@ -9,9 +12,15 @@
 #include "checkpoint/checkpointdir.h"
 #include "checkpoint/safetensorswriter.h"
 #include "common/error.h"
+#include "compressors/compresseddecoding.h"
+#include "compressors/decodingpress.h"
+#include "compressors/offloaddecoding.h"
+#include "compressors/offloadindex.h"
+#include "compressors/offloadpress.h"
 #include "compressors/presscatalog.h"
 #include "model/answerdecoder.h"
 #include "model/transformer.h"
+#include "run/decodetimerecords.h"
 #include "run/preparedsample.h"
 #include "run/repeatprompts.h"
 #include "tasks/countedtokenizer.h"
@@ -23,6 +32,7 @@
 
 #include <QCommandLineParser>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QJsonObject>
 
 namespace kvl::cli {
@@ -33,7 +43,10 @@ int runCompress(const QStringList& args)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Compresses one sample's context with a press at a ratio, writes the kept "
-                       "mask and scores, and prints the answer under that configuration."));
+                       "mask and scores, and prints the answer under that configuration. "
+                       "Decode-time presses also write the mask held at the end (final_kept) "
+                       "and offloading presses the share retrieved per step (retrieved_share); "
+                       "--json then prints their decoding or retrieval record."));
     parser.addHelpOption();
     const auto opt = [&](const char* name, const char* help, const char* value,
                          const QString& def = {}) {
@@ -109,19 +122,45 @@ int runCompress(const QStringList& args)
     for (int id : model->config().eosTokenIds)
         if (std::find(options.stopIds.begin(), options.stopIds.end(), id) == options.stopIds.end())
             options.stopIds.push_back(id);
-    const Generation gen =
-        generateAnswer(*model, result.context(cache), result.edit(), ids.question, options);
+    SafetensorsWriter writer;
+    const auto addMask = [&](const QString& name, const at::Tensor& mask) {
+        const at::Tensor bytes = mask.to(at::kByte).contiguous();
+        writer.add(name, DType::U8, bytes.sizes().vec(),
+                   QByteArray(reinterpret_cast<const char*>(bytes.data_ptr<uint8_t>()),
+                              qsizetype(bytes.numel())));
+    };
+    const auto* decodingPress = dynamic_cast<const DecodingPress*>(press.get());
+    const auto* offloadPress = dynamic_cast<const OffloadPress*>(press.get());
+    Generation gen;
+    QJsonObject decodeRecord; // a decode-time or offloading press's, as a row has it
+    QElapsedTimer timer;
+    timer.start();
+    if (decodingPress != nullptr) {
+        const CompressedDecoding decoding =
+            generateCompressed(*model, result.context(cache), result.kept, *decodingPress, ratio,
+                               ids.question, options);
+        gen = decoding.generation;
+        decodeRecord = decodingJson(decoding, *decodingPress, prepared, result.kept,
+                                    double(timer.nsecsElapsed()) / 1e6);
+        addMask(QStringLiteral("final_kept"), decoding.finalKept);
+    } else if (offloadPress != nullptr) {
+        const std::unique_ptr<OffloadIndex> index = offloadPress->index(input, ratio);
+        const OffloadedDecoding offloaded =
+            generateOffloaded(*model, *index, ids.question, options);
+        gen = offloaded.generation;
+        decodeRecord = retrievalJson(offloaded, *index, prepared, *tokenizer);
+        const at::Tensor share = offloaded.selectedShare.to(at::kFloat).contiguous();
+        writer.addF32(QStringLiteral("retrieved_share"), share.sizes().vec(),
+                      share.data_ptr<float>());
+    } else {
+        gen = generateAnswer(*model, result.context(cache), result.edit(), ids.question, options);
+    }
     const QString answer = tokenizer->decode(gen.ids);
 
-    const at::Tensor kept = result.kept.to(at::kByte).contiguous();
-    const std::vector<int64_t> shape = kept.sizes().vec();
-    SafetensorsWriter writer;
-    writer.add(QStringLiteral("kept"), DType::U8, shape,
-               QByteArray(reinterpret_cast<const char*>(kept.data_ptr<uint8_t>()),
-                          qsizetype(kept.numel())));
+    addMask(QStringLiteral("kept"), result.kept);
     if (result.scores.defined()) {
         const at::Tensor scores = result.scores.to(at::kFloat).contiguous();
-        writer.addF32(QStringLiteral("scores"), shape, scores.data_ptr<float>());
+        writer.addF32(QStringLiteral("scores"), scores.sizes().vec(), scores.data_ptr<float>());
     }
     writer.setMetadata({{QStringLiteral("press"), press->spec()},
                         {QStringLiteral("ratio"), QString::number(ratio)},
@@ -141,6 +180,10 @@ int runCompress(const QStringList& args)
     summary[QStringLiteral("chat_template")] = format.describe();
     summary[QStringLiteral("answer")] = answer;
     summary[QStringLiteral("gold")] = sample.answer;
+    if (decodingPress != nullptr)
+        summary[QStringLiteral("decoding")] = decodeRecord;
+    else if (offloadPress != nullptr)
+        summary[QStringLiteral("retrieval")] = decodeRecord;
     printJson(summary);
     return 0;
 }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QString>
+
 #include <cstdint>
 #include <vector>
 
@@ -18,6 +20,10 @@ struct RepeatPrompts
     // Tokens of the template before the user's text (kvpress prefix_length): context
     // positions before it are not re-read (0 without a template).
     int64_t prefixLength = 0;
+    // Why the prompts could not be built (a chat template that does not render the
+    // user's text as given), empty when they could. Only the presses that read the
+    // prompts fail on it (with this message): a sweep without them must not.
+    QString unavailable;
 };
 
 } // namespace kvl

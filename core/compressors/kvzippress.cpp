@@ -85,6 +85,8 @@ class KvzipScorer : public Scorer
         c10::InferenceMode guard;
         const std::vector<int>& ids = *input.contextIds;
         const RepeatPrompts& prompts = *input.repeatPrompts;
+        if (!prompts.unavailable.isEmpty())
+            throw Error(prompts.unavailable);
         const int64_t length = input.length();
         at::Tensor scores = torch::zeros({input.layers(), input.kvHeads(), length});
         scores.narrow(2, 0, std::min<int64_t>(m_sinks, length)).fill_(1.0);

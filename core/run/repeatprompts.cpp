@@ -4,6 +4,8 @@
 #include "tasks/promptformat.h"
 #include "tokenizer/tokenizer.h"
 
+#include <QRegularExpression>
+
 namespace kvl {
 
 RepeatPrompts repeatPromptsFor(const Tokenizer& tokenizer, const PromptFormat& format)
@@ -22,17 +24,33 @@ RepeatPrompts repeatPromptsFor(const Tokenizer& tokenizer, const PromptFormat& f
     ChatTemplate::Options options = format.options();
     options.addGenerationPrompt = true;
     options.extra.set(QStringLiteral("enable_thinking"), jinja::Value::boolean(false));
-    const QString rendered = format.chatTemplate().render(
-        std::vector<ChatMessage>{{QStringLiteral("user"), dummy + separator}}, options);
+    QString rendered;
+    try {
+        rendered = format.chatTemplate().render(
+            std::vector<ChatMessage>{{QStringLiteral("user"), dummy + separator}}, options);
+    } catch (const Error& e) {
+        prompts.unavailable = e.message();
+        return prompts;
+    }
     const qsizetype at = rendered.indexOf(separator);
     const qsizetype text = rendered.indexOf(dummy);
-    if (at < 0 || text < 0 || text > at)
-        throw Error(format.chatTemplate().origin(),
-                    QStringLiteral("KVzip's repeat prompt: the template does not render the "
-                                   "user's text as given, so its suffix cannot be found"));
+    if (at < 0 || text < 0 || text > at) {
+        prompts.unavailable =
+            Error(format.chatTemplate().origin(),
+                  QStringLiteral("KVzip's repeat prompt: the template does not render the "
+                                 "user's text as given, so its suffix cannot be found"))
+                .message();
+        return prompts;
+    }
     prompts.suffix = tokenizer.encode(rendered.mid(at + separator.size()));
     prompts.prefixLength = int64_t(tokenizer.encode(rendered.left(text)).size());
     return prompts;
+}
+
+bool specReadsRepeatPrompts(const QString& canonicalSpec)
+{
+    static const QRegularExpression kvzip(QStringLiteral("(^|[^a-z0-9_])kvzip([^a-z0-9_]|$)"));
+    return kvzip.match(canonicalSpec).hasMatch();
 }
 
 } // namespace kvl

@@ -53,8 +53,6 @@ class SampleEvaluator
     ResultRecord compressedRow(const PreparedSample& sample, const AnswerRun& full,
                                const CompressedConfig& compressed,
                                const AnswerSettings& settings) const;
-    // extra_json.retrieval of an offloading configuration (core/tasks/SCHEMA.md).
-    QJsonObject retrievalJson(const PreparedSample& sample, const CompressedConfig& c) const;
     // A re-answer with attention boosted (or a sham): the edit it answers under and the
     // row it belongs to.
     struct PlannedIntervention

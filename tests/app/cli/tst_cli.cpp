@@ -616,6 +616,57 @@ class TestCli : public QObject
         CLI_OK(cli(compress + QStringList{modelSamples}));
     }
 
+    // compress answers a decode-time press with its own decode loop and an offloading
+    // press with retrieval at every step, as the sweep does: the same answer as the run's
+    // row, the press's record in --json, and the mask held at the end / the retrieved
+    // share in the safetensors.
+    void compressDecodesAsTheSweepDoes()
+    {
+        const QString samples = path("decode-time.jsonl");
+        CLI_OK(cli({"tasks", "generate", "--suite", "retrieval", "--n", "1", "--tokens", "200:300",
+                    "--model", m_model, "--out", samples}));
+        const QStringList presses{"decoding(knorm):interval=1,target=48", "quest:page=4"};
+        const Result run = cli({"run", "--model", m_model, "--dataset", samples, "--press",
+                                presses.join(','), "--ratios", "0.5", "--max-new-tokens", "12",
+                                "--quiet", "--out", path("decode-time.kvl")});
+        CLI_OK(run);
+        kvl::RunReader reader(path("decode-time.kvl"));
+        QHash<QString, QString> rowAnswers; // press spec -> the row's answer
+        for (const kvl::ConfigRecord& config : reader.configs())
+            for (const kvl::StoredResult& r : reader.results())
+                if (r.configId == config.id)
+                    rowAnswers.insert(config.params.value(QStringLiteral("spec")).toString(),
+                                      r.record.answer);
+        for (const QString& press : presses) {
+            const QString out = path("decode-time.safetensors");
+            const Result c =
+                cli({"compress", "--model", m_model, "--sample", samples, "--press", press,
+                     "--ratio", "0.5", "--max-new-tokens", "12", "--out", out, "--json"});
+            CLI_OK(c);
+            const QJsonObject summary = c.lastJson();
+            const QString spec = summary.value(QStringLiteral("press")).toString();
+            QVERIFY2(rowAnswers.contains(spec), qPrintable(spec));
+            QCOMPARE(summary.value(QStringLiteral("answer")).toString(), rowAnswers.value(spec));
+            const bool decoding = press.startsWith(QStringLiteral("decoding"));
+            const QJsonObject record =
+                summary.value(QLatin1String(decoding ? "decoding" : "retrieval")).toObject();
+            // decoding: one record per compression (interval 1: from the question on);
+            // retrieval: the number of forwards that retrieved.
+            const QJsonValue steps = record.value(QStringLiteral("steps"));
+            QVERIFY2(decoding ? !steps.toArray().isEmpty() : steps.toInt() > 0,
+                     qPrintable(QJsonDocument(summary).toJson()));
+            QFile file(out);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray head = file.read(8);
+            const QJsonObject tensors =
+                QJsonDocument::fromJson(file.read(qFromLittleEndian<qint64>(head.constData())))
+                    .object();
+            QVERIFY(tensors.contains(QStringLiteral("kept")));
+            QVERIFY2(tensors.contains(QLatin1String(decoding ? "final_kept" : "retrieved_share")),
+                     qPrintable(QJsonDocument(tensors).toJson()));
+        }
+    }
+
     // Inputs that used to pass silently: invalid UTF-8 in a text file (decoded to
     // U+FFFD), a dataset of blank lines only (a run that did nothing and exited 0).
     void textInputsThatCannotBeRead()

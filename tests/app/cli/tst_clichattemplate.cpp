@@ -384,6 +384,30 @@ class TestCliChatTemplate : public QObject
             QVERIFY2(r.err.contains(e), qPrintable(e + QStringLiteral(" not in: ") + r.err));
     }
 
+    // A template that renders the samples but not KVzip's dummy turn as given (it drops
+    // the word kvpress's dummy text is made of) refuses a sweep with kvzip before any
+    // sample runs, naming the template; a sweep without it runs.
+    void repeatPromptsFailOnlyThePressesThatReadThem()
+    {
+        QTemporaryDir dir;
+        const QString data = dir.filePath(QStringLiteral("data.jsonl"));
+        writeFile(data, sampleLine(QStringLiteral("s1"), QString(), kContext, {}));
+        const QString tmpl = dir.filePath(QStringLiteral("dummyless.jinja"));
+        writeFile(tmpl, QByteArrayLiteral("{% for m in messages %}<{{ m.role }}>"
+                                          "{{ m.content | replace('dummy', '') }}{% endfor %}"));
+        const QStringList args{"run",      "--model", m_model,   "--dataset",       data,
+                               "--ratios", "0.5",     "--quiet", "--chat-template", tmpl};
+        const Result plain =
+            cli(args + QStringList{"--press", "knorm", "--out", dir.filePath("plain.kvl")});
+        QVERIFY2(plain.code == 0, qPrintable(plain.err));
+        const Result kvzip =
+            cli(args + QStringList{"--press", "kvzip", "--out", dir.filePath("kvzip.kvl")});
+        QVERIFY2(kvzip.code != 0 && kvzip.code != -1, qPrintable(kvzip.err));
+        QVERIFY2(kvzip.err.contains(QStringLiteral("dummyless.jinja")) &&
+                     kvzip.err.contains(QStringLiteral("KVzip's repeat prompt")),
+                 qPrintable(kvzip.err));
+    }
+
     // run refuses a too-long sample before running anything (the row above); with
     // --skip-too-long it records the sample as skipped, runs the rest, and the run's spec
     // says so.
