@@ -1,7 +1,7 @@
 #include "newrunchoices.h"
 
 #include "common/error.h"
-#include "store/runmerge.h"
+#include "store/runspecdifference.h"
 #include "store/runreader.h"
 
 #include <QDir>
@@ -272,24 +272,6 @@ NewRunChoices NewRunChoices::fromSpec(const QJsonObject& spec, QString* why)
     return c;
 }
 
-QString specDifference(const QJsonObject& stored, const QJsonObject& expected)
-{
-    QJsonObject a = specForComparison(stored), b = specForComparison(expected);
-    // The CLI compares the model by its identity hash and the chat template by what it
-    // resolved to; this form sets neither beyond the defaults.
-    for (const char* key : {"model", "chat_template", "chat_vars", "chat_template_used"}) {
-        a.remove(QLatin1String(key));
-        b.remove(QLatin1String(key));
-    }
-    QStringList keys = a.keys() + b.keys();
-    keys.sort();
-    keys.removeDuplicates();
-    for (const QString& key : keys)
-        if (a.value(key) != b.value(key))
-            return key;
-    return {};
-}
-
 QString shellCommand(const QString& program, const QStringList& args)
 {
     static const QRegularExpression plain(QStringLiteral("^[A-Za-z0-9_@%+=:,./-]+$"));
@@ -321,7 +303,7 @@ RunFileState inspectRunFile(const QString& path, const QJsonObject& expectedSpec
             state.kind = RunFileState::Kind::SameRun;
             return state;
         }
-        state.detail = specDifference(info.spec, expectedSpec);
+        state.detail = runSpecDifference(info.spec, expectedSpec);
         state.kind =
             state.detail.isEmpty() ? RunFileState::Kind::SameRun : RunFileState::Kind::OtherRun;
     } catch (const Error& e) {

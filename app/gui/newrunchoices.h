@@ -62,10 +62,6 @@ struct NewRunChoices
     static const QStringList& interventionTargets(); // retained, low_ear, c_to_w, all
 };
 
-// The first top-level key where two specs differ as the CLI compares them (model,
-// threads, shard and out ignored); empty when they are the same experiment.
-QString specDifference(const QJsonObject& stored, const QJsonObject& expected);
-
 // MIN:MAX or N with 1 <= MIN <= MAX; false otherwise.
 bool tokenRangeOf(const QString& text, int* min, int* max);
 

@@ -3,13 +3,13 @@
 #include "checkpoint/checkpointdir.h"
 #include "common/error.h"
 #include "compressors/presscatalog.h"
-#include "model/transformer.h"
 #include "diagnose/attentionpooling.h"
+#include "model/transformer.h"
 #include "run/preparedsample.h"
 #include "run/sampleevaluator.h"
 #include "run/sampleplan.h"
-#include "store/runmerge.h"
 #include "store/runreader.h"
+#include "store/runspecdifference.h"
 #include "store/runwriter.h"
 #include "tasks/countedtokenizer.h"
 #include "tokenizer/tokenizer.h"
@@ -29,19 +29,6 @@ namespace {
 QJsonValue optionalJson(const std::optional<double>& v)
 {
     return v ? QJsonValue(*v) : QJsonValue(QJsonValue::Null);
-}
-
-// The first top-level key whose value differs, for an error a user can act on.
-QString firstDifference(const QJsonObject& a, const QJsonObject& b)
-{
-    QStringList keys = a.keys();
-    for (const QString& k : b.keys())
-        if (!keys.contains(k))
-            keys << k;
-    for (const QString& k : keys)
-        if (a.value(k) != b.value(k))
-            return k;
-    return {};
 }
 
 QString modelNameOf(const QString& dir)
@@ -228,23 +215,18 @@ SweepSummary SweepRunner::run(const QString& outPath)
         // The model is compared by its identity hash below, not by how it was named
         // ("bundled" or a path to the same directory resume the same run); the template
         // by what it resolved to, not by how it was asked for.
-        QJsonObject a = specForComparison(old->spec), b = specForComparison(specJson);
         const QJsonObject usedBefore = usedChatTemplate(old->spec);
         if (usedBefore != format.identity())
             throw Error(outPath,
                         QStringLiteral("was run with chat template %1; this run would use %2. "
                                        "Resume it with the same template or write to a new file")
                             .arg(describeUsed(usedBefore), format.describe()));
-        for (const char* key : {"model", "chat_template", "chat_vars", "chat_template_used"}) {
-            a.remove(QLatin1String(key));
-            b.remove(QLatin1String(key));
-        }
-        if (a != b)
+        if (const QString key = runSpecDifference(old->spec, specJson); !key.isEmpty())
             throw Error(outPath,
                         QStringLiteral("holds a run of another experiment (its spec differs "
                                        "in '%1'); resume it with the same spec or write "
                                        "to a new file")
-                            .arg(firstDifference(a, b)));
+                            .arg(key));
         if (!old->modelHash.isEmpty() && old->modelHash != modelHash)
             throw Error(outPath, QStringLiteral("was run with another model (%1); resume it with "
                                                 "the same model or write to a new file")

@@ -52,7 +52,7 @@ struct SweepSummary
 // Runs an experiment into a run file (store/runwriter.h): samples × (FullCache +
 // compressors × ratios), one prefill per sample, one store transaction per sample.
 // An existing run file resumes: its finished and skipped samples are not recomputed;
-// it must hold the same spec (store/runmerge.h specForComparison) and model.
+// it must hold the same spec (store/runspecdifference.h) and model.
 // Before the run file records the spec, every sample still to run is laid out and
 // checked against the model: a prompt the chat template cannot lay out, or a sample
 // longer than the model's positions, stops the run there (kvl::Error naming the file,

@@ -8,6 +8,7 @@
 #include "pressinfo.h"
 #include "pressparameterseditor.h"
 #include "runprocess.h"
+#include "store/runspecdifference.h"
 #include "store/runwriter.h"
 
 #include <QCheckBox>
@@ -490,7 +491,7 @@ class TstNewRunDialog : public QObject
         NewRunChoices back = NewRunChoices::fromSpec(c.expectedSpec(), &why);
         QVERIFY2(why.isEmpty(), qPrintable(why));
         QCOMPARE(back, c);
-        QVERIFY(specDifference(c.expectedSpec(), back.expectedSpec()).isEmpty());
+        QVERIFY(runSpecDifference(c.expectedSpec(), back.expectedSpec()).isEmpty());
         c.interventions.clear(); // the CLI default comes back as no flag
         c.beta = 4.0;
         QCOMPARE(NewRunChoices::fromSpec(c.expectedSpec()), c);

@@ -117,6 +117,61 @@ class TstNewRunFlow : public QObject
         }
     }
 
+    // The dialog's verdict on an existing run file and `kvlens-cli run`'s agree: both
+    // come from store/runspecdifference. A tiny run is written by the CLI, then each
+    // variant of its choices is judged by the dialog's check and run by the CLI.
+    void sameExperimentAsTheCli_data()
+    {
+        QTest::addColumn<QString>("change");
+        QTest::addColumn<QString>("key"); // empty: the same experiment
+        QTest::newRow("threads") << QStringLiteral("threads") << QString();
+        QTest::newRow("ratio") << QStringLiteral("ratio") << QStringLiteral("ratios");
+        // The seed is also each suite's generator seed under "samples", which sorts first.
+        QTest::newRow("seed") << QStringLiteral("seed") << QStringLiteral("samples");
+        QTest::newRow("press") << QStringLiteral("press") << QStringLiteral("compressors");
+        QTest::newRow("tokens") << QStringLiteral("tokens") << QStringLiteral("samples");
+    }
+    void sameExperimentAsTheCli()
+    {
+        QFETCH(QString, change);
+        QFETCH(QString, key);
+        static QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("same.kvl"));
+        const NewRunChoices base = tinyRun(out, 1, QStringLiteral("128:160"));
+        if (!QFileInfo::exists(out)) {
+            QProcess first;
+            first.start(cli(), base.arguments());
+            QVERIFY(first.waitForFinished(120000));
+            QVERIFY2(first.exitCode() == 0, first.readAllStandardError().constData());
+        }
+        NewRunChoices variant = base;
+        if (change == QLatin1String("threads"))
+            variant.threads = 2;
+        else if (change == QLatin1String("ratio"))
+            variant.ratios = {QStringLiteral("0.75")};
+        else if (change == QLatin1String("seed"))
+            variant.seed = base.seed + 1;
+        else if (change == QLatin1String("press"))
+            variant.presses = {QStringLiteral("snapkv:window=16")};
+        else
+            variant.tokens = QStringLiteral("128:170");
+        QVERIFY(variant.problems().isEmpty());
+        const RunFileState state = inspectRunFile(out, variant.expectedSpec());
+        QCOMPARE(state.detail, key);
+        QCOMPARE(state.kind,
+                 key.isEmpty() ? RunFileState::Kind::SameRun : RunFileState::Kind::OtherRun);
+        QProcess run;
+        run.start(cli(), variant.arguments());
+        QVERIFY(run.waitForFinished(120000));
+        const QString err = QString::fromUtf8(run.readAllStandardError());
+        if (key.isEmpty()) {
+            QVERIFY2(run.exitCode() == 0, qPrintable(err));
+        } else {
+            QVERIFY(run.exitCode() != 0);
+            QVERIFY2(err.contains(QStringLiteral("differs in '%1'").arg(key)), qPrintable(err));
+        }
+    }
+
     void runLandsInTheViews()
     {
         QTemporaryDir dir;
