@@ -1,5 +1,5 @@
-// `kvlens-cli presses [--json]`: every compressor with its parameters, defaults and
-// one-line rule, as the catalog builds them.
+// `kvlens-cli presses [--json]`: every compressor with its parameters (default, type,
+// the range or choices its factory enforces) and one-line rule, as the catalog builds them.
 #include "clicommand.h"
 #include "clioutput.h"
 
@@ -36,11 +36,26 @@ int runPresses(const QStringList& args)
         printLine(QStringLiteral("%1  [%2]  %3").arg(head, pressKindName(e.kind), e.rule));
         if (!e.unavailable.isEmpty())
             printLine(QStringLiteral("    NOT AVAILABLE: %1").arg(e.unavailable));
-        for (const PressEntry::Param& p : e.params)
-            printLine(QStringLiteral("    %1=%2  %3")
+        const std::vector<ParamRule> rules = catalog.paramRules(e);
+        for (const PressEntry::Param& p : e.params) {
+            // The type and the range the press enforces: [int 1..1001], [choice max|mean].
+            QString accepts;
+            for (const ParamRule& r : rules) {
+                if (r.name != p.name)
+                    continue;
+                accepts = paramTypeName(r.type);
+                if (r.type == ParamRule::Type::Choice)
+                    accepts += u' ' + r.choices.join(u'|');
+                else if (r.type == ParamRule::Type::Integer || r.type == ParamRule::Type::Real ||
+                         r.type == ParamRule::Type::Reals)
+                    accepts += QStringLiteral(" %1..%2").arg(QString::number(r.min, 'g', 12),
+                                                             QString::number(r.max, 'g', 12));
+            }
+            printLine(QStringLiteral("    %1=%2  [%3]  %4")
                           .arg(p.name,
                                p.defaultValue.isEmpty() ? QStringLiteral("(none)") : p.defaultValue,
-                               p.help));
+                               accepts, p.help));
+        }
     }
     return 0;
 }
