@@ -13,6 +13,7 @@
 #include "viewnavigator.h"
 #include "views/evictionmapview.h"
 #include "views/failuresetsview.h"
+#include "views/headselector.h"
 #include "views/overlapmatrixview.h"
 #include "views/taxonomydata.h"
 
@@ -225,6 +226,12 @@ int main(int argc, char** argv)
         QTest::qWait(300);
         window.grab().save(QStringLiteral("%1/page-%2.png").arg(out, id));
     }
+    // Every layer × kv-head as small multiples (the head grid) on the attention page.
+    window.showPage(QStringLiteral("attention"));
+    window.headSelector()->setSelection({HeadSelection::Mode::EveryHead, 0, 0});
+    QTest::qWait(500);
+    window.grab().save(out + "/attention-every-head.png");
+    window.headSelector()->setSelection({});
     // The failure overlap with a pair clicked: its failures as three lists.
     if (auto* overlap = qobject_cast<OverlapMatrixView*>(window.views().at(3));
         overlap && overlap->data().size() > 1) {
