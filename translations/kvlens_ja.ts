@@ -551,10 +551,10 @@ GER per layer rises towards 1 just before the accuracy cliff; consensus shows wh
         <translation>質問の注意（全層 × KV ヘッド）</translation>
     </message>
     <message>
-        <source>No run open.
-Small multiples of the question&apos;s attention: one panel per layer and kv-head, on one colour scale.</source>
-        <translation>実行結果が開かれていません。
-質問の注意のスモールマルチプル: 層と KV ヘッドごとに 1 つのパネルを、共通の色スケールで表示します。</translation>
+        <source>No per-head attention drawn.
+Choose &quot;Every layer × kv-head&quot; on a sample whose attention is stored per kv-head: one small panel per layer and kv-head, on one colour scale.</source>
+        <translation>ヘッドごとの注意は描画されていません。
+注意が KV ヘッドごとに保存されたサンプルで「全層 × KV ヘッド」を選ぶと、層と KV ヘッドごとに 1 つの小さなパネルを共通の色スケールで表示します。</translation>
     </message>
     <message>
         <source>This attention has no per-head values (the run stored the mean over kv-heads of each layer): there are no heads to draw.</source>

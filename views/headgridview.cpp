@@ -20,8 +20,9 @@ constexpr int kMinVisible = 8;
 
 HeadGridView::HeadGridView(QWidget* parent)
     : PlotView(tr("Question attention, every layer × kv-head"),
-               tr("No run open.\nSmall multiples of the question's attention: one panel per "
-                  "layer and kv-head, on one colour scale."),
+               tr("No per-head attention drawn.\nChoose \"Every layer × kv-head\" on a sample "
+                  "whose attention is stored per kv-head: one small panel per layer and "
+                  "kv-head, on one colour scale."),
                parent)
 {
     plot()->installEventFilter(this);

@@ -543,6 +543,8 @@ void MainWindow::updateHeadGrid()
         return;
     m_headGrid->setProvenance(m_heatmap->provenance());
     m_headGrid->setData(m_heatmap->source());
+    if (!m_heatmap->hasData()) // says why, as the heatmap it stands in for
+        m_headGrid->setEmptyHint(m_heatmap->emptyHint());
 }
 
 void MainWindow::showRun(const RunViewData& data)
