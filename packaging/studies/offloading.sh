@@ -17,6 +17,7 @@
 #   STUDY_ENTRIES   entries to run, space-separated (default: all of the list below)
 #   STUDY_NICE      niceness of the runs (default 10)
 #   KVLENS_THREADS  libtorch threads (default 0: all cores)
+#   STUDY_T2J_MODEL the checkpoint of the people2 entry (adds it to the default list)
 set -euo pipefail
 
 out=${1:-offloading-study}
@@ -27,19 +28,24 @@ ratios=${STUDY_RATIOS:-0.75}
 niceness=${STUDY_NICE:-10}
 threads=${KVLENS_THREADS:-0}
 
-# entry -> "suite variant seed". The needle-style entries are the settings the bundled
-# model handles under FullCache (model card: single 0.95, multikey 0.96, multihop 0.96
-# at 1,025-2,048 tokens); text2json is the extraction task itself, which the bundled
+# entry -> "suite variant seed model". The needle-style entries are the settings the
+# bundled model handles under FullCache (model card: single 0.95, multikey 0.96, multihop
+# 0.96 at 1,025-2,048 tokens); text2json is the extraction task itself, which the bundled
 # model does not handle under FullCache (0.04-0.09 at these lengths): its rows show
-# retrieval recall per answer field, not a score drop. Distinct seeds keep the sample
-# keys of the two retrieval entries apart.
+# retrieval recall per answer field, not a score drop. people2 is the extraction entry
+# with a FullCache score to lose (one or two people, one or two fields), on a checkpoint
+# trained for it by resources/train/bundled-text2json.json: it runs only when
+# STUDY_T2J_MODEL names that checkpoint (none ships; docs/offloading-study.md). Distinct
+# seeds keep the sample keys of the entries apart.
 declare -A entries=(
-    [single]="retrieval single 101"
-    [multikey]="retrieval multikey 102"
-    [multihop]="multihop '' 103"
-    [text2json]="text2json fields2 104"
+    [single]="retrieval single 101 bundled"
+    [multikey]="retrieval multikey 102 bundled"
+    [multihop]="multihop '' 103 bundled"
+    [text2json]="text2json fields2 104 bundled"
+    [people2]="text2json people2 105 ${STUDY_T2J_MODEL:-}"
 )
 order=(single multikey multihop text2json)
+[[ -n ${STUDY_T2J_MODEL:-} ]] && order+=(people2)
 if [[ -n ${STUDY_ENTRIES:-} ]]; then
     read -r -a order <<<"$STUDY_ENTRIES"
 fi
@@ -54,11 +60,12 @@ fi
 mkdir -p "$out"
 for entry in "${order[@]}"; do
     [[ -n ${entries[$entry]:-} ]] || { echo "offloading.sh: unknown entry '$entry' (${!entries[*]})" >&2; exit 2; }
-    read -r suite variant seed <<<"${entries[$entry]}"
+    read -r suite variant seed model <<<"${entries[$entry]}"
+    [[ -n $model ]] || { echo "offloading.sh: entry '$entry' needs STUDY_T2J_MODEL (a checkpoint directory)" >&2; exit 2; }
     [[ $variant == "''" ]] && variant=""
     spec="$out/$entry.spec.json"
     cat >"$spec" <<EOF
-{"model": "bundled",
+{"model": "$model",
  "samples": [{"suite": "$suite", "variant": "$variant", "n": $n, "tokens": "$tokens", "seed": $seed}],
  "compressors": [{"name": "shadowkv-c8", "spec": "shadowkv:chunk=8"},
                  {"name": "shadowkv-c1", "spec": "shadowkv:chunk=1"},
@@ -69,7 +76,7 @@ for entry in "${order[@]}"; do
  "threads": $threads,
  "store": {"masks": "none", "attention": "none"}}
 EOF
-    echo "== $entry: $suite${variant:+/$variant}, $n samples, $tokens tokens, ratios $ratios ($(date -u +%H:%M:%S))"
+    echo "== $entry: $suite${variant:+/$variant} on $model, $n samples, $tokens tokens, ratios $ratios ($(date -u +%H:%M:%S))"
     start=$(date +%s)
     nice -n "$niceness" "$cli" run --spec "$spec" --out "$out/$entry.kvl" --quiet
     echo "   $(($(date +%s) - start)) s"
