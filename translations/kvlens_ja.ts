@@ -94,6 +94,26 @@
         <source>FullCache</source>
         <translation>FullCache</translation>
     </message>
+    <message>
+        <source>Evidence kept (ERR), mean over rows</source>
+        <translation>保持された根拠 (ERR)、行の平均</translation>
+    </message>
+    <message>
+        <source>Compression while decoding (0 = the prefill&apos;s mask, k = after the k-th)</source>
+        <translation>デコード中の圧縮 (0 = プリフィルのマスク、k = k 回目の後)</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>ステップ</translation>
+    </message>
+    <message>
+        <source>FullCache (keeps every entry)</source>
+        <translation>FullCache (すべてのエントリを保持)</translation>
+    </message>
+    <message>
+        <source>intervals: mean ± 1.96 standard errors; n = the rows whose answer reached the step</source>
+        <translation>区間: 平均 ± 1.96 標準誤差、n = 回答がそのステップに達した行数</translation>
+    </message>
 </context>
 <context>
     <name>kvl::AccuracyDeltaModel</name>
@@ -495,10 +515,6 @@ With two or more compressors at one ratio, this view counts the samples each com
         <source>the figure size is empty</source>
         <translation>図のサイズが空です</translation>
     </message>
-    <message>
-        <source>cannot write the figure file</source>
-        <translation>図のファイルを書き込めません</translation>
-    </message>
 </context>
 <context>
     <name>kvl::GerConsensusView</name>
@@ -523,25 +539,6 @@ GER per layer rises towards 1 just before the accuracy cliff; consensus shows wh
     <message>
         <source>Layer</source>
         <translation>層</translation>
-    </message>
-</context>
-<context>
-    <name>kvl::HeadSelection</name>
-    <message>
-        <source>all layers, mean over kv-heads</source>
-        <translation>全層、kv ヘッドの平均</translation>
-    </message>
-    <message>
-        <source>layer %1, its kv-heads</source>
-        <translation>層 %1 の kv ヘッド</translation>
-    </message>
-    <message>
-        <source>layer %1, kv-head %2</source>
-        <translation>層 %1、kv ヘッド %2</translation>
-    </message>
-    <message>
-        <source>every layer × kv-head</source>
-        <translation>全層 × kv ヘッド</translation>
     </message>
 </context>
 <context>
@@ -575,6 +572,25 @@ Choose &quot;Every layer × kv-head&quot; on a sample whose attention is stored 
     <message>
         <source>Attention (one scale)</source>
         <translation>注意（共通スケール）</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::HeadSelection</name>
+    <message>
+        <source>all layers, mean over kv-heads</source>
+        <translation>全層、kv ヘッドの平均</translation>
+    </message>
+    <message>
+        <source>layer %1, its kv-heads</source>
+        <translation>層 %1 の kv ヘッド</translation>
+    </message>
+    <message>
+        <source>layer %1, kv-head %2</source>
+        <translation>層 %1、kv ヘッド %2</translation>
+    </message>
+    <message>
+        <source>every layer × kv-head</source>
+        <translation>全層 × kv ヘッド</translation>
     </message>
 </context>
 <context>
@@ -1218,24 +1234,12 @@ Runs of the offloading presses show the task score per landmark kind (colour) an
 オフロード系プレスの実行では、ランドマークの種類（色）とチャンクサイズ（線種）ごとのタスクスコアを比率に対して表示します。</translation>
     </message>
     <message>
-        <source>Offloading</source>
-        <translation>オフロード</translation>
-    </message>
-    <message>
-        <source>Does retrieval find the evidence each decoding step needs?</source>
-        <translation>検索は各デコードステップに必要な根拠を見つけているか？</translation>
-    </message>
-    <message>
         <source>Evidence recall</source>
         <translation>根拠の再現率</translation>
     </message>
     <message>
         <source>Score by landmark and chunk</source>
         <translation>ランドマークとチャンク別のスコア</translation>
-    </message>
-    <message>
-        <source>Recall and score</source>
-        <translation>再現率とスコア</translation>
     </message>
     <message>
         <source>Retrieval map</source>
@@ -1256,6 +1260,32 @@ Runs of the offloading presses show the task score per landmark kind (colour) an
     <message>
         <source> (%1 written before checksums, not verified)</source>
         <translation>（%1 はチェックサム導入前に書かれたため未検証）</translation>
+    </message>
+    <message>
+        <source>Evidence kept while decoding, after each compression</source>
+        <translation>デコード中に保持された根拠 (各圧縮の後)</translation>
+    </message>
+    <message>
+        <source>No compression during decoding in this run.
+Runs of the decode-time presses (decoding, compression_ratio_decoding, prefill_decoding, cam) show how much of the evidence the cache still holds after each compression of the answer.</source>
+        <translation>この実行にはデコード中の圧縮がありません。
+デコード時プレス (decoding、compression_ratio_decoding、prefill_decoding、cam) の実行では、回答の各圧縮の後にキャッシュが根拠をどれだけ保持しているかを示します。</translation>
+    </message>
+    <message>
+        <source>Decoding</source>
+        <translation>デコード</translation>
+    </message>
+    <message>
+        <source>While the answer is decoded, does the cache keep (decode-time compression) or retrieve (offloading) the evidence each step needs?</source>
+        <translation>回答のデコード中、各ステップに必要な根拠をキャッシュは保持 (デコード時圧縮) または取得 (オフロード) できるか？</translation>
+    </message>
+    <message>
+        <source>Evidence kept while compressing</source>
+        <translation>圧縮中に保持された根拠</translation>
+    </message>
+    <message>
+        <source>Decoding curves</source>
+        <translation>デコード曲線</translation>
     </message>
 </context>
 <context>
@@ -1925,6 +1955,11 @@ The overlap matrix compares which rows fail under each pair of compressors: same
     <message>
         <source>hover a point for its n</source>
         <translation>点にマウスを重ねると n を表示</translation>
+    </message>
+    <message>
+        <source>%1 at %2 %3: %4</source>
+        <comment>series at step 2: value</comment>
+        <translation>%1 (%2 %3): %4</translation>
     </message>
 </context>
 <context>

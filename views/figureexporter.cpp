@@ -187,9 +187,13 @@ void writeFigure(const QString& path, FigureExporter::Format format, const Figur
     }
     }
     if (!ok || !QFileInfo(path).exists() || QFileInfo(path).size() == 0) {
-        const char* what = format == FigureExporter::Format::Png   ? "cannot write the PNG file"
-                           : format == FigureExporter::Format::Pdf ? "cannot write the PDF file"
-                                                                   : "cannot write the SVG file";
+        // Marked for lupdate: the message is picked at run time.
+        const char* what =
+            format == FigureExporter::Format::Png
+                ? QT_TRANSLATE_NOOP("kvl::FigureExporter", "cannot write the PNG file")
+            : format == FigureExporter::Format::Pdf
+                ? QT_TRANSLATE_NOOP("kvl::FigureExporter", "cannot write the PDF file")
+                : QT_TRANSLATE_NOOP("kvl::FigureExporter", "cannot write the SVG file");
         throw Error(path, QCoreApplication::translate("kvl::FigureExporter", what));
     }
 }

@@ -31,6 +31,9 @@ struct RatioCurves
     // x axis title; empty: the compression ratio's usual one. Offloading keeps every
     // entry, so its ratio sets a retrieval budget instead, and its axis says so.
     QString ratioLabel;
+    // What a point's x is called in its tooltip ("step" where x counts compressions:
+    // whole-number ticks, and the CSV's x column is "step"); empty: the ratio.
+    QString pointKeyName;
     QVector<RatioCurve> curves;
     double reference = std::numeric_limits<double>::quiet_NaN();
     QString referenceLabel;

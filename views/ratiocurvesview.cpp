@@ -34,6 +34,13 @@ void RatioCurvesView::rebuild()
         ratios += c.ratios;
     const RatioAxes axes =
         resetToRatioAxes(m_data.valueLabel, ratios, int(m_data.curves.size()), m_data.ratioLabel);
+    if (!m_data.pointKeyName.isEmpty()) {
+        // Steps are whole numbers: ticks on them, never at 2.5.
+        QSharedPointer<QCPAxisTickerFixed> steps(new QCPAxisTickerFixed);
+        steps->setTickStep(1.0);
+        steps->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+        axes.x->setTicker(steps);
+    }
     if (!std::isnan(m_data.reference)) {
         QString name =
             QStringLiteral("%1 (%2").arg(m_data.referenceLabel).arg(m_data.reference, 0, 'f', 3);
@@ -54,6 +61,7 @@ void RatioCurvesView::rebuild()
                       : n.isEmpty() ? c.name
                                     : QStringLiteral("%1 (%2)").arg(c.name, n);
         series.pointName = c.name;
+        series.keyName = m_data.pointKeyName;
         series.ratios = c.ratios;
         series.values = c.values;
         series.n = c.n;
@@ -88,8 +96,11 @@ Qt::PenStyle RatioCurvesView::penStyleFor(int styleIndex)
 
 QString RatioCurvesView::csv() const
 {
-    CsvTable table({QStringLiteral("series"), QStringLiteral("ratio"), QStringLiteral("value"),
-                    QStringLiteral("n"), QStringLiteral("ci95_low"), QStringLiteral("ci95_high")});
+    // The x column is named for what it holds: the compression ratio, or the step.
+    const QString key =
+        m_data.pointKeyName.isEmpty() ? QStringLiteral("ratio") : QStringLiteral("step");
+    CsvTable table({QStringLiteral("series"), key, QStringLiteral("value"), QStringLiteral("n"),
+                    QStringLiteral("ci95_low"), QStringLiteral("ci95_high")});
     auto count = [](int n) { return n > 0 ? QString::number(n) : QString(); };
     if (!std::isnan(m_data.reference))
         table.add(m_data.referenceLabel)

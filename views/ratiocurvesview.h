@@ -20,7 +20,8 @@ class RatioCurvesView : public RatioPlotView
     void clear() override;
 
     // series,ratio,value,n,ci95_low,ci95_high (the reference as series
-    // "<referenceLabel>", ratio 0; unknown n or interval as empty fields)
+    // "<referenceLabel>", ratio 0; unknown n or interval as empty fields); "step" in
+    // place of "ratio" for curves over compression steps
     QString csv() const override;
 
     // Line style of a curve's styleIndex (solid, dashed, dotted, dash-dot, ...).

@@ -116,8 +116,10 @@ RatioPlotView::RatioAxes RatioPlotView::resetToRatioAxes(const QString& valueLab
 void RatioPlotView::addReferenceLine(const RatioAxes& axes, const QString& name, double value,
                                      double lo, double hi)
 {
-    // Wider than any ratio axis, so the line crosses the whole fitted range.
-    const QVector<double> keys{-1.0, 2.0};
+    // Past both ends of the fitted axis (ratios, or steps counted from 0), so the line
+    // crosses the whole range.
+    const QCPRange range = axes.x->range();
+    const QVector<double> keys{range.lower - range.size(), range.upper + range.size()};
     QColor bandColor = viewPalette().reference;
     if (!std::isnan(lo) && !std::isnan(hi)) {
         bandColor.setAlpha(40);
@@ -162,7 +164,12 @@ QCPGraph* RatioPlotView::addRatioCurve(const RatioAxes& axes, const RatioSeries&
         plus << (std::isnan(hi) || std::isnan(v) ? kNaN : hi - v);
         hasInterval |= !std::isnan(lo) && !std::isnan(hi);
         drawn.ratios << r;
-        QString tip = tr("%1 at ratio %2: %3").arg(s.pointName).arg(r).arg(number(v));
+        QString tip = s.keyName.isEmpty()
+                          ? tr("%1 at ratio %2: %3").arg(s.pointName).arg(r).arg(number(v))
+                          : tr("%1 at %2 %3: %4", "series at step 2: value")
+                                .arg(s.pointName, s.keyName)
+                                .arg(r)
+                                .arg(number(v));
         const int n = s.n.value(i, -1);
         const qint64 k = s.successes.value(i, -1);
         if (n >= 0 && k >= 0)

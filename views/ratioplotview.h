@@ -18,6 +18,7 @@ struct RatioSeries
 {
     QString name;           // legend entry (empty: not in the legend)
     QString pointName;      // what the tooltip calls the series
+    QString keyName;        // what the tooltip calls a point's x; empty: the ratio
     QVector<double> ratios; // the true ratios (the drawn points may sit a little apart)
     QVector<double> values;
     QVector<int> n;            // rows per point; empty = unknown

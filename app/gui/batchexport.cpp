@@ -289,6 +289,8 @@ void Exporter::collect()
          m_data.offload.recall, "no offloading in the run"},
         {"offload-score", "Task score by landmark kind and chunk size", m_data.offload.score,
          "no offloading in the run"},
+        {"decoding-evidence", "Evidence kept while decoding, after each compression",
+         m_data.decodingEvidence, "no compression during decoding in the run"},
     };
     for (const auto& c : curves) {
         auto* view = make(new RatioCurvesView(tr(c.title), {}), none);

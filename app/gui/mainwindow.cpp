@@ -203,6 +203,12 @@ void MainWindow::createViews()
         tr("No offloading in this run.\nRuns of the offloading presses show the task score per "
            "landmark kind (colour) and chunk size (line style) against the ratio."));
     m_offloadScore->setObjectName(QStringLiteral("OffloadScore"));
+    m_decodingEvidence = new RatioCurvesView(
+        tr("Evidence kept while decoding, after each compression"),
+        tr("No compression during decoding in this run.\nRuns of the decode-time presses "
+           "(decoding, compression_ratio_decoding, prefill_decoding, cam) show how much of the "
+           "evidence the cache still holds after each compression of the answer."));
+    m_decodingEvidence->setObjectName(QStringLiteral("DecodingEvidence"));
     m_retrievalMap = new RetrievalMapPage;
     connect(m_retrievalMap, &RetrievalMapPage::rowShown, this, &MainWindow::updateSelectionTitle);
     m_compare = new ComparePanel;
@@ -317,16 +323,19 @@ void MainWindow::createViews()
     // Samples side by side, and two open runs over their matched samples.
     addPage(QStringLiteral("compare-samples"), m_compare, tr("Compare samples"));
     addPage(QStringLiteral("compare-runs"), m_runCompare, tr("Compare runs"));
-    m_navigator->addGroup(tr("Offloading"),
-                          tr("Does retrieval find the evidence each decoding step needs?"));
-    // Recall and score on one page, as tabs: the list shows every page without scrolling,
+    m_navigator->addGroup(tr("Decoding"),
+                          tr("While the answer is decoded, does the cache keep (decode-time "
+                             "compression) or retrieve (offloading) the evidence each step "
+                             "needs?"));
+    // The decoding curves on one page, as tabs: the list shows every page without scrolling,
     // so each row it gains is height the docks below lose. Export takes the tab shown.
     auto* offloadCurves = new QTabWidget;
     offloadCurves->setObjectName(QStringLiteral("OffloadCurves"));
     offloadCurves->setDocumentMode(true);
     offloadCurves->addTab(m_retrievalRecall, tr("Evidence recall"));
     offloadCurves->addTab(m_offloadScore, tr("Score by landmark and chunk"));
-    addPage(QStringLiteral("offload-curves"), offloadCurves, tr("Recall and score"));
+    offloadCurves->addTab(m_decodingEvidence, tr("Evidence kept while compressing"));
+    addPage(QStringLiteral("offload-curves"), offloadCurves, tr("Decoding curves"));
     addPage(QStringLiteral("retrieval-map"), m_retrievalMap, tr("Retrieval map"));
     connect(offloadCurves, &QTabWidget::currentChanged, this, [this, offloadCurves](int i) {
         m_pageViews.insert(offloadCurves, qobject_cast<PlotView*>(offloadCurves->widget(i)));
@@ -606,8 +615,10 @@ void MainWindow::showAggregates(const RunViewData& data)
         v->setProvenance(base);
     show(m_retrievalRecall, data.offload.recall);
     show(m_offloadScore, data.offload.score);
+    show(m_decodingEvidence, data.decodingEvidence);
     m_retrievalRecall->setProvenance(base);
     m_offloadScore->setProvenance(base);
+    m_decodingEvidence->setProvenance(base);
     m_retrievalMap->setRun(data.path, data.offload.rows, base);
     showOverlapAndSets(data);
     updateChoosers(); // the overlap ratios
@@ -729,6 +740,7 @@ void MainWindow::closeRun()
     m_interventions->clear();
     m_retrievalRecall->clear();
     m_offloadScore->clear();
+    m_decodingEvidence->clear();
     m_retrievalMap->clear();
     describeRunState({}, findChildren<PlotView*>());
     m_rows->clear();

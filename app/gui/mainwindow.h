@@ -236,6 +236,7 @@ class MainWindow : public QMainWindow
     // Offloading (issue 19): retrieval recall and task score vs ratio, the retrieval map.
     RatioCurvesView* m_retrievalRecall = nullptr;
     RatioCurvesView* m_offloadScore = nullptr;
+    RatioCurvesView* m_decodingEvidence = nullptr;
     RetrievalMapPage* m_retrievalMap = nullptr;
     ComparePanel* m_compare = nullptr;
     RunComparePanel* m_runCompare = nullptr;

@@ -1,5 +1,7 @@
 #include "retrievalviews.h"
 
+#include "meanpoint.h"
+
 #include "common/error.h"
 #include "diagnose/retrievalmap.h"
 #include "diagnose/wilsoninterval.h"
@@ -20,45 +22,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 QString tr(const char* text)
 {
-    return QCoreApplication::translate("kvl::RetrievalViews", text);
-}
-
-// Values of one (compressor, ratio) cell.
-struct Cell
-{
-    std::vector<double> values;
-    bool binary = true; // every value 0 or 1: a rate, with a Wilson interval
-    void add(double v)
-    {
-        values.push_back(v);
-        binary = binary && (v == 0.0 || v == 1.0);
-    }
-};
-
-// Appends a cell's mean, n and 95% interval to a curve: Wilson for a rate (values 0/1),
-// else mean ± 1.96 standard errors, clipped to [0, 1].
-void addPoint(RatioCurve& curve, double ratio, const Cell& cell)
-{
-    const qint64 n = qint64(cell.values.size());
-    double sum = 0.0;
-    for (double v : cell.values)
-        sum += v;
-    const double mean = n > 0 ? sum / double(n) : kNaN;
-    curve.ratios << ratio;
-    curve.values << mean;
-    curve.n << int(n);
-    if (cell.binary && n > 0) {
-        const RateInterval ci = wilsonInterval(qint64(std::llround(sum)), n);
-        curve.lo << ci.lo;
-        curve.hi << ci.hi;
-        return;
-    }
-    double ss = 0.0;
-    for (double v : cell.values)
-        ss += (v - mean) * (v - mean);
-    const double half = n > 1 ? kZ95 * std::sqrt(ss / double(n - 1)) / std::sqrt(double(n)) : kNaN;
-    curve.lo << (std::isnan(half) ? kNaN : std::max(0.0, mean - half));
-    curve.hi << (std::isnan(half) ? kNaN : std::min(1.0, mean + half));
+    // lupdate files a namespace-level tr() under the namespace: look it up there.
+    return QCoreApplication::translate("kvl", text);
 }
 
 QString landmarkOf(const QJsonObject& retrieval)
@@ -91,9 +56,9 @@ OffloadViews offloadViewsOf(const std::vector<RetrievalRow>& rows)
 {
     OffloadViews out;
     // compressor -> ratio -> values; rows come sorted by compressor, ratio.
-    std::map<QString, std::map<double, Cell>> recall, score;
+    std::map<QString, std::map<double, MeanCell>> recall, score;
     std::map<QString, QJsonObject> settings; // a compressor's first retrieval object
-    Cell full;
+    MeanCell full;
     for (const RetrievalRow& r : rows) {
         if (r.isFullCache()) {
             full.add(r.taskScore());
@@ -133,7 +98,7 @@ OffloadViews offloadViewsOf(const std::vector<RetrievalRow>& rows)
         curve.name = nameOf(compressor);
         curve.colorIndex = color++;
         for (const auto& [ratio, cell] : cells)
-            addPoint(curve, ratio, cell);
+            appendMeanPoint(curve, ratio, cell);
         out.recall.curves << curve;
     }
 
@@ -153,7 +118,7 @@ OffloadViews offloadViewsOf(const std::vector<RetrievalRow>& rows)
         curve.styleIndex = indexIn(chunks, tr("chunk %1").arg(chunkOf(s)));
         uniquePairs = pairs.insert({landmarkOf(s), chunkOf(s)}).second && uniquePairs;
         for (const auto& [ratio, cell] : cells)
-            addPoint(curve, ratio, cell);
+            appendMeanPoint(curve, ratio, cell);
         out.score.curves << curve;
     }
     // A grouped legend only when each (landmark, chunk) is one compressor: else two
@@ -169,7 +134,7 @@ OffloadViews offloadViewsOf(const std::vector<RetrievalRow>& rows)
     }
     if (!full.values.empty() && !out.score.curves.isEmpty()) {
         RatioCurve ref;
-        addPoint(ref, 0.0, full);
+        appendMeanPoint(ref, 0.0, full);
         out.score.reference = ref.values[0];
         out.score.referenceLo = ref.lo[0];
         out.score.referenceHi = ref.hi[0];

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "decodingviews.h"
 #include "retrievalviews.h"
 #include "views/accuracydata.h"
 #include "views/evictionmapdata.h"
@@ -99,6 +100,9 @@ struct RunViewData
     // Offloading (issue 19): retrieval recall and task score against the sweep ratio, and
     // the rows whose retrieval map can be drawn.
     OffloadViews offload;
+    // Decode-time presses (issue 17): evidence kept after each compression while the
+    // answer is decoded, per configuration.
+    RatioCurves decodingEvidence;
     // The selection the detail views were built for, and what can be chosen.
     ConfigChoice focus;
     // The focus when none is asked for: the configuration with the most C→W rows.

@@ -663,6 +663,8 @@ void loadRunAggregates(RunReader& reader, RunViewData& data, LoadTimings* timing
     clock.lap("interventions");
     data.offload = loadOffloadViews(reader);
     clock.lap("offload");
+    data.decodingEvidence = loadDecodingEvidence(reader);
+    clock.lap("decoding");
 }
 
 void loadRunOverview(RunReader& reader, RunViewData& data, LoadTimings* timings)
@@ -711,6 +713,7 @@ void takeAggregates(RunViewData& to, const RunViewData& from)
     to.leakage = from.leakage;
     to.interventions = from.interventions;
     to.offload = from.offload;
+    to.decodingEvidence = from.decodingEvidence;
     selectOverlap(to);
 }
 

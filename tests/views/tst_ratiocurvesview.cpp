@@ -131,6 +131,43 @@ class TstRatioCurvesView : public QObject
         QCOMPARE(errorBars, 1);
     }
 
+    // Curves over compression steps (the decoding curve): whole-number ticks, "at step"
+    // in the tooltip, a "step" column in the CSV, and the reference line across every step.
+    void stepAxis()
+    {
+        RatioCurves d;
+        d.pointKeyName = QStringLiteral("step");
+        d.reference = 1.0;
+        d.referenceLabel = QStringLiteral("FullCache");
+        RatioCurve c{QStringLiteral("cam @ 0.5"),
+                     {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12},
+                     QVector<double>(13, 0.4),
+                     0,
+                     false};
+        c.n = QVector<int>(13, 5);
+        d.curves = {c};
+        RatioCurvesView view(QStringLiteral("T"), QStringLiteral("hint"));
+        view.resize(640, 420);
+        view.setData(d);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.plot()->replot();
+        QVERIFY(view.csv().startsWith(QStringLiteral("series,step,value,n,ci95_low,ci95_high\n")));
+        const QString tip = view.pointTipAt(view.pointPixel(0, 3));
+        QVERIFY2(tip.startsWith(QStringLiteral("cam @ 0.5 at step 3: 0.400")), qPrintable(tip));
+        QCPAxis* x = view.plot()->axisRects().first()->axis(QCPAxis::atBottom);
+        QVERIFY(!x->tickVector().isEmpty());
+        for (double tick : x->tickVector())
+            QCOMPARE(tick, std::round(tick));
+        // The reference spans past both ends of the axis (it used to stop at 2).
+        for (int i = 0; i < view.plot()->graphCount(); ++i)
+            if (view.plot()->graph(i)->name().startsWith(QStringLiteral("FullCache"))) {
+                const auto* data = view.plot()->graph(i)->data().data();
+                QVERIFY(data->at(data->size() - 1)->key > x->range().upper);
+                QVERIFY(data->at(0)->key < x->range().lower);
+            }
+    }
+
     void legendAvoidsThePoints()
     {
         // Leakage rises from 0 at the lowest ratio: a legend fixed at the bottom left

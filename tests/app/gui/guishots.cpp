@@ -25,6 +25,7 @@
 #include <QJsonObject>
 #include <QRandomGenerator>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTest>
 #include <QTimer>
 
@@ -225,6 +226,16 @@ int main(int argc, char** argv)
         window.showPage(id);
         QTest::qWait(300);
         window.grab().save(QStringLiteral("%1/page-%2.png").arg(out, id));
+        // A page of tabs (the decoding curves): every tab, not only the first.
+        auto* tabs = qobject_cast<QTabWidget*>(window.page(id));
+        if (tabs != nullptr && tabs->count() > 1) {
+            for (int i = 1; i < tabs->count(); ++i) {
+                tabs->setCurrentIndex(i);
+                QTest::qWait(300);
+                window.grab().save(QStringLiteral("%1/page-%2-tab%3.png").arg(out, id).arg(i));
+            }
+            tabs->setCurrentIndex(0);
+        }
     }
     // Every layer × kv-head as small multiples (the head grid) on the attention page.
     window.showPage(QStringLiteral("attention"));

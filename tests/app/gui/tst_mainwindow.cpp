@@ -157,7 +157,7 @@ class TstMainWindow : public QObject
         window.showRun(sampleRun());
         const QStringList ids = window.navigator()->pageIds();
         // Thirteen views (Compare split into its two pages) and the two pages of
-        // Offloading: none left out, none twice.
+        // Decoding: none left out, none twice.
         QCOMPARE(ids.size(), 16);
         QCOMPARE(QSet<QString>(ids.begin(), ids.end()).size(), ids.size());
         QSet<QWidget*> pages;
@@ -191,7 +191,7 @@ class TstMainWindow : public QObject
         for (int i = 0; i < nav->topLevelItemCount(); ++i)
             groups << nav->topLevelItem(i)->text(0);
         QCOMPARE(groups, (QStringList{"Overview", "Failures", "Attention", "Instructions",
-                                      "Routing", "Samples", "Offloading"}));
+                                      "Routing", "Samples", "Decoding"}));
         QCOMPARE(nav->groupTitle(QStringLiteral("taxonomy")), QStringLiteral("Failures"));
         QCOMPARE(nav->groupTitle(QStringLiteral("sample")), QStringLiteral("Samples"));
         // One click: no group can be collapsed, so every page row is always shown.

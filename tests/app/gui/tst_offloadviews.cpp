@@ -64,7 +64,7 @@ class TstOffloadViews : public QObject
         for (const char* id : {"offload-curves", "retrieval-map"}) {
             QVERIFY2(window.showPage(QLatin1String(id)), id);
             QCOMPARE(window.navigator()->groupTitle(QLatin1String(id)),
-                     QStringLiteral("Offloading"));
+                     QStringLiteral("Decoding"));
             QVERIFY2(window.currentView() && window.currentView()->hasData(), id);
         }
         auto* recall = window.findChild<RatioCurvesView*>(QStringLiteral("RetrievalRecall"));

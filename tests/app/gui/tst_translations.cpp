@@ -36,6 +36,14 @@ class TstTranslations : public QObject
                                         << "sample: all (mean)";
         QTest::newRow("inspector") << "kvl::SampleInspector"
                                    << "Scroll to evidence";
+        QTest::newRow("decoding group") << "kvl::MainWindow"
+                                        << "Decoding";
+        // The view-data helpers' tr() (namespace level, as lupdate files it).
+        QTest::newRow("decoding curve") << "kvl"
+                                        << "Evidence kept (ERR), mean over rows";
+        QTest::newRow("offloading curve") << "kvl"
+                                          << "intervals: Wilson score for 0/1 values, else mean "
+                                             "± 1.96 standard errors";
         QTest::newRow("press range") << "QObject"
                                      << "%1: %2 is outside [%3, %4]";
         QTest::newRow("press choice") << "QObject"

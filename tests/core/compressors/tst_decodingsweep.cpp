@@ -12,9 +12,13 @@
 #include "store/runreader.h"
 #include "store/runreport.h"
 
+#include "decodingviews.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QtTest>
+
+#include <cmath>
 
 using namespace kvl;
 
@@ -75,7 +79,9 @@ class TestDecodingSweep : public QObject
                 QCOMPARE(s.value(QStringLiteral("entries_after")).toInt(),
                          std::min(target, s.value(QStringLiteral("entries_before")).toInt()));
                 QVERIFY(s.value(QStringLiteral("evidence_kept")).isDouble());
+                QVERIFY(!s.contains(QStringLiteral("merged"))); // CaM's alone
             }
+            QVERIFY(!d.contains(QStringLiteral("merge_budget")));
             QVERIFY(r.hasMask);
             const std::optional<KeptMask> stored = reader.mask(r.sampleId, r.configId);
             QVERIFY(stored && stored->contextLen > 0);
@@ -97,6 +103,82 @@ class TestDecodingSweep : public QObject
         const QJsonArray table = runReportJson(reader).value(QStringLiteral("decoding")).toArray();
         QVERIFY(!table.isEmpty());
         QCOMPARE(table.first().toObject().value(QStringLiteral("step")).toInt(), 0);
+
+        // The app's curve: one line per configuration, a point per step of the table with
+        // the table's mean evidence kept and rows.
+        const RatioCurves curves = loadDecodingEvidence(reader);
+        QCOMPARE(curves.curves.size(), 2);
+        QCOMPARE(curves.reference, 1.0);
+        int points = 0;
+        for (const RatioCurve& curve : curves.curves)
+            for (int i = 0; i < curve.ratios.size(); ++i) {
+                ++points;
+                bool found = false;
+                for (const QJsonValue& v : table) {
+                    const QJsonObject row = v.toObject();
+                    if (curve.name != QStringLiteral("%1 @ %2")
+                                          .arg(row.value(QStringLiteral("compressor")).toString())
+                                          .arg(row.value(QStringLiteral("ratio")).toDouble()) ||
+                        row.value(QStringLiteral("step")).toInt() != int(curve.ratios[i]))
+                        continue;
+                    found = true;
+                    QCOMPARE(curve.n[i], row.value(QStringLiteral("rows")).toInt());
+                    QVERIFY(qAbs(curve.values[i] -
+                                 row.value(QStringLiteral("evidence_kept")).toDouble()) < 1e-12);
+                    QVERIFY(curve.lo[i] <= curve.values[i] || std::isnan(curve.lo[i]));
+                }
+                QVERIFY2(found, qPrintable(curve.name));
+            }
+        QCOMPARE(points, int(table.size()));
+    }
+
+    // CaM's rows also count its merges: per compression the evicted entries picked to
+    // merge and the (entry, kv-head) draws that succeeded, and the totals.
+    void camRowsRecordTheirMerges()
+    {
+        const QString json = QStringLiteral(R"json({"model": "%1",
+            "samples": [{"suite": "retrieval", "n": 2, "tokens": "200:300", "seed": 3}],
+            "compressors": ["cam(knorm):interval=2,merge_budget=8"],
+            "ratios": [0.5], "max_new_tokens": 6, "threads": 1})json")
+                                 .arg(m_model->checkpoint);
+        const ExperimentSpec spec = ExperimentSpec::fromJson(
+            QJsonDocument::fromJson(json.toUtf8()).object(), QStringLiteral("test spec"));
+        QTemporaryDir out;
+        const QString path = out.filePath(QStringLiteral("run.kvl"));
+        SweepOptions options;
+        options.modelDir = spec.model;
+        SweepRunner(spec, options).run(path);
+
+        RunReader reader(path);
+        int rows = 0;
+        qint64 candidatesSeen = 0;
+        for (const StoredResult& r : reader.results()) {
+            if (r.record.configKey.startsWith(QLatin1String("FullCache")))
+                continue;
+            ++rows;
+            const QJsonObject d = r.record.extra.value(QStringLiteral("decoding")).toObject();
+            QCOMPARE(d.value(QStringLiteral("merge_budget")).toInt(), 8);
+            qint64 candidates = 0, merged = 0;
+            for (const QJsonValue& v : d.value(QStringLiteral("steps")).toArray()) {
+                const QJsonObject step = v.toObject();
+                QVERIFY(step.contains(QStringLiteral("merge_candidates")));
+                const qint64 c = step.value(QStringLiteral("merge_candidates")).toInteger();
+                const qint64 m = step.value(QStringLiteral("merged")).toInteger();
+                // Each candidate is drawn once per kv-head of its layer (one here).
+                QVERIFY2(m >= 0 && m <= c, qPrintable(QStringLiteral("%1 of %2").arg(m).arg(c)));
+                candidates += c;
+                merged += m;
+            }
+            QCOMPARE(d.value(QStringLiteral("merge_candidates")).toInteger(), candidates);
+            QCOMPARE(d.value(QStringLiteral("merged")).toInteger(), merged);
+            candidatesSeen += candidates;
+        }
+        QCOMPARE(rows, 2);
+        QVERIFY(candidatesSeen > 0); // the cache is over the target from the start
+        // CaM's rows are in the report's decoding table and the app's curve too.
+        const QJsonArray table = runReportJson(reader).value(QStringLiteral("decoding")).toArray();
+        QVERIFY(!table.isEmpty());
+        QCOMPARE(loadDecodingEvidence(reader).curves.size(), 1);
     }
 
   private:
