@@ -114,7 +114,13 @@ int runCompress(const QStringList& args)
     const RepeatPrompts repeatPrompts = repeatPromptsFor(*tokenizer, format);
     CompressionInput input = compressionInputFor(*model, cache, &ids.context, &repeatPrompts);
     input.spans = prepared.pressSpans;
-    const CompressionResult result = press->compress(input, ratio);
+    const auto* decodingPress = dynamic_cast<const DecodingPress*>(press.get());
+    const auto* offloadPress = dynamic_cast<const OffloadPress*>(press.get());
+    // An offloading press's index serves its result and its decoding: built once.
+    const std::unique_ptr<OffloadIndex> offloadIndex =
+        offloadPress != nullptr ? offloadPress->index(input, ratio) : nullptr;
+    const CompressionResult result =
+        offloadIndex ? offloadPress->resultOf(input, *offloadIndex) : press->compress(input, ratio);
 
     GenerateOptions options;
     options.maxNewTokens = maxNew;
@@ -129,8 +135,6 @@ int runCompress(const QStringList& args)
                    QByteArray(reinterpret_cast<const char*>(bytes.data_ptr<uint8_t>()),
                               qsizetype(bytes.numel())));
     };
-    const auto* decodingPress = dynamic_cast<const DecodingPress*>(press.get());
-    const auto* offloadPress = dynamic_cast<const OffloadPress*>(press.get());
     Generation gen;
     QJsonObject decodeRecord; // a decode-time or offloading press's, as a row has it
     QElapsedTimer timer;
@@ -143,12 +147,11 @@ int runCompress(const QStringList& args)
         decodeRecord = decodingJson(decoding, *decodingPress, prepared, result.kept,
                                     double(timer.nsecsElapsed()) / 1e6);
         addMask(QStringLiteral("final_kept"), decoding.finalKept);
-    } else if (offloadPress != nullptr) {
-        const std::unique_ptr<OffloadIndex> index = offloadPress->index(input, ratio);
+    } else if (offloadIndex) {
         const OffloadedDecoding offloaded =
-            generateOffloaded(*model, *index, ids.question, options);
+            generateOffloaded(*model, *offloadIndex, ids.question, options);
         gen = offloaded.generation;
-        decodeRecord = retrievalJson(offloaded, *index, prepared, *tokenizer);
+        decodeRecord = retrievalJson(offloaded, *offloadIndex, prepared, *tokenizer);
         const at::Tensor share = offloaded.selectedShare.to(at::kFloat).contiguous();
         writer.addF32(QStringLiteral("retrieved_share"), share.sizes().vec(),
                       share.data_ptr<float>());

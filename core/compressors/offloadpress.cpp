@@ -83,7 +83,13 @@ std::unique_ptr<OffloadIndex> OffloadPress::index(const CompressionInput& input,
 CompressionResult OffloadPress::compress(const CompressionInput& input, double ratio) const
 {
     checkRatio(ratio, m_spec);
-    const std::unique_ptr<OffloadIndex> idx = index(input, ratio);
+    return resultOf(input, *index(input, ratio));
+}
+
+CompressionResult OffloadPress::resultOf(const CompressionInput& input,
+                                         const OffloadIndex& built) const
+{
+    const OffloadIndex* idx = &built;
     const OffloadSettings& s = idx->settings();
     const OffloadCost cost = idx->cost();
     const at::Tensor all =

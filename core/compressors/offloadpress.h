@@ -27,6 +27,9 @@ class OffloadPress : public Press
     CompressionResult compress(const CompressionInput& input, double ratio) const override;
 
     std::unique_ptr<OffloadIndex> index(const CompressionInput& input, double ratio) const;
+    // compress()'s result from an index already built for this input (a sweep decodes
+    // with the same index, so it is built once per configuration and sample).
+    CompressionResult resultOf(const CompressionInput& input, const OffloadIndex& built) const;
     // The settings the index of this input uses (the automatic rank resolved).
     OffloadSettings resolvedSettings(const CompressionInput& input) const;
 

@@ -57,9 +57,15 @@ at::Tensor outlierChunks(const at::Tensor& keys, const ChunkGrid& grid, int64_t 
     const at::Tensor means = chunkMeans(keys, grid).index_select(1, index);
     const at::Tensor cosine =
         torch::cosine_similarity(keys.narrow(1, 0, grid.span), means, -1).to(torch::kFloat);
-    const at::Tensor lowest =
-        torch::full({kv, grid.count}, INFINITY, torch::kFloat)
-            .scatter_reduce_(1, index.unsqueeze(0).expand({kv, grid.span}), cosine, "amin");
+    // Chunks are contiguous runs of grid.chunk tokens: the lowest cosine of each is a min
+    // over a reshape, the last chunk padded with +inf (scatter_reduce would do the same
+    // but prints libtorch's one-time "beta" warning into every first offloading run).
+    const int64_t padded = grid.count * grid.chunk;
+    at::Tensor all = cosine;
+    if (padded > grid.span)
+        all =
+            torch::cat({cosine, torch::full({kv, padded - grid.span}, INFINITY, torch::kFloat)}, 1);
+    const at::Tensor lowest = all.reshape({kv, grid.count, grid.chunk}).amin(2);
     return bestK(-lowest, count);
 }
 

@@ -185,13 +185,18 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
                 compressionInputFor(m_model, cache, &sample.ids.context, &m_repeatPrompts);
             input.spans = sample.pressSpans;
             input.scoreMemo = &scoreMemo;
-            c.result = c.config->press->compress(input, c.config->ratio);
-            c.compressMs = msSince(compress);
-            c.edit = c.result.edit();
             c.decodingPress = dynamic_cast<const DecodingPress*>(c.config->press.get());
             c.offloadPress = dynamic_cast<const OffloadPress*>(c.config->press.get());
-            if (c.offloadPress != nullptr)
+            if (c.offloadPress != nullptr) {
+                // One index for the row's result and its decoding (the SVD is the cost).
+                checkRatio(c.config->ratio, c.offloadPress->spec());
                 c.offloadIndex = c.offloadPress->index(input, c.config->ratio);
+                c.result = c.offloadPress->resultOf(input, *c.offloadIndex);
+            } else {
+                c.result = c.config->press->compress(input, c.config->ratio);
+            }
+            c.compressMs = msSince(compress);
+            c.edit = c.result.edit();
         }
         // Rows that see the shared context (FullCache and the masks) answer together: one
         // batched gold pass, then lockstep decoding. Rewritten contexts answer alone.

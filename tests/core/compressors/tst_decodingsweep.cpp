@@ -26,6 +26,19 @@ class TestDecodingSweep : public QObject
 {
     Q_OBJECT
 
+  private:
+    // Runs the spec (JSON) into OUT/run.kvl and returns that path.
+    static QString runSweep(const QString& json, const QTemporaryDir& out)
+    {
+        const ExperimentSpec spec = ExperimentSpec::fromJson(
+            QJsonDocument::fromJson(json.toUtf8()).object(), QStringLiteral("test spec"));
+        const QString path = out.filePath(QStringLiteral("run.kvl"));
+        SweepOptions options;
+        options.modelDir = spec.model;
+        SweepRunner(spec, options).run(path);
+        return path;
+    }
+
   private slots:
     void initTestCase() { m_model = std::make_unique<test::TinyModel>(); }
 
@@ -38,13 +51,8 @@ class TestDecodingSweep : public QObject
             "ratios": [0.5], "max_new_tokens": 6, "threads": 1,
             "store": {"masks": "all"}})json")
                                  .arg(m_model->checkpoint);
-        const ExperimentSpec spec = ExperimentSpec::fromJson(
-            QJsonDocument::fromJson(json.toUtf8()).object(), QStringLiteral("test spec"));
         QTemporaryDir out;
-        const QString path = out.filePath(QStringLiteral("run.kvl"));
-        SweepOptions options;
-        options.modelDir = spec.model;
-        SweepRunner(spec, options).run(path);
+        const QString path = runSweep(json, out);
 
         RunReader reader(path);
         int decodeRows = 0, compressions = 0;
@@ -141,13 +149,8 @@ class TestDecodingSweep : public QObject
             "compressors": ["cam(knorm):interval=2,merge_budget=8"],
             "ratios": [0.5], "max_new_tokens": 6, "threads": 1})json")
                                  .arg(m_model->checkpoint);
-        const ExperimentSpec spec = ExperimentSpec::fromJson(
-            QJsonDocument::fromJson(json.toUtf8()).object(), QStringLiteral("test spec"));
         QTemporaryDir out;
-        const QString path = out.filePath(QStringLiteral("run.kvl"));
-        SweepOptions options;
-        options.modelDir = spec.model;
-        SweepRunner(spec, options).run(path);
+        const QString path = runSweep(json, out);
 
         RunReader reader(path);
         int rows = 0;
