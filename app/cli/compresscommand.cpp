@@ -20,6 +20,7 @@
 #include "compressors/presscatalog.h"
 #include "model/answerdecoder.h"
 #include "model/transformer.h"
+#include "run/answerrun.h"
 #include "run/decodetimerecords.h"
 #include "run/preparedsample.h"
 #include "run/repeatprompts.h"
@@ -124,10 +125,7 @@ int runCompress(const QStringList& args)
 
     GenerateOptions options;
     options.maxNewTokens = maxNew;
-    options.stopIds = tokenizer->stopIds();
-    for (int id : model->config().eosTokenIds)
-        if (std::find(options.stopIds.begin(), options.stopIds.end(), id) == options.stopIds.end())
-            options.stopIds.push_back(id);
+    options.stopIds = stopIdsOf(*tokenizer, model->config().eosTokenIds);
     SafetensorsWriter writer;
     const auto addMask = [&](const QString& name, const at::Tensor& mask) {
         const at::Tensor bytes = mask.to(at::kByte).contiguous();
