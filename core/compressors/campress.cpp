@@ -31,7 +31,7 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
     p.finish();
     auto scorer = catalog.innerScorer(spec, QStringLiteral("knorm"));
     const QString canonical = p.canonical(scorer->spec());
-    DecodingPress::checkDecodeScorer(*scorer, canonical);
+    DecodingPress::checkDecodeScorer(*scorer, canonical, interval, buffer);
     auto press = std::make_unique<DecodingPress>(std::move(scorer), DecodingPress::Target::Fixed,
                                                  target, interval, buffer, nullptr, canonical);
     press->setMerging(budget, seed);

@@ -15,6 +15,7 @@
 #include "compressors/decodingpress.h"
 #include "compressors/subcache.h"
 #include "model/answerdecoder.h"
+#include "model/goldscore.h"
 #include "model/transformer.h"
 
 #include <torch/torch.h>
@@ -73,6 +74,14 @@ class DecodeState
         m_peak = entries();
     }
 
+    // Keep every forward's attention over the context positions (the gold replay).
+    void captureAttention() { m_capture = true; }
+    // [layers, kv_heads, rows, T] per forward captured: each row's attention on the
+    // context positions its head still holds (0 on the evicted ones), mean over the GQA
+    // group; attention on the question and answer entries is left out, as in the gold
+    // pass over a fixed cache.
+    const std::vector<at::Tensor>& attention() const { return m_captured; }
+
     int64_t positionsInUse() const { return m_cache.length + m_continuation.length; }
     int64_t entries() const { return m_positions.size(2) + m_continuation.length; }
     int64_t peak() const { return m_peak; }
@@ -85,7 +94,10 @@ class DecodeState
     {
         ExtendOptions options;
         options.keepQueries = true;
+        options.captureAttention = m_capture;
         ExtendResult r = m_model.extend(m_cache, CacheEdit{}, m_continuation, ids, options);
+        if (m_capture)
+            m_captured.push_back(onContextPositions(r.contextAttention));
         for (size_t l = 0; l < r.keysPreRope.size(); ++l)
             m_continuationPreRope[l] =
                 m_continuationPreRope[l].defined()
@@ -255,6 +267,17 @@ class DecodeState
         m_steps.push_back(std::move(step));
     }
 
+    // Attention over the cache's entries [layers, kv_heads, n, m] moved to the positions
+    // they hold, then cut to the context's.
+    at::Tensor onContextPositions(const at::Tensor& overEntries) const
+    {
+        const int64_t n = overEntries.size(2);
+        at::Tensor out = torch::zeros(
+            {overEntries.size(0), overEntries.size(1), n, m_cache.length}, overEntries.options());
+        out.scatter_(3, m_positions.unsqueeze(2).expand({-1, -1, n, -1}), overEntries);
+        return out.narrow(3, 0, m_contextLength);
+    }
+
     static CompressionInput compressionInputFor(const Transformer& model, const ContextCache& cache)
     {
         CompressionInput input;
@@ -281,7 +304,27 @@ class DecodeState
     int64_t m_peak = 0;
     double m_pressSeconds = 0.0;
     std::vector<DecodeCompressionStep> m_steps;
+    bool m_capture = false;
+    std::vector<at::Tensor> m_captured;
 };
+
+// FNV-1a over the press's seed, the context length and the question: a sample's CaM
+// draws depend on the sample alone, not on what ran before it (and the gold replay
+// draws as the greedy answer did).
+uint64_t drawSeed(const DecodingPress& press, const ContextCache& context,
+                  const std::vector<int>& question)
+{
+    uint64_t seed = 1469598103934665603ull;
+    const auto mix = [&seed](int64_t x) {
+        seed ^= uint64_t(x);
+        seed *= 1099511628211ull;
+    };
+    mix(press.mergeSeed());
+    mix(context.length);
+    for (int id : question)
+        mix(id);
+    return seed;
+}
 
 } // namespace
 
@@ -292,18 +335,8 @@ CompressedDecoding generateCompressed(const Transformer& model, const ContextCac
 {
     checkRatio(ratio, press.spec());
     CompressedDecoding out;
-    // FNV-1a over the press's seed, the context length and the question: a sample's
-    // draws depend on the sample alone, not on what ran before it.
-    uint64_t seed = 1469598103934665603ull;
-    const auto mix = [&seed](int64_t x) {
-        seed ^= uint64_t(x);
-        seed *= 1099511628211ull;
-    };
-    mix(press.mergeSeed());
-    mix(context.length);
-    for (int id : question)
-        mix(id);
-    DecodeState state(model, context, prefillKept, press, ratio, seed);
+    DecodeState state(model, context, prefillKept, press, ratio,
+                      drawSeed(press, context, question));
     const int64_t limit = model.maxPositions();
     Generation& gen = out.generation;
     at::Tensor next = question.empty() ? context.lastLogits : state.feed(question, 0);
@@ -317,6 +350,32 @@ CompressedDecoding generateCompressed(const Transformer& model, const ContextCac
     out.finalEntries = state.entries();
     out.peakEntries = state.peak();
     out.pressSeconds = state.pressSeconds();
+    return out;
+}
+
+CompressedGoldPass scoreCompressed(const Transformer& model, const ContextCache& context,
+                                   const at::Tensor& prefillKept, const DecodingPress& press,
+                                   double ratio, const std::vector<int>& question,
+                                   const std::vector<int>& answer, const ScoreOptions& options)
+{
+    checkRatio(ratio, press.spec());
+    if (answer.empty())
+        throw Error(model.source(), QStringLiteral("the gold answer has no tokens"));
+    DecodeState state(model, context, prefillKept, press, ratio,
+                      drawSeed(press, context, question));
+    if (options.captureAttention)
+        state.captureAttention();
+    // Row i predicts answer[i]: the question's forward, then answer[i - 1] fed back with
+    // i answer tokens written, as generateCompressed feeds its own tokens.
+    std::vector<at::Tensor> rows;
+    rows.push_back(question.empty() ? context.lastLogits : state.feed(question, 0));
+    for (size_t i = 1; i < answer.size(); ++i)
+        rows.push_back(state.feed({answer[i - 1]}, int64_t(i)));
+    CompressedGoldPass out;
+    out.gold = scoreFromLogits(torch::stack(rows), answer, options);
+    if (options.captureAttention && !state.attention().empty())
+        out.gold.contextAttention = torch::cat(state.attention(), 2);
+    out.steps = std::move(state.steps());
     return out;
 }
 

@@ -58,4 +58,20 @@ CompressedDecoding generateCompressed(const Transformer& model, const ContextCac
                                       double ratio, const std::vector<int>& question,
                                       const GenerateOptions& options);
 
+// The gold pass of a decode-time press: the gold answer's likelihood (AnswerScore, with
+// the options' distributions, top-k and context attention) when the question and then
+// the gold answer, token by token, go through the loop of generateCompressed, the press
+// compressing on its schedule as it would while writing that answer. Its diagnostics
+// thus compare the caches the answer was written under, not the prefill's. `steps`:
+// the compressions of the replay.
+struct CompressedGoldPass
+{
+    AnswerScore gold;
+    std::vector<DecodeCompressionStep> steps;
+};
+CompressedGoldPass scoreCompressed(const Transformer& model, const ContextCache& context,
+                                   const at::Tensor& prefillKept, const DecodingPress& press,
+                                   double ratio, const std::vector<int>& question,
+                                   const std::vector<int>& answer, const ScoreOptions& options);
+
 } // namespace kvl

@@ -51,7 +51,8 @@ DecodingPress::DecodingPress(std::unique_ptr<Scorer> scorer, Target target, int6
       m_bufferSize(bufferSize), m_prefill(std::move(prefill)), m_spec(std::move(spec))
 {}
 
-void DecodingPress::checkDecodeScorer(const Scorer& scorer, const QString& spec)
+void DecodingPress::checkDecodeScorer(const Scorer& scorer, const QString& spec, int interval,
+                                      int buffer)
 {
     if (scorer.needsReceivedAttention() || scorer.needsAttentionInputs())
         throw Error(QStringLiteral("press spec '%1'").arg(spec),
@@ -61,6 +62,22 @@ void DecodingPress::checkDecodeScorer(const Scorer& scorer, const QString& spec)
                         .arg(scorer.spec(), scorer.needsReceivedAttention()
                                                 ? QStringLiteral("received attention")
                                                 : QStringLiteral("attention inputs")));
+    // A compression due by the interval scores with the queries of the forwards since
+    // the last one that the buffer still holds (one per generated token): a scorer
+    // that reads a longer window of queries could not score after the first (it would
+    // fail mid-answer, on some samples only), so the configuration is refused here.
+    const int64_t needs = scorer.queryWindow(1);
+    const int64_t held = std::min<int64_t>(interval, int64_t(buffer) + 1);
+    if (needs > held)
+        throw Error(QStringLiteral("press spec '%1'").arg(spec),
+                    QStringLiteral("'%1' scores with the last %2 queries, but a compression "
+                                   "every %3 forwards with buffer=%4 holds %5 (one per "
+                                   "generated token): set interval and buffer to at least %2")
+                        .arg(scorer.spec())
+                        .arg(needs)
+                        .arg(interval)
+                        .arg(buffer)
+                        .arg(held));
 }
 
 CompressionResult DecodingPress::compress(const CompressionInput& input, double ratio) const
@@ -125,7 +142,7 @@ std::unique_ptr<DecodingPress> makeDecoding(const PressSpec& spec, const PressCa
     p.finish();
     auto scorer = catalog.innerScorer(spec, QStringLiteral("knorm"));
     const QString canonical = p.canonical(scorer->spec());
-    DecodingPress::checkDecodeScorer(*scorer, canonical);
+    DecodingPress::checkDecodeScorer(*scorer, canonical, interval, buffer);
     return std::make_unique<DecodingPress>(std::move(scorer), target, size, interval, buffer,
                                            nullptr, canonical);
 }

@@ -48,8 +48,10 @@ class DecodingPress : public Press
     const Press* prefillPress() const { return m_prefill.get(); }
 
     // Throws kvl::Error naming `spec` when `scorer` needs what decoding does not keep
-    // (received attention, attention inputs).
-    static void checkDecodeScorer(const Scorer& scorer, const QString& spec);
+    // (received attention, attention inputs) or more queries than a compression every
+    // `interval` forwards with `buffer` buffered ones holds.
+    static void checkDecodeScorer(const Scorer& scorer, const QString& spec, int interval,
+                                  int buffer);
     // prefill_decoding's factory: this press's decoding rule after `prefill`.
     void setPrefill(std::unique_ptr<Press> prefill, QString spec);
 

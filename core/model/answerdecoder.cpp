@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "model/decodebatch.h"
+#include "model/goldscore.h"
 #include "model/transformer.h"
 
 #include <torch/torch.h>
@@ -35,9 +36,6 @@ int greedyStep(const at::Tensor& next, Generation& gen, const GenerateOptions& o
     return token;
 }
 
-namespace {
-
-// Log-likelihood, ranks and distributions of `answer` from the rows that predict it.
 AnswerScore scoreFromLogits(const at::Tensor& logits, const std::vector<int>& answer,
                             const ScoreOptions& options)
 {
@@ -64,6 +62,7 @@ AnswerScore scoreFromLogits(const at::Tensor& logits, const std::vector<int>& an
     return score;
 }
 
+namespace {
 
 // Feeds `token` and decodes greedily on, one extend per token, until a stop; appends the
 // context attention of every fed token to `attention` when the options capture it.

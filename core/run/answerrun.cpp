@@ -67,8 +67,6 @@ AnswerRun decodeSample(const Transformer& model, const Tokenizer& tokenizer,
     return run;
 }
 
-namespace {
-
 ScoreOptions goldScoreOptions(const AnswerSettings& settings)
 {
     ScoreOptions options;
@@ -78,11 +76,9 @@ ScoreOptions goldScoreOptions(const AnswerSettings& settings)
     return options;
 }
 
-// The run's gold fields from a gold pass: attention summarized, distributions per step.
-void takeGoldPass(ScoredGeneration scored, AnswerRun& run)
+void setGoldPass(AnswerScore gold, AnswerRun& run)
 {
-    run.generation = std::move(scored.generation);
-    run.gold = std::move(scored.gold);
+    run.gold = std::move(gold);
     run.attention = summarizeAttention(run.gold.contextAttention);
     run.gold.contextAttention = at::Tensor(); // summarized; the full tensor is not kept
     const at::Tensor lp = run.gold.logProbs.contiguous();
@@ -91,6 +87,15 @@ void takeGoldPass(ScoredGeneration scored, AnswerRun& run)
     for (int64_t i = 0; i < steps; ++i)
         run.stepLogProbs[size_t(i)].assign(lp.data_ptr<float>() + i * vocab,
                                            lp.data_ptr<float>() + (i + 1) * vocab);
+}
+
+namespace {
+
+// The run's fields from a gold pass that also replayed greedy decoding.
+void takeGoldPass(ScoredGeneration scored, AnswerRun& run)
+{
+    run.generation = std::move(scored.generation);
+    setGoldPass(std::move(scored.gold), run);
 }
 
 } // namespace

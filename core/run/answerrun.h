@@ -68,6 +68,11 @@ beginRetrievedAnswer(const Transformer& model, const PreparedSample& sample,
                      const std::function<at::Tensor(int, const at::Tensor&)>& selector,
                      const AnswerSettings& settings);
 GenerateOptions generateOptionsOf(const AnswerSettings& settings);
+// What every gold pass of a sweep keeps: distributions, top-k, context attention.
+ScoreOptions goldScoreOptions(const AnswerSettings& settings);
+// Puts a gold pass's fields in `run`: the likelihood, the per-step distributions and the
+// summarized attention (the full attention tensor is not kept).
+void setGoldPass(AnswerScore gold, AnswerRun& run);
 
 // Greedy decoding and scoring only, no gold pass (kvlens-cli eval).
 AnswerRun decodeSample(const Transformer& model, const Tokenizer& tokenizer,

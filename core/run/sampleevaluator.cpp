@@ -19,6 +19,7 @@
 #include "run/repeatprompts.h"
 #include "run/resultrows.h"
 #include "store/rowdecisions.h"
+#include "store/samplemeta.h"
 #include "tasks/promptformat.h"
 #include "tokenizer/tokenizer.h"
 
@@ -106,11 +107,16 @@ struct SampleEvaluator::CompressedConfig
     // Decode-time presses: the press and what its compressions did while answering.
     const DecodingPress* decodingPress = nullptr;
     std::optional<CompressedDecoding> decoding;
+    int goldCompressions = 0; // compressions while the gold answer was replayed
     // Offloading presses: the press, its index (built from the prefill as compress()
     // built it) and what decoding retrieved.
     const OffloadPress* offloadPress = nullptr;
     std::unique_ptr<OffloadIndex> offloadIndex;
     std::optional<OffloadedDecoding> offloaded;
+
+    // Why this configuration has no row on the sample (its compression or its decoding
+    // threw); empty while it runs.
+    QString failure;
 
     // Decoded after the shared passes by its own loop (not in lockstep).
     bool decodesAlone() const { return decodingPress != nullptr || offloadPress != nullptr; }
@@ -121,6 +127,17 @@ namespace {
 // Configurations compressed and answered together: bounds the memory of rewritten
 // contexts and masks held at once, while still batching the decoding.
 constexpr size_t kLockstepChunk = 16;
+
+// Moves the configurations that failed on this sample out of `chunk`, recording why
+// under their config key.
+template <typename Configs>
+void dropFailed(Configs& chunk, QJsonObject& failures)
+{
+    for (const auto& c : chunk)
+        if (!c.failure.isEmpty())
+            failures.insert(c.config->record.key, c.failure);
+    std::erase_if(chunk, [](const auto& c) { return !c.failure.isEmpty(); });
+}
 
 // Decodes the pending rows that see `context` in lockstep and charges each row an
 // equal share of the batched time.
@@ -171,6 +188,7 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
     PendingAnswer full;
     bool fullDone = false;
     ScoreMemo scoreMemo; // each scorer scores this sample once, for all its ratios
+    QJsonObject failures; // config key -> why it has no row on this sample
     for (size_t begin = 0; begin < m_configs.size() || !fullDone; begin += kLockstepChunk) {
         const size_t end = std::min(m_configs.size(), begin + kLockstepChunk);
         std::vector<CompressedConfig> chunk(end - std::min(begin, end));
@@ -181,23 +199,30 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
             c.config = &m_configs[begin + i];
             QElapsedTimer compress;
             compress.start();
-            CompressionInput input =
-                compressionInputFor(m_model, cache, &sample.ids.context, &m_repeatPrompts);
-            input.spans = sample.pressSpans;
-            input.scoreMemo = &scoreMemo;
-            c.decodingPress = dynamic_cast<const DecodingPress*>(c.config->press.get());
-            c.offloadPress = dynamic_cast<const OffloadPress*>(c.config->press.get());
-            if (c.offloadPress != nullptr) {
-                // One index for the row's result and its decoding (the SVD is the cost).
-                checkRatio(c.config->ratio, c.offloadPress->spec());
-                c.offloadIndex = c.offloadPress->index(input, c.config->ratio);
-                c.result = c.offloadPress->resultOf(input, *c.offloadIndex);
-            } else {
-                c.result = c.config->press->compress(input, c.config->ratio);
+            try {
+                CompressionInput input =
+                    compressionInputFor(m_model, cache, &sample.ids.context, &m_repeatPrompts);
+                input.spans = sample.pressSpans;
+                input.scoreMemo = &scoreMemo;
+                c.decodingPress = dynamic_cast<const DecodingPress*>(c.config->press.get());
+                c.offloadPress = dynamic_cast<const OffloadPress*>(c.config->press.get());
+                if (c.offloadPress != nullptr) {
+                    // One index for the row's result and its decoding (the SVD is the cost).
+                    checkRatio(c.config->ratio, c.offloadPress->spec());
+                    c.offloadIndex = c.offloadPress->index(input, c.config->ratio);
+                    c.result = c.offloadPress->resultOf(input, *c.offloadIndex);
+                } else {
+                    c.result = c.config->press->compress(input, c.config->ratio);
+                }
+                c.edit = c.result.edit();
+            } catch (const Error& e) {
+                c.failure = e.message();
             }
             c.compressMs = msSince(compress);
-            c.edit = c.result.edit();
         }
+        // A configuration that cannot compress this sample loses its row here, not the
+        // sample: the others (and FullCache) still answer.
+        dropFailed(chunk, failures);
         // Rows that see the shared context (FullCache and the masks) answer together: one
         // batched gold pass, then lockstep decoding. Rewritten contexts answer alone.
         std::vector<const CacheEdit*> sharedEdits;
@@ -252,18 +277,31 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
                 return std::nullopt;
             QElapsedTimer decodeTimer;
             decodeTimer.start();
-            if (c.decodingPress != nullptr) {
-                c.decoding = generateCompressed(m_model, c.result.context(cache), c.result.kept,
-                                                *c.decodingPress, c.config->ratio,
-                                                sample.ids.question, generate);
-                c.answer.run.generation = c.decoding->generation;
-            } else {
-                c.offloaded =
-                    generateOffloaded(m_model, *c.offloadIndex, sample.ids.question, generate);
-                c.answer.run.generation = c.offloaded->generation;
+            try {
+                if (c.decodingPress != nullptr) {
+                    c.decoding = generateCompressed(m_model, c.result.context(cache),
+                                                    c.result.kept, *c.decodingPress,
+                                                    c.config->ratio, sample.ids.question, generate);
+                    c.answer.run.generation = c.decoding->generation;
+                    // The gold metrics under the caches the press makes while the gold
+                    // answer is written, not the prefill's (the shared pass above).
+                    CompressedGoldPass gold = scoreCompressed(
+                        m_model, c.result.context(cache), c.result.kept, *c.decodingPress,
+                        c.config->ratio, sample.ids.question, sample.ids.answer,
+                        goldScoreOptions(settings));
+                    setGoldPass(std::move(gold.gold), c.answer.run);
+                    c.goldCompressions = int(gold.steps.size());
+                } else {
+                    c.offloaded =
+                        generateOffloaded(m_model, *c.offloadIndex, sample.ids.question, generate);
+                    c.answer.run.generation = c.offloaded->generation;
+                }
+            } catch (const Error& e) {
+                c.failure = e.message();
             }
             c.answer.run.answerMs += msSince(decodeTimer);
         }
+        dropFailed(chunk, failures);
         if (!fullDone) {
             finishAnswer(m_tokenizer, sample, full.run);
             record.results.push_back(fullRow(sample, full.run, prefillMs));
@@ -284,6 +322,8 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
         }
         runInterventions(sample, planned, record.results, settings);
     }
+    if (!failures.isEmpty())
+        record.sample.meta.insert(kFailedConfigs, failures);
     return record;
 }
 
@@ -349,9 +389,12 @@ ResultRecord SampleEvaluator::compressedRow(const PreparedSample& sample, const 
     row.extra.insert(QStringLiteral("kept_fraction"), result.keptFraction());
     row.extra.insert(QStringLiteral("compression"), result.toJson());
     if (compressed.decoding) {
-        row.extra.insert(QStringLiteral("decoding"),
-                         decodingJson(*compressed.decoding, *compressed.decodingPress, sample,
-                                      result.kept, run.answerMs));
+        QJsonObject decoding = decodingJson(*compressed.decoding, *compressed.decodingPress,
+                                            sample, result.kept, run.answerMs);
+        // The gold metrics (delta NLL, KL, top-k, attention) come from a replay of the
+        // gold answer under the press's schedule; how often it compressed there.
+        decoding.insert(QStringLiteral("gold_compressions"), compressed.goldCompressions);
+        row.extra.insert(QStringLiteral("decoding"), decoding);
         row.extra.insert(QStringLiteral("kept_fraction"),
                          double(mask.keptCount()) / double(std::max<size_t>(1, mask.kept.size())));
         // Context entries only, as every other row counts them (final_entries and

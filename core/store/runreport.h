@@ -16,7 +16,7 @@ struct ReportTable
 {
     QString name; // accuracy, transitions, signatures, overlap, spans, leakage, ger, interventions,
                   // intervention_groups, intervention_targets, chains, decoding,
-                  // retrieval, retrieval_fields
+                  // retrieval, retrieval_fields, missing
     QString title;
     QStringList columns;
     std::vector<QJsonArray> rows; // one value per column; null for a missing value

@@ -142,6 +142,45 @@ class TestDecodingSweep : public QObject
 
     // CaM's rows also count its merges: per compression the evicted entries picked to
     // merge and the (entry, kv-head) draws that succeeded, and the totals.
+    // The gold metrics of a decode-time row come from the gold answer replayed under the
+    // press's schedule: a press that never fires while the short gold answer is fed
+    // (its prefill left whole) scores it as FullCache does (delta NLL 0), one that cuts
+    // the cache to 8 entries at every forward moves it, and each row says how often its
+    // replay compressed.
+    void goldMetricsFollowTheSchedule()
+    {
+        const QString json = QStringLiteral(R"json({"model": "%1",
+            "samples": [{"suite": "retrieval", "n": 3, "tokens": "200:300", "seed": 4}],
+            "compressors": ["decoding(knorm):interval=1000",
+                            "decoding(knorm):interval=1,target=8"],
+            "ratios": [0.5], "max_new_tokens": 6, "threads": 1})json")
+                                 .arg(m_model->checkpoint);
+        QTemporaryDir out;
+        RunReader reader(runSweep(json, out));
+        int never = 0, every = 0, moved = 0;
+        for (const StoredResult& r : reader.results()) {
+            if (r.record.configKey.startsWith(QLatin1String("FullCache")))
+                continue;
+            const QJsonObject d = r.record.extra.value(QStringLiteral("decoding")).toObject();
+            const int gold = d.value(QStringLiteral("gold_compressions")).toInt(-1);
+            const std::optional<double> delta = r.record.metrics.deltaNll;
+            QVERIFY(delta);
+            if (d.value(QStringLiteral("interval")).toInt() == 1000) {
+                ++never;
+                QCOMPARE(gold, 0);
+                QVERIFY2(std::abs(*delta) <= 1e-4, qPrintable(QString::number(*delta)));
+            } else {
+                ++every;
+                QVERIFY(gold >= 1);
+                if (std::abs(*delta) > 1e-3)
+                    ++moved;
+            }
+        }
+        QCOMPARE(never, 3);
+        QCOMPARE(every, 3);
+        QVERIFY2(moved >= 2, qPrintable(QString::number(moved)));
+    }
+
     void camRowsRecordTheirMerges()
     {
         const QString json = QStringLiteral(R"json({"model": "%1",

@@ -26,6 +26,8 @@
 #include "store/resultcolumns.h"
 #include "store/runmerge.h"
 #include "store/runreader.h"
+#include "store/runreport.h"
+#include "store/samplemeta.h"
 #include "store/sqlitedatabase.h"
 #include "tasks/samplejsonl.h"
 #include "tokenizer/tokenizer.h"
@@ -359,6 +361,53 @@ class TestSweepRunner : public QObject
                  QJsonValue(true));
         // A rerun does not retry what was skipped.
         QCOMPARE(runSweep(spec, out).ran, 0);
+    }
+
+    // A configuration that fails on one sample (SnapKV's window of 40 queries over a
+    // shorter context) loses that row only: FullCache and the other configurations keep
+    // theirs, the sample records why under failed_configs, and the report counts it.
+    void oneFailingConfigurationKeepsTheOtherRows()
+    {
+        const Sample shortOne = codeSample(QStringLiteral("short"));
+        Sample longOne = shortOne;
+        longOne.id = QStringLiteral("long");
+        longOne.context += QStringLiteral(" Nothing happened that day.").repeated(8);
+        const QString data = path("failing.jsonl");
+        writeSamples(data, {shortOne, longOne});
+        const QString out = path("failing.kvl");
+        const ExperimentSpec spec = ExperimentSpec::fromJson(
+            QJsonDocument::fromJson(QStringLiteral(R"({"model": "%1", "samples": [{"jsonl": "%2"}],
+                "compressors": ["knorm", "snapkv:window=40"], "ratios": [0.5], "threads": 1})")
+                                        .arg(m_model->checkpoint, data)
+                                        .toUtf8())
+                .object(),
+            QStringLiteral("spec"));
+        const SweepSummary s = runSweep(spec, out);
+        QCOMPARE(s.ran, 2);
+        QCOMPARE(s.skipped, 0);
+        RunReader reader(out);
+        QVERIFY(reader.sample(QStringLiteral("long"))->contextLen > 40);
+        QVERIFY(reader.sample(QStringLiteral("short"))->contextLen < 40);
+        QCOMPARE(reader.results({.sampleKey = QStringLiteral("long")}).size(), size_t(3));
+        const std::vector<StoredResult> kept =
+            reader.results({.sampleKey = QStringLiteral("short")});
+        QCOMPARE(kept.size(), size_t(2));
+        QString snapKey;
+        for (const ConfigRecord& c : reader.configs())
+            if (c.params.value(QStringLiteral("spec")).toString().startsWith(QLatin1String("snapkv")))
+                snapKey = c.key;
+        QVERIFY(!snapKey.isEmpty());
+        for (const StoredResult& r : kept)
+            QVERIFY(r.record.configKey != snapKey);
+        const QJsonObject failed =
+            reader.sample(QStringLiteral("short"))->meta.value(kFailedConfigs).toObject();
+        QCOMPARE(failed.keys(), QStringList{snapKey});
+        QVERIFY2(failed.value(snapKey).toString().contains(QLatin1String("40")),
+                 qPrintable(failed.value(snapKey).toString()));
+        QVERIFY(!reader.sample(QStringLiteral("long"))->meta.contains(kFailedConfigs));
+        const QJsonArray missing = runReportJson(reader).value(QStringLiteral("missing")).toArray();
+        QCOMPARE(missing.size(), 1);
+        QCOMPARE(missing[0].toObject().value(QStringLiteral("samples")).toInt(), 1);
     }
 
     // A prompt that cannot be laid out (a system turn, no template) stops the run before
