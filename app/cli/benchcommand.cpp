@@ -8,6 +8,7 @@
 #include "checkpoint/modellocator.h"
 #include "common/error.h"
 #include "common/jsonio.h"
+#include "common/presslist.h"
 #include "compressors/pressbenchmark.h"
 #include "model/benchmark.h"
 #include "model/blaskernels.h"
@@ -229,6 +230,10 @@ int runBench(const QStringList& args)
     parser.addOption({QStringLiteral("presses"),
                       QStringLiteral("with --model: each press's scoring time as a fraction of the "
                                      "prefill at --tokens (issue 3)")});
+    parser.addOption({QStringLiteral("press"),
+                      QStringLiteral("with --presses: time these press specs only "
+                                     "(comma-separated; default: every press's example)"),
+                      QStringLiteral("SPEC[,SPEC]")});
     parser.addOption(
         {QStringLiteral("sweep"),
          QStringLiteral("with --model DIR|bundled: sweep time over the FullCache pass "
@@ -381,7 +386,12 @@ int runBench(const QStringList& args)
             throw Error(QStringLiteral("--presses needs --model DIR|random-0.5b"));
         const std::unique_ptr<Transformer> model =
             loadBenchModel(parser.value(QStringLiteral("model")), tokens);
-        result.insert(QStringLiteral("presses"), benchPresses(*model, tokens, 0.5).toJson());
+        std::vector<QString> specs;
+        for (const QString& list : parser.values(QStringLiteral("press")))
+            for (const QString& p : splitPressList(list))
+                specs.push_back(p);
+        result.insert(QStringLiteral("presses"),
+                      benchPresses(*model, tokens, 0.5, specs).toJson());
     }
 
     // How often large tensors were served from freed blocks instead of fresh pages.

@@ -42,7 +42,7 @@ class CriticalKvScorer : public Scorer
             first = std::get<1>(scores.topk(std::min(budget, length), -1, true, true));
         std::vector<at::Tensor> norms;
         for (int l = 0; l < input.layers(); ++l)
-            norms.push_back(projectedNorm(input, l));
+            norms.push_back(projectedNorm(input, l, first.defined() ? first[l] : at::Tensor()));
         scores = (scores + m_eps) * torch::stack(norms);
         if (first.defined())
             scores.scatter_(-1, first, std::numeric_limits<float>::max());
@@ -50,8 +50,12 @@ class CriticalKvScorer : public Scorer
     }
 
   private:
-    // ||W_o,h v||₁ per query head h, mean over each GQA group: [kv, T].
-    static at::Tensor projectedNorm(const CompressionInput& input, int layer)
+    // ||W_o,h v||₁ per query head h, mean over each GQA group: [kv, T]. Entries of
+    // `skip` ([kv, n] positions per kv-head, the first stage's picks, whose scores are
+    // overwritten) are not projected and read 0: the product is the press's cost, and
+    // the first stage spares first_stage_ratio of the kept entries of it.
+    static at::Tensor projectedNorm(const CompressionInput& input, int layer,
+                                    const at::Tensor& skip)
     {
         const int64_t heads = input.heads(), kvHeads = input.kvHeads(), d = input.headDim();
         const int64_t group = heads / kvHeads;
@@ -65,7 +69,21 @@ class CriticalKvScorer : public Scorer
                                   .reshape({kvHeads, group, d, hidden})
                                   .permute({0, 2, 1, 3})
                                   .reshape({kvHeads, d, group * hidden});
-        const at::Tensor& v = input.cache->layers[size_t(layer)].values; // [kv, T, d]
+        const at::Tensor& all = input.cache->layers[size_t(layer)].values; // [kv, T, d]
+        const int64_t length = all.size(1);
+        at::Tensor v = all, rest;
+        if (skip.defined() && skip.size(1) >= length)
+            return torch::zeros({kvHeads, length}, torch::kFloat32);
+        if (skip.defined() && skip.size(1) > 0) {
+            // The same count per kv-head is skipped, so the rest is a [kv, T - n] block.
+            at::Tensor keep = torch::ones({kvHeads, length}, torch::kBool);
+            keep.scatter_(1, skip, false);
+            rest = torch::arange(length, torch::kLong)
+                       .expand({kvHeads, length})
+                       .masked_select(keep)
+                       .view({kvHeads, -1});
+            v = all.gather(1, rest.unsqueeze(-1).expand({-1, -1, d}));
+        }
         // In blocks of positions, so that the product is still in cache for its abs and
         // sum: the whole [kv, T, group*hidden] is a few hundred MB at 4k tokens on 0.5B.
         const int64_t rows = std::max<int64_t>(1, kNormBlock / (heads * hidden));
@@ -78,7 +96,10 @@ class CriticalKvScorer : public Scorer
                                 .sum(-1)    // ||W_o,h v||₁ per head of the group
                                 .mean(-1)); // mean over the group
         }
-        return torch::cat(norms, 1);
+        const at::Tensor projected = torch::cat(norms, 1);
+        if (!rest.defined())
+            return projected;
+        return torch::zeros({kvHeads, length}, projected.options()).scatter_(1, rest, projected);
     }
 
     std::unique_ptr<Scorer> m_inner;

@@ -14,6 +14,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <limits>
 #include <cmath>
 
 using namespace kvl;
@@ -400,6 +401,30 @@ class TestPressRules : public QObject
                 QVERIFY2(std::abs(got - 1e-4 * mean) < 1e-9,
                          qPrintable(QStringLiteral("%1 vs %2").arg(got).arg(1e-4 * mean)));
             }
+        // r = 0.5 with keys: the first stage keeps int(0.5 * 4 * 0.5) = 1 entry per kv-head
+        // outright (the largest -||k||, scored at the float maximum, its value never
+        // projected); the other three are rescored (-||k|| + 1e-4) x the group's mean
+        // ||W_o,h v||_1, worked out here from the weights.
+        f.cache.layers[0].keys = torch::randn({2, 4, 2});
+        const at::Tensor two = run(QStringLiteral("criticalkv(knorm)"), f, 0.5).scores;
+        const at::Tensor& k = f.cache.layers[0].keys;
+        for (int64_t c = 0; c < 2; ++c) {
+            const int64_t best = (-k[c].norm(2, -1)).argmax().item<int64_t>();
+            for (int64_t t = 0; t < 4; ++t) {
+                const double got = two[0][c][t].item<double>();
+                if (t == best) {
+                    QCOMPARE(got, double(std::numeric_limits<float>::max()));
+                    continue;
+                }
+                double mean = 0;
+                for (int64_t h = 2 * c; h < 2 * c + 2; ++h)
+                    mean +=
+                        at::matmul(o.narrow(1, h * 2, 2), v[c][t]).abs().sum().item<double>() / 2;
+                const double want = (-k[c][t].norm().item<double>() + 1e-4) * mean;
+                QVERIFY2(std::abs(got - want) < 1e-5 * std::max(1.0, std::abs(want)),
+                         qPrintable(QStringLiteral("%1 vs %2").arg(got).arg(want)));
+            }
+        }
     }
 
     void whitelist()
