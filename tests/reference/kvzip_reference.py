@@ -13,7 +13,8 @@ at 0 with the first n_sink set to 1. Then compress_post: a global threshold (the
 max(int(N r) - 1, 0)-th smallest score; a layer drops every entry at or below it) or,
 layerwise, int(kv T r) per layer, the lowest across the layer's heads dropped. Writes
 expected.json: ids, prompts, scores [layers][kv][T] and kept positions per (layer, head)
-for each case. Shares no code with the C++.
+for each case. The forward and the checkpoint are refmodel.py's; shares no code with
+the C++.
 
 usage: kvzip_reference.py OUTDIR
 """
@@ -25,7 +26,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import make_model_fixtures as fx  # noqa: E402  (the HF-formula helpers and weights)
+import refmodel  # noqa: E402  (the float64 Qwen2 forward and the random checkpoint)
 
 CONTEXT = 45
 CHUNK = 16
@@ -34,40 +35,18 @@ PREFIX = 3
 PREV_TAIL = 8
 
 
-class Model:
-    def __init__(self, cfg, weights):
-        self.cfg = cfg
-        self.w = {k: v.to(torch.float64) for k, v in weights.items()}
-        self.nh, self.nkv = cfg["num_attention_heads"], cfg["num_key_value_heads"]
-        self.hd = fx.head_dim(cfg)
-        self.inv = fx.inv_freq(cfg)
-
-    def lin(self, p, v, name):
-        out = v @ self.w[p + name + ".weight"].T
-        if p + name + ".bias" in self.w:
-            out = out + self.w[p + name + ".bias"]
-        return out
+class Model(refmodel.Qwen2):
+    """refmodel's forward over a given cache, with a hook on each layer's queries."""
 
     def forward(self, ids, start, cache, hook=None):
         """Feeds ids at positions start.. after `cache` (per layer (k, v) or None); returns
         the new (k, v) per layer. hook(layer, q, k_all) sees the post-RoPE queries and the
         keys the layer attends to (cache then new)."""
-        t, nh, nkv, hd = len(ids), self.nh, self.nkv, self.hd
-        positions = torch.arange(start, start + t, dtype=torch.float64)
-        freqs = torch.outer(positions, self.inv)
-        emb = torch.cat((freqs, freqs), dim=-1)
-        cos, sin = emb.cos()[None], emb.sin()[None]
-        eps = self.cfg["rms_norm_eps"]
-        x = self.w["model.embed_tokens.weight"][torch.tensor(ids)]
+        rope = self.rope(start, len(ids))
+        x = self.embed(ids)
         new = []
-        for layer in range(self.cfg["num_hidden_layers"]):
-            p = f"model.layers.{layer}."
-            h = fx.rms_norm(x, self.w[p + "input_layernorm.weight"], eps)
-            q = self.lin(p, h, "self_attn.q_proj").view(t, nh, hd).transpose(0, 1)
-            k = self.lin(p, h, "self_attn.k_proj").view(t, nkv, hd).transpose(0, 1)
-            v = self.lin(p, h, "self_attn.v_proj").view(t, nkv, hd).transpose(0, 1)
-            q = q * cos + fx.rotate_half(q) * sin
-            k = k * cos + fx.rotate_half(k) * sin
+        for layer in range(self.layers):
+            q, k, v = self.qkv(layer, x, rope)
             new.append((k, v))
             if cache is None:
                 keys, values = k, v
@@ -76,17 +55,8 @@ class Model:
                 values = torch.cat([cache[layer][1], v], 1)
             if hook is not None:
                 hook(layer, q, keys)
-            n = keys.shape[1]
-            mask = torch.zeros(t, n, dtype=torch.float64)
-            mask[:, n - t:] = torch.full((t, t), float("-inf"), dtype=torch.float64).triu(1)
-            kk = keys.repeat_interleave(nh // nkv, 0)
-            vv = values.repeat_interleave(nh // nkv, 0)
-            attn = torch.softmax(q @ kk.transpose(1, 2) / math.sqrt(hd) + mask, -1) @ vv
-            x = x + attn.transpose(0, 1).reshape(t, nh * hd) @ self.w[p + "self_attn.o_proj.weight"].T
-            hh = fx.rms_norm(x, self.w[p + "post_attention_layernorm.weight"], eps)
-            gate = hh @ self.w[p + "mlp.gate_proj.weight"].T
-            up = hh @ self.w[p + "mlp.up_proj.weight"].T
-            x = x + (gate * torch.sigmoid(gate) * up) @ self.w[p + "mlp.down_proj.weight"].T
+            _, attn = self.attend(q, keys, values)
+            x = self.finish(layer, x, attn)
         return new
 
 
@@ -140,13 +110,8 @@ def select(score, ratio, layerwise):
 
 def main():
     out = sys.argv[1]
-    cfg = fx.families()["qwen2_tied"]
     gen = torch.Generator().manual_seed(2505)
-    weights = fx.make_weights(cfg, gen)
-    os.makedirs(out, exist_ok=True)
-    fx.write_safetensors(os.path.join(out, "model.safetensors"), weights, "F32")
-    with open(os.path.join(out, "config.json"), "w") as f:
-        json.dump(cfg, f, indent=2)
+    cfg, weights = refmodel.write_random_checkpoint(out, gen)
     vocab = cfg["vocab_size"]
     context = torch.randint(0, vocab, (CONTEXT,), generator=gen).tolist()
     first = torch.randint(0, vocab, (5,), generator=gen).tolist()
