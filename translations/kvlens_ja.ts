@@ -1287,6 +1287,10 @@ Runs of the decode-time presses (decoding, compression_ratio_decoding, prefill_d
         <source>Decoding curves</source>
         <translation>デコード曲線</translation>
     </message>
+    <message>
+        <source>sample: %1 (attention maps are drawn one sample at a time: the first; pick another in the Sample box)</source>
+        <translation>サンプル: %1（アテンションマップは 1 サンプルずつ描画します: 先頭のサンプル。別のサンプルは「サンプル」欄で選びます）</translation>
+    </message>
 </context>
 <context>
     <name>kvl::NewRunChoices</name>

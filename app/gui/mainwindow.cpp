@@ -792,7 +792,16 @@ QString MainWindow::selectionTitle() const
                            : id == QLatin1String("compare-samples")
                                ? m_compare->sample()
                                : m_session->request().sampleKey;
-    parts << (sample.isEmpty() ? tr("sample: all (mean)") : tr("sample: %1").arg(sample));
+    // With "All samples" in the toolbar the attention page still draws one sample: say
+    // which, and why, rather than contradict the toolbar.
+    const bool attentionOfFirst = id == QLatin1String("attention") && !sample.isEmpty() &&
+                                  m_session->request().sampleKey.isEmpty();
+    parts << (sample.isEmpty() ? tr("sample: all (mean)")
+              : attentionOfFirst
+                  ? tr("sample: %1 (attention maps are drawn one sample at a time: the first; "
+                       "pick another in the Sample box)")
+                        .arg(sample)
+                  : tr("sample: %1").arg(sample));
     parts << tr("heads: %1").arg(m_heads->selection().describe());
     return parts.join(QStringLiteral(" · "));
 }

@@ -277,6 +277,10 @@ class TstMainWindow : public QObject
                                         ? QLatin1String("sample: niah-03")
                                         : QLatin1String("sample: all (mean)")),
                      qPrintable(title));
+            // With no sample chosen the attention page says its sample is the first,
+            // not the toolbar's mean.
+            QCOMPARE(title.contains(QLatin1String("one sample at a time")),
+                     id == QLatin1String("attention"));
         }
         // Picking heads shows in the line at once.
         window.showPage(QStringLiteral("taxonomy"));
