@@ -19,7 +19,7 @@
 #include "run/repeatprompts.h"
 #include "run/resultrows.h"
 #include "store/rowdecisions.h"
-#include "store/samplemeta.h"
+#include "store/runmetakeys.h"
 #include "tasks/promptformat.h"
 #include "tokenizer/tokenizer.h"
 

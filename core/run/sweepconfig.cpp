@@ -1,7 +1,9 @@
 #include "run/sweepconfig.h"
 
+#include "compressors/decodingpress.h"
 #include "compressors/presscatalog.h"
 #include "run/experimentspec.h"
+#include "store/runmetakeys.h"
 
 namespace kvl {
 
@@ -28,6 +30,10 @@ std::vector<SweepConfig> buildSweepConfigs(const ExperimentSpec& spec, const Pre
             config.record.key = ConfigRecord::makeKey(c.name, ratio);
             config.record.params = {{QStringLiteral("spec"), press->spec()},
                                     {QStringLiteral("written"), c.spec}};
+            // Readers of the store (torch-free) pick the decode-time configurations by
+            // this flag rather than by the spec's name.
+            if (dynamic_cast<const DecodingPress*>(press.get()))
+                config.record.params.insert(kDecodeTimeParam, true);
             configs.push_back(std::move(config));
         }
     }

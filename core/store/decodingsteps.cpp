@@ -1,5 +1,6 @@
 #include "store/decodingsteps.h"
 
+#include "store/runmetakeys.h"
 #include "store/runreader.h"
 
 #include <QJsonArray>
@@ -8,9 +9,13 @@
 namespace kvl {
 
 namespace {
-// The families whose rows carry extra_json.decoding: only their rows are read.
-bool isDecodeTimeSpec(const QString& spec)
+// A configuration whose rows carry extra_json.decoding: the sweep's flag, or for runs
+// written before it was recorded, the decode-time families' spec names.
+bool isDecodeTime(const ConfigRecord& c)
 {
+    if (c.params.contains(kDecodeTimeParam))
+        return c.params.value(kDecodeTimeParam).toBool();
+    const QString spec = c.params.value(QStringLiteral("spec")).toString();
     for (const char* family : {"decoding", "compression_ratio_decoding", "prefill_decoding", "cam"})
         if (spec.startsWith(QLatin1String(family)))
             return true;
@@ -22,7 +27,7 @@ std::vector<DecodingConfigSteps> decodingSteps(RunReader& reader)
 {
     std::vector<DecodingConfigSteps> out;
     for (const ConfigRecord& c : reader.configs()) {
-        if (!isDecodeTimeSpec(c.params.value(QStringLiteral("spec")).toString()))
+        if (!isDecodeTime(c))
             continue;
         ResultFilter filter;
         filter.configKey = c.key;

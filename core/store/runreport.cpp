@@ -4,7 +4,7 @@
 #include "store/decodingsteps.h"
 #include "store/retrievalreport.h"
 #include "store/runreader.h"
-#include "store/samplemeta.h"
+#include "store/runmetakeys.h"
 
 #include <QJsonValue>
 #include <QtNumeric>
@@ -69,7 +69,7 @@ ReportTable decodingTable(RunReader& reader)
 }
 
 // Rows a sweep could not write: samples skipped whole (their reason in the sample's
-// meta) and configurations that failed on a sample (store/samplemeta.h), counted per
+// meta) and configurations that failed on a sample (store/runmetakeys.h), counted per
 // compressor x ratio x reason, so that an n short of the run's samples is explained.
 ReportTable missingTable(RunReader& reader)
 {

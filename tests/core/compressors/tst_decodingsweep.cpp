@@ -9,6 +9,7 @@
 
 #include "run/experimentspec.h"
 #include "run/sweeprunner.h"
+#include "store/runmetakeys.h"
 #include "store/runreader.h"
 #include "store/runreport.h"
 
@@ -55,6 +56,10 @@ class TestDecodingSweep : public QObject
         const QString path = runSweep(json, out);
 
         RunReader reader(path);
+        // Each configuration says whether it compresses while decoding (the report and
+        // the views read that flag, not the spec's name).
+        for (const ConfigRecord& c : reader.configs())
+            QCOMPARE(c.params.value(kDecodeTimeParam).toBool(), !c.isFullCache());
         int decodeRows = 0, compressions = 0;
         for (const StoredResult& r : reader.results()) {
             if (r.record.configKey.startsWith(QLatin1String("FullCache")))

@@ -27,7 +27,7 @@
 #include "store/runmerge.h"
 #include "store/runreader.h"
 #include "store/runreport.h"
-#include "store/samplemeta.h"
+#include "store/runmetakeys.h"
 #include "store/sqlitedatabase.h"
 #include "tasks/samplejsonl.h"
 #include "tokenizer/tokenizer.h"

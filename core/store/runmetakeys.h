@@ -1,0 +1,19 @@
+#pragma once
+
+#include <QLatin1String>
+
+namespace kvl {
+
+// Keys of the JSON the sweep writes beside the rows (a sample's meta, a configuration's
+// params) that the store's torch-free readers (report, views) act on.
+
+// SampleInfo::meta: {config key: why}, the configurations whose compression or decoding
+// failed on the sample. They have no row there; the sample's other rows (FullCache
+// included) are kept.
+inline constexpr QLatin1String kFailedConfigs("failed_configs");
+
+// ConfigRecord::params: true when the configuration's press compresses during decoding
+// (its rows carry extra_json.decoding). Runs written before it was recorded lack it.
+inline constexpr QLatin1String kDecodeTimeParam("decode_time");
+
+} // namespace kvl
