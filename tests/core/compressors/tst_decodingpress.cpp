@@ -3,61 +3,23 @@
 // the decode loop on a tiny random-weight GQA model, where the cache size after every
 // compression follows the rule and the kept entries are the rule's choice, recomputed
 // from a full prefill of the same tokens (another route to the same keys).
+#include "decodefixture.h"
 #include "pressfixture.h"
-#include "tinygqaconfig.h"
 
 #include "cache/keptselection.h"
 #include "common/error.h"
-#include "compressors/compresseddecoding.h"
-#include "compressors/decodingpress.h"
 #include "compressors/pressbenchmark.h"
-#include "compressors/presscatalog.h"
-#include "model/answerdecoder.h"
-#include "model/transformer.h"
 #include "store/runreader.h"
 #include "store/runreport.h"
 #include "store/runwriter.h"
 
-#include <QFile>
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
 using namespace kvl;
 using namespace kvl::test;
-
-namespace {
-
-std::unique_ptr<DecodingPress> decodingPress(const QString& spec)
-{
-    std::unique_ptr<Press> p = PressCatalog().press(spec);
-    auto* d = dynamic_cast<DecodingPress*>(p.get());
-    if (d == nullptr)
-        return nullptr;
-    p.release();
-    return std::unique_ptr<DecodingPress>(d);
-}
-
-std::vector<int> intsOf(const QJsonValue& v)
-{
-    std::vector<int> out;
-    for (const QJsonValue& x : v.toArray())
-        out.push_back(x.toInt());
-    return out;
-}
-
-std::vector<int> contextIds(int n)
-{
-    std::vector<int> ids;
-    for (int i = 0; i < n; ++i)
-        ids.push_back((7 * i + 3) % 50);
-    return ids;
-}
-
-} // namespace
 
 class TestDecodingPress : public QObject
 {
@@ -191,14 +153,11 @@ class TestDecodingPress : public QObject
     void cacheFollowsTheRule()
     {
         c10::InferenceMode guard;
-        const ModelConfig config = test::tinyGqaConfig();
-        const Transformer model(config, randomModelWeights(config, 5, 0.3),
-                                QStringLiteral("tiny/config.json"));
+        const Transformer model = tinyGqaModel(5);
         const std::vector<int> context = contextIds(30), question{1, 2, 3};
         const ContextCache cache = model.prefill(context);
         auto press = decodingPress(QStringLiteral("decoding(knorm):interval=4,target=20"));
-        GenerateOptions options;
-        options.maxNewTokens = 16;
+        const GenerateOptions options = maxNewTokens(16);
         const CompressedDecoding out =
             generateCompressed(model, cache, {}, *press, 0.5, question, options);
         QCOMPARE(int(out.generation.ids.size()), 16);
@@ -256,14 +215,11 @@ class TestDecodingPress : public QObject
     void fractionOfSeen()
     {
         c10::InferenceMode guard;
-        const ModelConfig config = test::tinyGqaConfig();
-        const Transformer model(config, randomModelWeights(config, 9, 0.3),
-                                QStringLiteral("tiny/config.json"));
+        const Transformer model = tinyGqaModel(9);
         const ContextCache cache = model.prefill(contextIds(24));
         auto press = decodingPress(
             QStringLiteral("compression_ratio_decoding(streamingllm:n_sink=2):interval=3"));
-        GenerateOptions options;
-        options.maxNewTokens = 10;
+        const GenerateOptions options = maxNewTokens(10);
         const CompressedDecoding out =
             generateCompressed(model, cache, {}, *press, 0.5, {4, 5}, options);
         QCOMPARE(int(out.steps.size()), 3);
@@ -288,12 +244,9 @@ class TestDecodingPress : public QObject
     void withoutCompressionMatchesTheEngine()
     {
         c10::InferenceMode guard;
-        const ModelConfig config = test::tinyGqaConfig();
-        const Transformer model(config, randomModelWeights(config, 5, 0.3),
-                                QStringLiteral("tiny/config.json"));
+        const Transformer model = tinyGqaModel(5);
         const ContextCache cache = model.prefill(contextIds(40));
-        GenerateOptions options;
-        options.maxNewTokens = 12;
+        const GenerateOptions options = maxNewTokens(12);
         const Generation plain = generateAnswer(model, cache, CacheEdit{}, {1, 2}, options);
         auto never = decodingPress(QStringLiteral("decoding(knorm):interval=100,target=500"));
         const CompressedDecoding same =
@@ -323,64 +276,24 @@ class TestDecodingPress : public QObject
     // forwards 5, 10, 15, 20) and the same positions kept by every layer and kv-head.
     void matchesThePythonReference()
     {
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        QProcess python;
-        python.start(QStringLiteral("/usr/bin/python3"),
-                     {QStringLiteral(KVLENS_SOURCE_DIR "/tests/reference/decoding_reference.py"),
-                      dir.path()});
-        QVERIFY(python.waitForFinished(120000));
-        QVERIFY2(python.exitCode() == 0, python.readAllStandardError().constData());
-        QFile file(dir.filePath(QStringLiteral("expected.json")));
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        const QJsonObject expected = QJsonDocument::fromJson(file.readAll()).object();
-
+        PythonDecodeReference ref;
+        ref.run(QStringLiteral("decoding_reference.py"));
+        if (QTest::currentTestFailed())
+            return;
         c10::InferenceMode guard;
-        const auto model = Transformer::load(dir.path());
-        const ContextCache cache =
-            model->prefill(intsOf(expected.value(QStringLiteral("context"))));
         auto press = decodingPress(QStringLiteral("decoding(keydiff):interval=%1,target=%2")
-                                       .arg(expected.value(QStringLiteral("interval")).toInt())
-                                       .arg(expected.value(QStringLiteral("target")).toInt()));
-        GenerateOptions options;
-        options.maxNewTokens = expected.value(QStringLiteral("max_new_tokens")).toInt();
+                                       .arg(ref.value("interval"))
+                                       .arg(ref.value("target")));
         const CompressedDecoding out =
-            generateCompressed(*model, cache, {}, *press, 0.5,
-                               intsOf(expected.value(QStringLiteral("question"))), options);
-        QCOMPARE(out.generation.ids, intsOf(expected.value(QStringLiteral("generated"))));
-        const QJsonArray steps = expected.value(QStringLiteral("compressions")).toArray();
-        QCOMPARE(int(out.steps.size()), int(steps.size()));
-        QVERIFY(steps.size() >= 3);
-        for (qsizetype i = 0; i < steps.size(); ++i) {
-            const QJsonObject step = steps[i].toObject();
-            const DecodeCompressionStep& s = out.steps[size_t(i)];
-            QCOMPARE(s.positions, step.value(QStringLiteral("positions_before")).toInteger());
-            const QJsonArray layers = step.value(QStringLiteral("kept")).toArray();
-            QCOMPARE(s.kept.size(0), int64_t(layers.size()));
-            for (qsizetype l = 0; l < layers.size(); ++l) {
-                const QJsonArray heads = layers[l].toArray();
-                for (qsizetype h = 0; h < heads.size(); ++h) {
-                    const at::Tensor got = s.kept[l][h].nonzero().flatten();
-                    const std::vector<int64_t> gotPositions(got.data_ptr<int64_t>(),
-                                                            got.data_ptr<int64_t>() + got.numel());
-                    std::vector<int64_t> want;
-                    for (const QJsonValue& p : heads[h].toArray())
-                        want.push_back(p.toInteger());
-                    QVERIFY2(gotPositions == want,
-                             qPrintable(
-                                 QStringLiteral("step %1 layer %2 head %3").arg(i).arg(l).arg(h)));
-                }
-            }
-        }
+            generateCompressed(*ref.model, ref.cache, {}, *press, 0.5, ref.question, ref.options);
+        ref.compareWith(out);
     }
 
     // bench --presses: decode-time presses are also timed per generated token, against a
     // FullCache decode step, with one compression's time measured at a forced interval.
     void benchReportsDecodeCost()
     {
-        const ModelConfig config = test::tinyGqaConfig();
-        const Transformer model(config, randomModelWeights(config, 5, 0.3),
-                                QStringLiteral("tiny/config.json"));
+        const Transformer model = tinyGqaModel(5);
         const PressBench bench = benchPresses(
             model, 100, 0.5,
             {QStringLiteral("knorm"), QStringLiteral("decoding(knorm):interval=64"),
@@ -481,13 +394,10 @@ class TestDecodingPress : public QObject
     void goldReplayFollowsTheSchedule()
     {
         c10::InferenceMode guard;
-        const ModelConfig config = test::tinyGqaConfig();
-        const Transformer model(config, randomModelWeights(config, 7, 0.3),
-                                QStringLiteral("tiny/config.json"));
+        const Transformer model = tinyGqaModel(7);
         const ContextCache cache = model.prefill(contextIds(30));
         const std::vector<int> question{1, 2};
-        GenerateOptions generate;
-        generate.maxNewTokens = 9;
+        const GenerateOptions generate = maxNewTokens(9);
         ScoreOptions options;
         options.captureAttention = true;
         auto press = decodingPress(QStringLiteral("decoding(knorm):interval=3,target=12"));
@@ -506,8 +416,8 @@ class TestDecodingPress : public QObject
         }
         // Rows: the 2 question tokens, then answer[0..7]; row 2 + k is forward k + 2's.
         const at::Tensor& att = gold.gold.contextAttention; // [L, kv, 10, 30]
-        QCOMPARE(att.sizes().vec(),
-                 (std::vector<int64_t>{config.numLayers, config.numKvHeads, 10, 30}));
+        QCOMPARE(att.sizes().vec(), (std::vector<int64_t>{model.config().numLayers,
+                                                          model.config().numKvHeads, 10, 30}));
         // Forward 4 (row 4) ran after the first compression (forward 3).
         const at::Tensor evicted = ~gold.steps[0].kept.narrow(2, 0, 30);
         QVERIFY(evicted.any().item<bool>());
@@ -532,12 +442,9 @@ class TestDecodingPress : public QObject
     void tooFewQueriesIsRefusedUpFront()
     {
         c10::InferenceMode guard;
-        const ModelConfig config = test::tinyGqaConfig();
-        const Transformer model(config, randomModelWeights(config, 5, 0.3),
-                                QStringLiteral("tiny/config.json"));
+        const Transformer model = tinyGqaModel(5);
         const ContextCache cache = model.prefill(contextIds(30));
-        GenerateOptions options;
-        options.maxNewTokens = 8;
+        const GenerateOptions options = maxNewTokens(8);
         auto ok = decodingPress(QStringLiteral("decoding(snapkv:window=3):interval=3,target=16"));
         const CompressedDecoding out = generateCompressed(model, cache, {}, *ok, 0.5, {1}, options);
         QCOMPARE(out.steps.front().entriesAfter, 16);

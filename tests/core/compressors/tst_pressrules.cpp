@@ -57,6 +57,52 @@ void writeNpy(const QString& path, const char* shape, const std::vector<float>& 
     file.write(bytes);
 }
 
+// The model pass kvzip() and kvCompose() re-read their context with: f's shape (two query
+// heads, head_dim 4) with random weights, except zero q/k weights, q biases [0,2,0,0]
+// (head 0) and [0,0,0,2] (head 1) and zero k biases, so every re-read query is its head's
+// bias and every re-read key 0 (RoPE theta 1e12 leaves dims 1 and 3 unrotated).
+// compress() binds it, with the context ids and repeat prompts, to f's input.
+struct RereadPass
+{
+    PressFixture& f;
+    Transformer model;
+    std::vector<int> ids;
+    const RepeatPrompts* prompts = nullptr;
+
+    static Transformer rereadModel(const ModelConfig& shape, const QString& source)
+    {
+        ModelConfig config = shape;
+        config.vocabSize = 10;
+        config.intermediateSize = 8;
+        config.maxPositionEmbeddings = 64;
+        config.ropeTheta = 1e12;
+        config.attentionBias = true;
+        ModelWeights weights = randomModelWeights(config, 3, 0.3);
+        for (LayerWeights& w : weights.layers) {
+            w.q.zero_();
+            w.k.zero_();
+            w.qBias = torch::tensor({0.0f, 2.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 2.0f});
+            w.kBias = torch::zeros({config.numKvHeads * config.headDim});
+        }
+        return Transformer(config, std::move(weights), source);
+    }
+
+    RereadPass(PressFixture& fixture, std::vector<int> contextIds, const QString& source,
+               const RepeatPrompts* repeatPrompts = nullptr)
+        : f(fixture), model(rereadModel(fixture.config, source)), ids(std::move(contextIds)),
+          prompts(repeatPrompts)
+    {}
+
+    CompressionResult compress(const QString& spec, double ratio)
+    {
+        f.bind();
+        f.input.model = &model;
+        f.input.contextIds = &ids;
+        f.input.repeatPrompts = prompts;
+        return PressCatalog().press(spec)->compress(f.input, ratio);
+    }
+};
+
 } // namespace
 
 class TestPressRules : public QObject
@@ -1015,21 +1061,8 @@ class TestPressRules : public QObject
                 keys.push_back({0.0f, float(std::log(u[l][j])), 0.0f, float(std::log(v[l][j]))});
             f.setKeys(l, 0, keys);
         }
-        ModelConfig config = f.config;
-        config.vocabSize = 10;
-        config.intermediateSize = 8;
-        config.maxPositionEmbeddings = 64;
-        config.ropeTheta = 1e12;
-        config.attentionBias = true;
-        Transformer model(config, randomModelWeights(config, 3, 0.3), QStringLiteral("kvzip"));
-        for (LayerWeights& w : model.weights().layers) {
-            w.q.zero_();
-            w.k.zero_();
-            w.qBias = torch::tensor({0.0f, 2.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 2.0f});
-            w.kBias = torch::zeros({4});
-        }
-        const std::vector<int> ids{1, 2, 3, 4, 5, 6};
         const RepeatPrompts prompts{{7}, {8}, {9}, 1};
+        RereadPass pass(f, {1, 2, 3, 4, 5, 6}, QStringLiteral("kvzip"), &prompts);
         const QString spec = QStringLiteral("kvzip:n_sink=1,chunk_size=3");
         // Without the model the press says what it needs.
         try {
@@ -1038,14 +1071,7 @@ class TestPressRules : public QObject
         } catch (const Error& e) {
             QVERIFY2(e.message().contains(QLatin1String("re-reads")), qPrintable(e.message()));
         }
-        const auto bound = [&](const QString& s, double ratio) {
-            f.bind();
-            f.input.model = &model;
-            f.input.contextIds = &ids;
-            f.input.repeatPrompts = &prompts;
-            return PressCatalog().press(s)->compress(f.input, ratio);
-        };
-        const CompressionResult r = bound(spec, 0.5);
+        const CompressionResult r = pass.compress(spec, 0.5);
         const at::Tensor expected =
             torch::tensor({{1.0, 0.48, 0.32, 4.0 / 9, 8.0 / 11, 0.5},
                            {1.0, 0.375, 8.0 / 17, 3.0 / 17, 2.0 / 7, 6.0 / 11}},
@@ -1053,10 +1079,11 @@ class TestPressRules : public QObject
         QVERIFY(r.scores.select(1, 0).allclose(expected, 1e-4, 1e-5));
         QCOMPARE(keptAt(r.kept, 0, 0), (Ints{0, 1, 4, 5}));
         QCOMPARE(keptAt(r.kept, 1, 0), (Ints{0, 5}));
-        const CompressionResult layerwise = bound(spec + QStringLiteral(",layerwise=true"), 0.5);
+        const CompressionResult layerwise =
+            pass.compress(spec + QStringLiteral(",layerwise=true"), 0.5);
         QCOMPARE(keptAt(layerwise.kept, 0, 0), (Ints{0, 4, 5}));
         QCOMPARE(keptAt(layerwise.kept, 1, 0), (Ints{0, 2, 5}));
-        QVERIFY(bound(spec, 0.0).kept.all().item<bool>());
+        QVERIFY(pass.compress(spec, 0.0).kept.all().item<bool>());
     }
 
     void kvCompose()
@@ -1086,28 +1113,9 @@ class TestPressRules : public QObject
             f.setKeys(l, 0, k0);
             f.setKeys(l, 1, k1);
         }
-        ModelConfig config = f.config;
-        config.vocabSize = 10;
-        config.intermediateSize = 8;
-        config.maxPositionEmbeddings = 64;
-        config.ropeTheta = 1e12;
-        config.attentionBias = true;
-        Transformer model(config, randomModelWeights(config, 3, 0.3), QStringLiteral("kvcompose"));
-        for (LayerWeights& w : model.weights().layers) {
-            w.q.zero_();
-            w.k.zero_();
-            w.qBias = torch::tensor({0.0f, 2.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 2.0f});
-            w.kBias = torch::zeros({8});
-        }
-        const std::vector<int> ids{1, 2, 3, 4};
+        RereadPass pass(f, {1, 2, 3, 4}, QStringLiteral("kvcompose"));
         QVERIFY_THROWS_EXCEPTION(Error, run(QStringLiteral("kvcompose"), f, 0.5));
-        const auto bound = [&](const QString& s, double ratio) {
-            f.bind();
-            f.input.model = &model;
-            f.input.contextIds = &ids;
-            return PressCatalog().press(s)->compress(f.input, ratio);
-        };
-        const CompressionResult r = bound(QStringLiteral("kvcompose"), 0.5);
+        const CompressionResult r = pass.compress(QStringLiteral("kvcompose"), 0.5);
         const at::Tensor expected =
             torch::tensor({{{.3173, .1935, .4582, .9164}, {.2461, .3452, .4334, .8669}},
                            {{.5072, .4638, .5435, .3804}, {.6329, .5024, .2971, .4746}}},
@@ -1117,12 +1125,13 @@ class TestPressRules : public QObject
         QCOMPARE(keptAt(r.kept, 0, 1), (Ints{2, 3}));
         QCOMPARE(keptAt(r.kept, 1, 0), (Ints{0, 2}));
         QCOMPARE(keptAt(r.kept, 1, 1), (Ints{0, 1}));
-        const CompressionResult perHead = bound(QStringLiteral("kvcompose:structured=false"), 0.5);
+        const CompressionResult perHead =
+            pass.compress(QStringLiteral("kvcompose:structured=false"), 0.5);
         QCOMPARE(keptAt(perHead.kept, 0, 0), (Ints{3}));
         QCOMPARE(keptAt(perHead.kept, 0, 1), (Ints{3}));
         QCOMPARE(keptAt(perHead.kept, 1, 0), (Ints{0, 1, 2}));
         QCOMPARE(keptAt(perHead.kept, 1, 1), (Ints{0, 1, 3}));
-        QVERIFY(bound(QStringLiteral("kvcompose"), 0.0).kept.all().item<bool>());
+        QVERIFY(pass.compress(QStringLiteral("kvcompose"), 0.0).kept.all().item<bool>());
     }
 
     void unavailablePressesSayWhy()
