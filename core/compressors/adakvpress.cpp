@@ -63,7 +63,8 @@ PressEntry adaKvEntry()
     return {QStringLiteral("adakv"),
             PressEntry::Kind::Selector,
             QStringLiteral("each head keeps its top alpha_safeguard share of n_kept, then the "
-                           "layer's kv_heads x n_kept best entries over all heads"),
+                           "layer's kv_heads x n_kept best entries over all heads "
+                           "(arXiv:2407.11550; kvpress adakv_press.py)"),
             QStringLiteral("scorer"),
             {{QStringLiteral("alpha_safeguard"), QString::number(kAlphaSafeguard),
               QStringLiteral("share of the uniform budget every head keeps")}},

@@ -108,7 +108,8 @@ PressEntry blockEntry()
             PressEntry::Kind::Selector,
             QStringLiteral("blocks of `block` tokens: after each, the inner scorer re-scores the "
                            "kept entries + the block (window scorers with the block's own last "
-                           "queries) and every head keeps its int(T(1-r)) best"),
+                           "queries) and every head keeps its int(T(1-r)) best (the KeyDiff "
+                           "paper's block processing, arXiv:2504.15364; kvpress block_press.py)"),
             QStringLiteral("scorer"),
             {{QStringLiteral("block"), QString::number(kBlock), QStringLiteral("block size")}},
             nullptr,

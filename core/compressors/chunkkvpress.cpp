@@ -81,7 +81,7 @@ PressEntry chunkKvEntry()
             PressEntry::Kind::Selector,
             QStringLiteral("chunks of `chunk` tokens scored by the mean over the chunk of the "
                            "inner scores summed over heads; the best int(chunks(1-r)) chunks kept "
-                           "by every head"),
+                           "by every head (arXiv:2502.00299; kvpress chunkkv_press.py)"),
             QStringLiteral("scorer"),
             {{QStringLiteral("chunk"), QString::number(kChunk), QStringLiteral("chunk length")}},
             nullptr,

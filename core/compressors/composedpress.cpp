@@ -135,15 +135,16 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
 
 PressEntry composedEntry()
 {
-    return {QStringLiteral("composed"),
-            PressEntry::Kind::Wrapper,
-            QStringLiteral("presses in sequence, each on the previous survivors, 1 - r = "
-                           "prod(1 - r_i) (ratios=r1;r2 or an even split)"),
-            QStringLiteral("press+press..."),
-            {{QStringLiteral("ratios"), QString(),
-              QStringLiteral("one ratio per press, ';'-separated (overrides --ratio)")}},
-            nullptr,
-            &make};
+    return {
+        QStringLiteral("composed"),
+        PressEntry::Kind::Wrapper,
+        QStringLiteral("presses in sequence, each on the previous survivors, 1 - r = "
+                       "prod(1 - r_i) (ratios=r1;r2 or an even split) (kvpress composed_press.py)"),
+        QStringLiteral("press+press..."),
+        {{QStringLiteral("ratios"), QString(),
+          QStringLiteral("one ratio per press, ';'-separated (overrides --ratio)")}},
+        nullptr,
+        &make};
 }
 
 } // namespace kvl

@@ -128,8 +128,9 @@ PressEntry criticalKvEntry()
 {
     return {QStringLiteral("criticalkv"),
             PressEntry::Kind::Wrapper,
-            QStringLiteral("keep the inner top first_stage_ratio of the budget, rescore the rest "
-                           "(score + eps) x ||W_o v||_1"),
+            QStringLiteral(
+                "keep the inner top first_stage_ratio of the budget, rescore the rest "
+                "(score + eps) x ||W_o v||_1 (arXiv:2502.03805; kvpress criticalkv_press.py)"),
             QStringLiteral("scorer"),
             {{QStringLiteral("first_stage_ratio"), QString::number(kFirstStageRatio),
               QStringLiteral("share of the budget chosen by the inner score alone")},

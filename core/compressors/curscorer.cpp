@@ -119,7 +119,8 @@ PressEntry curEntry()
     return {QStringLiteral("cur"),
             PressEntry::Kind::Scorer,
             QStringLiteral("score = key x value leverage (||row||² / its sum over the local "
-                           "window), normalised over the head; first num_sinks set to 1"),
+                           "window), normalised over the head; first num_sinks set to 1 "
+                           "(arXiv:2509.15038; kvpress cur_press.py)"),
             {},
             {{QStringLiteral("num_sinks"), QString::number(kSinks), QStringLiteral("sink entries")},
              {QStringLiteral("window"), QString::number(kWindow),

@@ -115,7 +115,8 @@ PressEntry expectedAttentionEntry()
             PressEntry::Kind::Scorer,
             QStringLiteral("score = softmax of the expected attention of the next n queries "
                            "(Gaussian queries, averaged RoPE), mean over the GQA group, x ||v||; "
-                           "sinks kept"),
+                           "sinks kept (Devoto et al. 2025, arXiv:2510.00636; kvpress "
+                           "expected_attention_press.py)"),
             {},
             {{QStringLiteral("n_future_positions"), QString::number(kFuturePositions),
               QStringLiteral("future positions the RoPE is averaged over")},

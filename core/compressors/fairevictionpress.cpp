@@ -111,7 +111,8 @@ PressEntry fairEvictionEntry()
     return {QStringLiteral("fair"),
             PressEntry::Kind::Selector,
             QStringLiteral("the budget split across spans and the rest in proportion to their "
-                           "lengths, top-k per part per head: every span loses the fraction r"),
+                           "lengths, top-k per part per head: every span loses the fraction r "
+                           "(KVLens; the fix of the pitfalls study, arXiv:2510.00231)"),
             QStringLiteral("scorer"),
             {{QStringLiteral("roles"), QString(),
               QStringLiteral("span roles that get their own share, ';'-separated, or all (default: "

@@ -71,7 +71,7 @@ PressEntry keyRerotationEntry()
     return {QStringLiteral("keyrerotation"),
             PressEntry::Kind::Wrapper,
             QStringLiteral("kept keys re-rotated (RoPE) to consecutive positions 0..n-1 in "
-                           "position order"),
+                           "position order (kvpress key_rerotation_press.py)"),
             QStringLiteral("press"),
             {},
             nullptr,

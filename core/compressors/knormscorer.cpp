@@ -36,13 +36,15 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry knormEntry()
 {
-    return {QStringLiteral("knorm"),
-            PressEntry::Kind::Scorer,
-            QStringLiteral("score = -||k|| (L2 norm of the key)"),
-            {},
-            {},
-            &make,
-            nullptr};
+    return {
+        QStringLiteral("knorm"),
+        PressEntry::Kind::Scorer,
+        QStringLiteral(
+            "score = -||k||, the key's L2 norm negated (arXiv:2406.11430; kvpress knorm_press.py)"),
+        {},
+        {},
+        &make,
+        nullptr};
 }
 
 } // namespace kvl

@@ -57,7 +57,8 @@ PressEntry observedAttentionEntry()
     return {QStringLiteral("observed"),
             PressEntry::Kind::Scorer,
             QStringLiteral("H2O: score = attention received from the context queries / number of "
-                           "queries that see the entry, mean over the GQA group"),
+                           "queries that see the entry, mean over the GQA group (arXiv:2306.14048; "
+                           "kvpress observed_attention_press.py)"),
             {},
             {},
             &make,

@@ -202,7 +202,9 @@ PressEntry shadowKvEntry()
             PressEntry::Kind::Transform,
             QStringLiteral("offloading: keys at SVD rank R (RoPE re-applied), landmark = mean "
                            "post-RoPE key per chunk, retrieval softmax(q.landmark/sqrt d) max over "
-                           "the GQA group; local window + outlier chunks exact; values exact"),
+                           "the GQA group; local window + outlier chunks exact; values exact (Sun "
+                           "et al. 2024, arXiv:2410.21465; as "
+                           "yandex-research/context-intensive-kv-offloading's ShadowKVCache)"),
             {},
             params,
             nullptr,
@@ -218,7 +220,8 @@ PressEntry questEntry()
     return {QStringLiteral("quest"),
             PressEntry::Kind::Transform,
             QStringLiteral("offloading: per page key min/max, page score sum_d max(q_d min_d, q_d "
-                           "max_d) max over the GQA group, top pages; exact K/V"),
+                           "max_d) max over the GQA group, top pages; exact K/V (Tang et al. 2024, "
+                           "arXiv:2406.10774)"),
             {},
             params,
             nullptr,
@@ -237,9 +240,11 @@ PressEntry yakvEntry()
                       QStringLiteral("K/V bits outside the always-attended set, 0 = exact")});
     return {QStringLiteral("yakv"),
             PressEntry::Kind::Transform,
-            QStringLiteral("offloading: no projection, landmark = mean key per chunk quantized to "
-                           "landmark_bits, retrieval softmax(q.landmark/sqrt d) max over the GQA "
-                           "group; K/V at kv_bits outside the local window"),
+            QStringLiteral(
+                "offloading: no projection, landmark = mean key per chunk quantized to "
+                "landmark_bits, retrieval softmax(q.landmark/sqrt d) max over the GQA "
+                "group; K/V at kv_bits outside the local window (the offloading study's fix, "
+                "arXiv:2604.08426; yandex-research/context-intensive-kv-offloading run_cfg.py)"),
             {},
             params,
             nullptr,

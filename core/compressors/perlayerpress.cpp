@@ -61,7 +61,7 @@ PressEntry perLayerEntry()
     return {QStringLiteral("perlayer"),
             PressEntry::Kind::Selector,
             QStringLiteral("layer l keeps int(T(1-r_l)) entries per head (ratios=r0;r1;...; "
-                           "default r everywhere)"),
+                           "default r everywhere) (kvpress per_layer_compression_press.py)"),
             QStringLiteral("scorer"),
             {{QStringLiteral("ratios"), QString(),
               QStringLiteral("one ratio per layer, ';'-separated")}},

@@ -123,7 +123,7 @@ PressEntry pyramidKvEntry()
                            "T(1-r)/beta, T - window) to 2T(1-r) - max; uniform round(T(1-r)) "
                            "when rT < window or (r > 0.5 and T(1-r) < beta x window): at the "
                            "defaults a pyramid needs T >= 64/r for r <= 0.5, T >= 1280/(1-r) "
-                           "above; SnapKV scores"),
+                           "above; SnapKV scores (arXiv:2406.02069; kvpress pyramidkv_press.py)"),
             QStringLiteral("scorer (optional, default snapkv)"),
             {{QStringLiteral("window"), QString::number(kWindow),
               QStringLiteral("SnapKV window, also in the budget formula")},

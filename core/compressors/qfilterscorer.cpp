@@ -70,7 +70,8 @@ PressEntry qfilterEntry()
     return {QStringLiteral("qfilter"),
             PressEntry::Kind::Scorer,
             QStringLiteral("score = -<f, k> with f the layer and head's query filter direction "
-                           "(file=FILTERS.safetensors, tensor q_filters)"),
+                           "(file=FILTERS.safetensors, tensor q_filters) (arXiv:2503.02812; "
+                           "kvpress qfilter_press.py)"),
             {},
             {{QStringLiteral("file"), QString(), QStringLiteral("safetensors with q_filters")}},
             &make,

@@ -159,7 +159,8 @@ PressEntry quantizedEntry()
             PressEntry::Kind::Transform,
             QStringLiteral("K and V quantized to `bits` (min-max round-to-nearest per group of "
                            "`group` channels, fp16 step and minimum), last `residual` entries in "
-                           "full precision; positions all kept"),
+                           "full precision; positions all kept (transformers QuantizedCache, which "
+                           "kvpress's README uses for quantization)"),
             {},
             params(),
             nullptr,

@@ -40,7 +40,8 @@ PressEntry randomEntry()
 {
     return {QStringLiteral("random"),
             PressEntry::Kind::Scorer,
-            QStringLiteral("score = uniform random (seeded); a floor for every other press"),
+            QStringLiteral("score = uniform random (seeded); a floor for every other press "
+                           "(kvpress random_press.py)"),
             {},
             {{QStringLiteral("seed"), QString::number(kSeed), QStringLiteral("generator seed")}},
             &make,

@@ -72,7 +72,8 @@ PressEntry snapKvEntry()
     return {QStringLiteral("snapkv"),
             PressEntry::Kind::Scorer,
             QStringLiteral("score = attention of the last `window` queries, mean over the window, "
-                           "avg-pooled by `kernel`, mean over the GQA group; window kept"),
+                           "avg-pooled by `kernel`, mean over the GQA group; window kept "
+                           "(arXiv:2404.14469; kvpress snapkv_press.py)"),
             {},
             {{QStringLiteral("window"), QString::number(kWindow),
               QStringLiteral("observation window (last context queries)")},

@@ -44,7 +44,7 @@ PressEntry streamingLlmEntry()
     return {QStringLiteral("streamingllm"),
             PressEntry::Kind::Scorer,
             QStringLiteral("keep the first n_sink entries (attention sinks) and the most recent "
-                           "ones"),
+                           "ones (arXiv:2309.17453; kvpress streaming_llm_press.py)"),
             {},
             {{QStringLiteral("n_sink"), QString::number(kSinks), QStringLiteral("sink entries")}},
             &make,

@@ -52,8 +52,9 @@ PressEntry tovaEntry()
 {
     return {QStringLiteral("tova"),
             PressEntry::Kind::Scorer,
-            QStringLiteral("score = last token's attention averaged over all query heads, shared "
-                           "by every kv-head; last token kept"),
+            QStringLiteral(
+                "score = last token's attention averaged over all query heads, shared "
+                "by every kv-head; last token kept (arXiv:2401.06104; kvpress tova_press.py)"),
             {},
             {},
             &make,

@@ -65,7 +65,7 @@ PressEntry whitelistEntry()
     return {QStringLiteral("whitelist"),
             PressEntry::Kind::Wrapper,
             QStringLiteral("protected spans always kept; the rest of the budget by the inner "
-                           "score"),
+                           "score (KVLens; the fix of the pitfalls study, arXiv:2510.00231)"),
             QStringLiteral("scorer"),
             {{QStringLiteral("roles"), QString(),
               QStringLiteral(

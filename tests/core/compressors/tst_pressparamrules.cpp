@@ -6,6 +6,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <cmath>
@@ -201,6 +202,30 @@ class TestPressParamRules : public QObject
             }
         }
         QVERIFY(choices >= 5); // cur leverage, shadowkv svd, kvcompose's three aggregations
+    }
+
+    // Every rule line names where it comes from (issue 17): the kvpress file it follows,
+    // its paper (authors "et al.", or two authors "A & B", with the year; or an arXiv id),
+    // or KVLens where the rule is KVLens's own. All offenders are listed at once.
+    void ruleNamesItsSource()
+    {
+        const PressCatalog catalog;
+        static const QRegularExpression twoAuthors(
+            QStringLiteral("\\p{Lu}\\w+ & \\p{Lu}\\w+,? (?:\\w+ )?\\d{4}"));
+        QStringList unnamed;
+        for (const PressEntry& e : catalog.entries()) {
+            QVERIFY2(!e.rule.contains(u'\n'),
+                     qPrintable(e.name + QStringLiteral(": rule spans lines")));
+            const bool named = e.rule.contains(QLatin1String("kvpress")) ||
+                               e.rule.contains(QLatin1String("et al")) ||
+                               e.rule.contains(QLatin1String("arXiv")) ||
+                               e.rule.contains(QLatin1String("KVLens")) ||
+                               twoAuthors.match(e.rule).hasMatch();
+            if (!named)
+                unnamed << e.name;
+        }
+        QVERIFY2(unnamed.isEmpty(),
+                 qPrintable(QStringLiteral("rules naming no source: ") + unnamed.join(u' ')));
     }
 
     void scorerInnerListsTheScorers()
