@@ -232,6 +232,9 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
             sharedAnswers.push_back(&full);
         }
         for (CompressedConfig& c : chunk) {
+            // A decode-time press's gold pass is the replay under its own schedule, below.
+            if (c.decodingPress != nullptr)
+                continue;
             const ContextCache& context = c.result.context(cache);
             if (c.offloadPress != nullptr) {
                 // The gold pass under retrieval: every question and answer row attends to
@@ -248,8 +251,6 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
             } else {
                 c.answer =
                     std::move(beginAnswers(m_model, sample, context, {&c.edit}, settings).front());
-                if (c.decodesAlone())
-                    c.answer.decode.token = -1; // decoded below, by its own loop
                 decodeTogether(m_model, context, {{&c.edit, &c.answer}}, generate);
             }
         }
@@ -261,15 +262,12 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
                 *sharedAnswers[i] = std::move(begun[i]);
                 shared.emplace_back(sharedEdits[i], sharedAnswers[i]);
             }
-            for (CompressedConfig& c : chunk)
-                if (c.decodesAlone())
-                    c.answer.decode.token = -1; // decoded below, by its own loop
             decodeTogether(m_model, cache, shared, generate);
         }
-        // Decode-time presses: the gold pass above saw the prefill's cache; the greedy
-        // answer is decoded again from the question on, the press cutting the cache.
-        // Offloading presses: the same, every forward attending to what the index
-        // retrieves.
+        // Decode-time presses: the greedy answer is decoded from the question on, the press
+        // cutting the cache, and the gold answer replayed the same way for its metrics.
+        // Offloading presses: the greedy answer is decoded with every forward attending to
+        // what the index retrieves (their gold pass ran above, under retrieval).
         for (CompressedConfig& c : chunk) {
             if (!c.decodesAlone())
                 continue;
