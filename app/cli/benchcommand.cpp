@@ -205,7 +205,8 @@ QJsonObject benchTrain(const QCommandLineParser& parser)
     QString stage = parser.value(QStringLiteral("stage"));
     if (stage.isEmpty() && !spec.stages.empty())
         stage = spec.stages.back().name;
-    return benchmarkTrainSteps(spec, stage, *tokenizer, makeSuiteSequenceFn(tokenizer),
+    return benchmarkTrainSteps(spec, stage, *tokenizer,
+                               makeSuiteSequenceFn(tokenizer, spec.model.maxPosition),
                                intOption(parser, "steps", 1), intOption(parser, "groups", 1))
         .toJson();
 }

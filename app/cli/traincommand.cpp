@@ -133,7 +133,8 @@ int runTrain(const QStringList& args)
 
     Trainer trainer(
         spec, out, tokenizer,
-        makeSuiteSequenceFn(std::shared_ptr<const Tokenizer>(loadTokenizer(tokenizer))));
+        makeSuiteSequenceFn(std::shared_ptr<const Tokenizer>(loadTokenizer(tokenizer)),
+                            spec.model.maxPosition));
     trainer.setProgressCallback([](const QJsonObject& o) { printJson(o); });
     trainer.setCheckpointEvaluator(&evaluateCheckpoint);
     g_trainer = &trainer;

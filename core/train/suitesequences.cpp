@@ -10,10 +10,10 @@
 
 namespace kvl {
 
-TaskSequenceFn makeSuiteSequenceFn(std::shared_ptr<const Tokenizer> tokenizer)
+TaskSequenceFn makeSuiteSequenceFn(std::shared_ptr<const Tokenizer> tokenizer, int maxLength)
 {
     auto generators = std::make_shared<std::map<QString, std::unique_ptr<TaskGenerator>>>();
-    return [tokenizer, generators](const TaskDraw& draw, Rng& rng) {
+    return [tokenizer, generators, maxLength](const TaskDraw& draw, Rng& rng) {
         const auto [suite, variant] = splitSuiteEntry(draw.suite);
         auto& generator = (*generators)[suite];
         if (!generator)
@@ -41,6 +41,11 @@ TaskSequenceFn makeSuiteSequenceFn(std::shared_ptr<const Tokenizer> tokenizer)
             for (const FollowUp& followUp : more) {
                 const QuestionIds asked =
                     questionIds(*tokenizer, followUp.question, followUp.answer);
+                // A follow-up that would run past the model's positions is left out (a
+                // text2json list of twelve people asked fourteen ways does).
+                const size_t length = seq.ids.size() + asked.question.size() + asked.answer.size();
+                if (maxLength > 0 && length > size_t(maxLength))
+                    continue;
                 ask(asked.question, asked.answer);
             }
         }

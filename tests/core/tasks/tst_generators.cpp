@@ -668,6 +668,7 @@ class TestGenerators : public QObject
         QTest::newRow("fields3") << "fields3" << 3 << 3 << 2 << 12;
         QTest::newRow("fields4") << "fields4" << 4 << 4 << 2 << 12;
         QTest::newRow("people2") << "people2" << 1 << 2 << 1 << 2;
+        QTest::newRow("people1") << "people1" << 1 << 2 << 1 << 1;
     }
     void text2jsonSpans()
     {
@@ -688,6 +689,8 @@ class TestGenerators : public QObject
             {QStringLiteral("pet"),
              QRegularExpression(QStringLiteral(R"((\w+ \w+) has a pet (\w+)\.)"))},
         };
+        static const QRegularExpression keysAsked(QStringLiteral(
+            R"(^\nQuestion: List every person as JSON with the keys ([\w ,]+)\.\nAnswer:$)"));
         for (const Sample& s :
              generate(QStringLiteral("text2json"), tokenizer, 300, 1200, variant, 13, 16)) {
             QCOMPARE(s.variant, variant);
@@ -700,7 +703,7 @@ class TestGenerators : public QObject
                 QVERIFY(s.question.contains(f));
 
             // Rebuild the gold objects from the sentences of the asked fields.
-            QMap<QString, QJsonObject> expected;
+            QMap<QString, QJsonObject> expected, everyField;
             int evidenceSentences = 0;
             for (const auto& [field, re] : patterns)
                 for (auto it = re.globalMatch(s.context); it.hasNext();) {
@@ -712,6 +715,7 @@ class TestGenerators : public QObject
                     QVERIFY2(span, qPrintable(m.captured()));
                     QCOMPARE(span->kind,
                              asked.contains(field) ? SpanKind::Evidence : SpanKind::Distractor);
+                    everyField[m.captured(1)].insert(field, m.captured(2));
                     if (!asked.contains(field))
                         continue;
                     ++evidenceSentences;
@@ -734,6 +738,44 @@ class TestGenerators : public QObject
                      1.0);
             // The validator accepts the sample (its spans, gold and meta).
             QCOMPARE(parseSampleLines(samplesToJsonl({s}), variant).size(), size_t(1));
+
+            // Follow-ups: each field some sentence states and the sample does not ask, alone,
+            // listing the gold's people in its order with the values their sentences give.
+            QStringList goldNames;
+            for (const QJsonValue& v : answer)
+                goldNames << v.toObject().value(QStringLiteral("name")).toString();
+            QSet<QString> statedFields;
+            for (const QJsonObject& o : std::as_const(everyField))
+                for (const QString& k : o.keys())
+                    statedFields.insert(k);
+            const std::vector<FollowUp> followUps =
+                makeTaskGenerator(QStringLiteral("text2json"))->followUps(s);
+            QCOMPARE(int(followUps.size()), int(statedFields.size()) - int(asked.size()));
+            QSet<QString> followed;
+            for (const FollowUp& f : followUps) {
+                QVERIFY(f.question != s.question && !followed.contains(f.question));
+                followed.insert(f.question);
+                const auto m = keysAsked.match(f.question);
+                QVERIFY2(m.hasMatch(), qPrintable(f.question));
+                QStringList fields = m.captured(1).replace(QStringLiteral(" and "),
+                                                           QStringLiteral(", "))
+                                         .split(QStringLiteral(", "));
+                QCOMPARE(fields.takeFirst(), QStringLiteral("name"));
+                QCOMPARE(fields.size(), 1);
+                QVERIFY(statedFields.contains(fields.first()) && !asked.contains(fields.first()));
+                const QJsonArray objects = QJsonDocument::fromJson(f.answer.toUtf8()).array();
+                QCOMPARE(objects.size(), goldNames.size());
+                QVERIFY(f.answer.startsWith(QStringLiteral("[{\"name\":")));
+                for (int i = 0; i < objects.size(); ++i) {
+                    const QJsonObject o = objects.at(i).toObject();
+                    QCOMPARE(o.value(QStringLiteral("name")).toString(), goldNames.at(i));
+                    QJsonObject want{{QStringLiteral("name"), goldNames.at(i)}};
+                    for (const QString& field : fields)
+                        if (everyField.value(goldNames.at(i)).contains(field))
+                            want.insert(field, everyField.value(goldNames.at(i)).value(field));
+                    QCOMPARE(o, want);
+                }
+            }
         }
         // 16 samples see every allowed count of fields (and of people, where few).
         QCOMPARE(fieldCounts.size(), qsizetype(maxFields - minFields + 1));
@@ -741,17 +783,19 @@ class TestGenerators : public QObject
             QCOMPARE(peopleCounts.size(), qsizetype(maxPeople - minPeople + 1));
     }
 
-    // people2 is asked by name only: a run that draws its variants never gets it, so
-    // the fields variants' runs (and the golden file) keep their bytes.
-    void text2jsonPeople2NeverDrawn()
+    // people2 and people1 are asked by name only: a run that draws its variants never gets
+    // them, so the fields variants' runs (and the golden file) keep their bytes.
+    void text2jsonFewPeopleNeverDrawn()
     {
         const kvltest::WordTokenizer tokenizer;
         const auto g = makeTaskGenerator(QStringLiteral("text2json"));
-        QVERIFY(g->variants().contains(QStringLiteral("people2")));
-        QVERIFY(!g->drawnVariants().contains(QStringLiteral("people2")));
+        for (const QString& few : {QStringLiteral("people2"), QStringLiteral("people1")}) {
+            QVERIFY(g->variants().contains(few));
+            QVERIFY(!g->drawnVariants().contains(few));
+        }
         for (const Sample& s :
              generate(QStringLiteral("text2json"), tokenizer, 300, 600, {}, 3, 40))
-            QVERIFY(s.variant != QLatin1String("people2"));
+            QVERIFY(!s.variant.startsWith(QLatin1String("people")));
     }
 
     void spansMapToTokens_data()

@@ -322,6 +322,40 @@ class TestTrainer : public QObject
         }
     }
 
+    // Follow-ups that would run past the model's positions are left out: sixteen of them
+    // after a long context can (a text2json run of 2,048-token contexts did).
+    void suiteSequencesFitTheModel()
+    {
+        const std::shared_ptr<const Tokenizer> byte(loadTokenizer(QStringLiteral("byte")));
+        const int limit = 1800;
+        const TaskSequenceFn unlimited = makeSuiteSequenceFn(byte);
+        const TaskSequenceFn limited = makeSuiteSequenceFn(byte, limit);
+        Rng a(3), b(3);
+        size_t longest = 0;
+        for (int n = 0; n < 6; ++n) {
+            const TaskDraw draw{QStringLiteral("retrieval"), 1400, 1500, 16};
+            const TrainSequence all = unlimited(draw, a);
+            const TrainSequence fit = limited(draw, b);
+            longest = std::max(longest, all.ids.size());
+            QVERIFY(int(fit.ids.size()) <= limit);
+            // The same draws: what fits is the sequence with whole follow-ups left out, so
+            // it starts with the context, the sample's own question and its answer.
+            const auto firstAnswerEnd = [](const TrainSequence& s) {
+                size_t i = 0;
+                while (i < s.ids.size() && !s.supervised[i])
+                    ++i;
+                while (i < s.ids.size() && s.supervised[i])
+                    ++i;
+                return i;
+            };
+            const size_t own = firstAnswerEnd(all);
+            QCOMPARE(firstAnswerEnd(fit), own);
+            QVERIFY(std::equal(all.ids.begin(), all.ids.begin() + own, fit.ids.begin()));
+            QVERIFY(fit.ids.size() > own); // some follow-ups still fit
+        }
+        QVERIFY2(int(longest) > limit, "the limit was never reached");
+    }
+
     void fewStepsLowerTheLoss()
     {
         QTemporaryDir dir;
