@@ -17,7 +17,8 @@
 #   STUDY_ENTRIES   entries to run, space-separated (default: all of the list below)
 #   STUDY_NICE      niceness of the runs (default 10)
 #   KVLENS_THREADS  libtorch threads (default 0: all cores)
-#   STUDY_T2J_MODEL the checkpoint of the people2 entry (adds it to the default list)
+#   STUDY_T2J_MODEL the checkpoint of the people1 and people2 entries (adds them to the
+#                   default list)
 set -euo pipefail
 
 out=${1:-offloading-study}
@@ -32,20 +33,22 @@ threads=${KVLENS_THREADS:-0}
 # bundled model handles under FullCache (model card: single 0.95, multikey 0.96, multihop
 # 0.96 at 1,025-2,048 tokens); text2json is the extraction task itself, which the bundled
 # model does not handle under FullCache (0.04-0.09 at these lengths): its rows show
-# retrieval recall per answer field, not a score drop. people2 is the extraction entry
-# with a FullCache score to lose (one or two people, one or two fields), on a checkpoint
-# trained for it by resources/train/bundled-text2json.json: it runs only when
-# STUDY_T2J_MODEL names that checkpoint (none ships; docs/offloading-study.md). Distinct
-# seeds keep the sample keys of the entries apart.
+# retrieval recall per answer field, not a score drop. people1 and people2 are the
+# extraction entries with a FullCache score to lose (one person, or one or two people; one
+# or two fields), on a checkpoint trained for them by
+# resources/train/bundled-text2json.json: they run only when STUDY_T2J_MODEL names that
+# checkpoint (none ships; docs/offloading-study.md). Distinct seeds keep the sample keys
+# of the entries apart.
 declare -A entries=(
     [single]="retrieval single 101 bundled"
     [multikey]="retrieval multikey 102 bundled"
     [multihop]="multihop '' 103 bundled"
     [text2json]="text2json fields2 104 bundled"
     [people2]="text2json people2 105 ${STUDY_T2J_MODEL:-}"
+    [people1]="text2json people1 106 ${STUDY_T2J_MODEL:-}"
 )
 order=(single multikey multihop text2json)
-[[ -n ${STUDY_T2J_MODEL:-} ]] && order+=(people2)
+[[ -n ${STUDY_T2J_MODEL:-} ]] && order+=(people1 people2)
 if [[ -n ${STUDY_ENTRIES:-} ]]; then
     read -r -a order <<<"$STUDY_ENTRIES"
 fi
@@ -84,28 +87,31 @@ EOF
     "$cli" report --format json "$out/$entry.kvl" >"$out/$entry.report.json"
 done
 
-# summary.md from the reports' JSON: the accuracy table (FullCache and every press, as
-# accuracy over the entry's samples) and the retrieval table (score, recall, share).
+# summary.md from the reports' JSON: the retrieval table (score, recall, share), the
+# transitions against FullCache, and the per-field recall.
 python3 - "$out" "${order[@]}" >"$out/summary.md" <<'PY'
 import json, sys
 out, entries = sys.argv[1], sys.argv[2:]
-print("| entry | configuration | ratio | n | score | FullCache score | evidence recall | attended share |")
-print("|---|---|---|---|---|---|---|---|")
+reports = {e: json.load(open("%s/%s.report.json" % (out, e))) for e in entries}
 def f(v):
     return "-" if v is None else ("%.2f" % v if isinstance(v, float) else str(v))
-for e in entries:
-    r = json.load(open("%s/%s.report.json" % (out, e)))
-    for c in r.get("retrieval", []):
-        print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            e, c["compressor"], f(c["ratio"]), c["n"], f(c["score"]),
-            f(c["fullcache_score"]), f(c["evidence_recall"]), f(c["attended_share"])))
-print()
-print("| entry | configuration | ratio | field | n | recall |")
-print("|---|---|---|---|---|---|")
-for e in entries:
-    r = json.load(open("%s/%s.report.json" % (out, e)))
-    for c in r.get("retrieval_fields", []):
-        print("| %s | %s | %s | %s | %s | %s |" % (
-            e, c["compressor"], f(c["ratio"]), c["field"], c["n"], f(c["recall"])))
+def table(name, header, cells):
+    """One markdown table: a row per entry and row of the reports' table `name`."""
+    print("| entry | " + " | ".join(header) + " |")
+    print("|---|" + "---|" * len(header))
+    for e in entries:
+        for c in reports[e].get(name, []):
+            print("| %s | %s |" % (e, " | ".join(f(v) for v in cells(c))))
+    print()
+table("retrieval", ["configuration", "ratio", "n", "score", "FullCache score",
+                    "evidence recall", "attended share"],
+      lambda c: [c["compressor"], c["ratio"], c["n"], c["score"], c["fullcache_score"],
+                 c["evidence_recall"], c["attended_share"]])
+# A drop is a C->W: an answer FullCache gets right (correct by the suite's rule) that the
+# press gets wrong; W->C the reverse.
+table("transitions", ["configuration", "ratio", "C->C", "C->W", "W->C", "W->W"],
+      lambda c: [c["compressor"], c["ratio"], c["C->C"], c["C->W"], c["W->C"], c["W->W"]])
+table("retrieval_fields", ["configuration", "ratio", "field", "n", "recall"],
+      lambda c: [c["compressor"], c["ratio"], c["field"], c["n"], c["recall"]])
 PY
 cat "$out/summary.md"
