@@ -158,10 +158,8 @@ Sample Text2JsonGenerator::generateVariant(const Tokenizer& tokenizer, const QSt
                          kMaxPeople);
 
     std::vector<Fact> facts;
-    QStringList peopleNames;
     for (int p = 0; p < people; ++p) {
         const QString name = names.fresh();
-        peopleNames << name;
         for (const QString& field : kFields) {
             const bool isAsked = asked.contains(field);
             // Unasked fields appear now and then as distractors.

@@ -26,6 +26,7 @@ import os
 import struct
 import subprocess
 import sys
+import tempfile
 
 import torch
 
@@ -52,12 +53,13 @@ def read_safetensors(path):
 
 
 def tokenize_file(cli, model, text, special=False):
-    path = "/tmp/landmark_dilution.txt"
-    with open(path, "w") as f:
+    # Through a file: `tokenize --text-file` encodes its whole text, newlines included.
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
         f.write(text)
-    r = subprocess.run([cli, "tokenize", "--model", model, "--offsets", "--text-file", path]
-                       + (["--add-special"] if special else []),
-                       capture_output=True, text=True, check=True)
+        f.flush()
+        r = subprocess.run([cli, "tokenize", "--model", model, "--offsets", "--text-file", f.name]
+                           + (["--add-special"] if special else []),
+                           capture_output=True, text=True, check=True)
     j = json.loads(r.stdout)
     return j["ids"], j["offsets"]
 

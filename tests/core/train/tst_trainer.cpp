@@ -323,7 +323,8 @@ class TestTrainer : public QObject
     }
 
     // Follow-ups that would run past the model's positions are left out: sixteen of them
-    // after a long context can (a text2json run of 2,048-token contexts did).
+    // after a long context can (a text2json run whose follow-ups asked every set of fields
+    // did, at 4,097 tokens).
     void suiteSequencesFitTheModel()
     {
         const std::shared_ptr<const Tokenizer> byte(loadTokenizer(QStringLiteral("byte")));
