@@ -1293,6 +1293,45 @@ Runs of the decode-time presses (decoding, compression_ratio_decoding, prefill_d
     </message>
 </context>
 <context>
+    <name>kvl::MissingRowsText</name>
+    <message numerus="yes">
+        <source>%n sample(s) skipped under every configuration: %1</source>
+        <translation>
+            <numerusform>%n サンプルはすべての構成でスキップ: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 @ %2: %n sample(s) without a row: %3</source>
+        <translation>
+            <numerusform>%1 @ %2: 行のない %n サンプル: %3</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s) skipped: %1</source>
+        <translation>
+            <numerusform>%n サンプルをスキップ: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s) skipped for %1 reasons</source>
+        <translation>
+            <numerusform>%n サンプルを %1 種類の理由でスキップ</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s) failed under %1</source>
+        <translation>
+            <numerusform>%1 で %n 行が失敗</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s) failed under %1 configurations</source>
+        <translation>
+            <numerusform>%1 個の構成で %n 行が失敗</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>kvl::NewRunChoices</name>
     <message>
         <source>Choose the bundled model or a model directory.</source>

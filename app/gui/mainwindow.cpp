@@ -747,6 +747,7 @@ void MainWindow::closeRun()
     m_overlapLists->clear();
     m_rowsQuery = {};
     m_inspector->clear();
+    statusBar()->setToolTip({}); // the closed run's missing rows (showRunStatus)
     updateChoosers();
     updateCompareChoices();
     m_stack->setCurrentWidget(m_start);

@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "comparepanel.h"
 #include "latestrequest.h"
+#include "missingrowstext.h"
 #include "newrundialog.h"
 #include "overlaplists.h"
 #include "rowqueries.h"
@@ -148,6 +149,9 @@ void MainWindow::showRunStatus()
         rows += tr(" (checking the rows' checksums…)");
     else if (data.uncheckedRows > 0)
         rows += tr(" (%1 written before checksums, not verified)").arg(data.uncheckedRows);
+    const MissingRowsText missing = MissingRowsText::of(data.missing);
+    rows += missing.summary;
+    statusBar()->setToolTip(missing.detail);
     const bool running = data.status == QLatin1String("running");
     statusBar()->showMessage(
         running && data.sampleCount == 0

@@ -2,6 +2,7 @@
 
 #include "decodingviews.h"
 #include "retrievalviews.h"
+#include "store/runaggregates.h"
 #include "views/accuracydata.h"
 #include "views/evictionmapdata.h"
 #include "views/failuresetsdata.h"
@@ -57,6 +58,9 @@ struct RunViewData
     // Result rows written before schema version 3 carry no checksum: read unverified
     // (every other row was verified when the file's state was first seen).
     qint64 uncheckedRows = 0;
+    // Samples the sweep skipped and configurations that failed on a sample: the rows the
+    // accuracy curves lack, with why (RunReader::missingRows).
+    std::vector<MissingCell> missing;
     AccuracyData accuracy; // over every suite of the run
     // The run's suites (sorted) and the accuracy of each alone, for the suite chooser:
     // a pooled curve hides a suite that breaks at a lower ratio than the others.

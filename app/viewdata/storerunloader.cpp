@@ -614,6 +614,7 @@ void loadRunSummary(RunReader& reader, RunViewData& data, LoadTimings* timings)
     data.status = info.status;
     data.sampleCount = reader.sampleCount();
     data.resultCount = reader.resultCount();
+    data.missing = reader.missingRows();
     data.configs.clear();
     for (const ConfigRecord& c : reader.configs())
         data.configs << ConfigChoice{c.compressor, c.ratio};
@@ -694,6 +695,7 @@ void takeSummary(RunViewData& to, const RunViewData& from)
     to.status = from.status;
     to.sampleCount = from.sampleCount;
     to.resultCount = from.resultCount;
+    to.missing = from.missing;
     to.configs = from.configs;
     to.sampleKeys = from.sampleKeys;
     to.accuracy = from.accuracy;

@@ -8,6 +8,7 @@
 #include "run/preparedsample.h"
 #include "run/sampleevaluator.h"
 #include "run/sampleplan.h"
+#include "store/runmetakeys.h"
 #include "store/runreader.h"
 #include "store/runspecdifference.h"
 #include "store/runwriter.h"
@@ -45,7 +46,7 @@ QSet<QString> skippedSampleKeys(const QString& path)
     QSet<QString> keys;
     RunReader reader(path);
     for (const SampleInfo& s : reader.samples())
-        if (s.meta.contains(QStringLiteral("skipped")))
+        if (s.meta.contains(kSkippedSample))
             keys.insert(s.key);
     return keys;
 }
@@ -305,7 +306,7 @@ SweepSummary SweepRunner::run(const QString& outPath)
         if (!skipReason.isEmpty()) {
             if (skippedInfo.suite.isEmpty() && planned->source < int(m_spec.samples.size()))
                 skippedInfo.suite = m_spec.samples[size_t(planned->source)].suite;
-            skippedInfo.meta.insert(QStringLiteral("skipped"), skipReason);
+            skippedInfo.meta.insert(kSkippedSample, skipReason);
             writer.writeSample(SampleRecord{skippedInfo, {}});
             ++summary.skipped;
             progress.skipReason = skipReason;

@@ -109,4 +109,15 @@ struct InterventionCell
     double repairRate = 0.0;
 };
 
+// Rows a sweep could not write, per compressor x ratio x reason: samples skipped whole
+// (compressor empty: no configuration has a row for them) and configurations that failed
+// on a sample (store/runmetakeys.h), so that an n short of the run's samples is explained.
+struct MissingCell
+{
+    QString compressor; // empty for a skipped sample
+    double ratio = 0.0;
+    QString reason;
+    qint64 samples = 0;
+};
+
 } // namespace kvl

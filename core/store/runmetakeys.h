@@ -7,6 +7,10 @@ namespace kvl {
 // Keys of the JSON the sweep writes beside the rows (a sample's meta, a configuration's
 // params) that the store's torch-free readers (report, views) act on.
 
+// SampleInfo::meta: why the sweep skipped the sample whole (too long for the model, say):
+// it has no row under any configuration.
+inline constexpr QLatin1String kSkippedSample("skipped");
+
 // SampleInfo::meta: {config key: why}, the configurations whose compression or decoding
 // failed on the sample. They have no row there; the sample's other rows (FullCache
 // included) are kept.

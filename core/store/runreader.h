@@ -120,6 +120,9 @@ class RunReader
     // of each group with how many were re-answered.
     std::vector<InterventionGroupCell> interventionRatesByGroup();
     std::vector<InterventionGroupCount> interventionGroupCounts();
+    // Skipped samples and failed configurations (missingrows.cpp), skipped samples first,
+    // then by compressor, ratio and reason.
+    std::vector<MissingCell> missingRows();
 
   private:
     std::unique_ptr<SqliteDatabase> m_db;

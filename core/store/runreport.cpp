@@ -4,7 +4,6 @@
 #include "store/decodingsteps.h"
 #include "store/retrievalreport.h"
 #include "store/runreader.h"
-#include "store/runmetakeys.h"
 
 #include <QJsonValue>
 #include <QtNumeric>
@@ -68,30 +67,16 @@ ReportTable decodingTable(RunReader& reader)
     return t;
 }
 
-// Rows a sweep could not write: samples skipped whole (their reason in the sample's
-// meta) and configurations that failed on a sample (store/runmetakeys.h), counted per
-// compressor x ratio x reason, so that an n short of the run's samples is explained.
+// Rows a sweep could not write (RunReader::missingRows), so that an n short of the run's
+// samples is explained.
 ReportTable missingTable(RunReader& reader)
 {
     ReportTable t = table("missing", "Rows missing: skipped samples and failed configurations",
                           {"compressor", "ratio", "samples", "reason"});
-    QHash<QString, ConfigRecord> configs;
-    for (const ConfigRecord& c : reader.configs())
-        configs.insert(c.key, c);
-    std::map<std::tuple<QString, double, QString>, int> counts;
-    for (const SampleInfo& s : reader.samples()) {
-        const QString skipped = s.meta.value(QLatin1String("skipped")).toString();
-        if (!skipped.isEmpty())
-            ++counts[{QStringLiteral("(every configuration)"), 0.0, skipped}];
-        const QJsonObject failed = s.meta.value(kFailedConfigs).toObject();
-        for (auto it = failed.begin(); it != failed.end(); ++it) {
-            const ConfigRecord c = configs.value(it.key());
-            ++counts[{c.compressor.isEmpty() ? it.key() : c.compressor, c.ratio,
-                      it.value().toString()}];
-        }
-    }
-    for (const auto& [cell, n] : counts)
-        t.rows.push_back({std::get<0>(cell), std::get<1>(cell), n, std::get<2>(cell)});
+    for (const MissingCell& m : reader.missingRows())
+        t.rows.push_back(
+            {m.compressor.isEmpty() ? QStringLiteral("(every configuration)") : m.compressor,
+             m.ratio, m.samples, m.reason});
     return t;
 }
 

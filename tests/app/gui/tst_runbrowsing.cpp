@@ -22,6 +22,8 @@
 #include "views/overlapmatrixview.h"
 #include "views/taxonomydata.h"
 
+#include "store/runreader.h"
+#include "store/runwriter.h"
 #include "store/sqlitedatabase.h"
 
 #include <QComboBox>
@@ -30,6 +32,7 @@
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <qcustomplot.h>
 
@@ -154,6 +157,63 @@ class TstRunBrowsing : public QObject
         QVERIFY(empty >= 5); // taxonomy, overlap, attention, eviction map, GER at least
         QVERIFY(!window.referenceHeatmap()->hasData());
         QVERIFY(window.referenceHeatmap()->emptyHint().startsWith(QStringLiteral("No sample")));
+    }
+
+    // Rows the sweep could not write (a sample skipped whole, a configuration that failed
+    // on one sample) are counted with their reason on the status line, each in its tool
+    // tip, so that curves standing on fewer samples than the run holds say why.
+    void missingRowsInTheStatusLine()
+    {
+        const QString path = writeRun(QStringLiteral("missing.kvl"), {0, 1, 2, 3});
+        const QString tooLong =
+            QStringLiteral("sample s9 needs 5000 positions; max_position_embeddings is 4096");
+        {
+            RunWriter writer(path);
+            SampleInfo skipped;
+            skipped.key = QStringLiteral("s9");
+            skipped.suite = QStringLiteral("niah");
+            skipped.meta.insert(QStringLiteral("skipped"), tooLong);
+            writer.writeSample(SampleRecord{skipped, {}});
+        }
+        QString snapKey;
+        for (const ConfigRecord& c : RunReader(path).configs())
+            if (c.compressor == QLatin1String("SnapKV") && c.ratio == 0.5)
+                snapKey = c.key;
+        SqliteDatabase db(path, SqliteDatabase::Mode::ReadWriteCreate);
+        db.exec(QStringLiteral("UPDATE sample SET meta_json = '{\"failed_configs\": {\"%1\": "
+                               "\"window 40 is longer than the context\"}}' WHERE sample_key = "
+                               "'s2'; DELETE FROM result WHERE sample_id = (SELECT id FROM sample "
+                               "WHERE sample_key = 's2') AND config_id = (SELECT id FROM config "
+                               "WHERE config_key = '%1')")
+                    .arg(snapKey));
+
+        MainWindow window;
+        window.setRunStages(storeRunStages());
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.openRun(path);
+        QVERIFY(loaded.wait(5000));
+        QTRY_VERIFY(!window.statusBar()->currentMessage().contains(QLatin1String("checking")));
+        const QString status = window.statusBar()->currentMessage();
+        for (const QString& part :
+             {QStringLiteral("5 sample(s)"), QStringLiteral("1 sample(s) skipped: ") + tooLong,
+              QStringLiteral("1 row(s) failed under SnapKV @ 0.5")})
+            QVERIFY2(status.contains(part), qPrintable(part + QLatin1String(" not in: ") + status));
+        const QString tip = window.statusBar()->toolTip();
+        QVERIFY2(tip.contains(QStringLiteral("SnapKV @ 0.5: 1 sample(s) without a row: window 40 "
+                                             "is longer than the context")),
+                 qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("1 sample(s) skipped under every configuration")),
+                 qPrintable(tip));
+        window.closeRun();
+        QVERIFY(window.statusBar()->toolTip().isEmpty());
+
+        // A run without missing rows says nothing of them.
+        window.openRun(writeRun(QStringLiteral("whole.kvl"), {0, 1}));
+        QVERIFY(loaded.wait(5000));
+        QTRY_VERIFY(!window.statusBar()->currentMessage().contains(QLatin1String("checking")));
+        QVERIFY2(!window.statusBar()->currentMessage().contains(QLatin1String("skipped")),
+                 qPrintable(window.statusBar()->currentMessage()));
+        QVERIFY(window.statusBar()->toolTip().isEmpty());
     }
 
     void sessionReopensRunWithItsFocus()

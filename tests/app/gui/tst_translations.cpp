@@ -52,6 +52,8 @@ class TstTranslations : public QObject
                                          << "Range: %1 to %2";
         QTest::newRow("head grid") << "kvl::HeadGridView"
                                    << "Question attention, every layer × kv-head";
+        QTest::newRow("missing rows") << "kvl::MissingRowsText"
+                                      << "%n row(s) failed under %1";
         QTest::newRow("rows hint") << "kvl::RowsPanel"
                                    << "Click a taxonomy or chain-break bar, a failure-overlap "
                                       "cell or a failure-set (UpSet) column to list its rows.";

@@ -357,6 +357,12 @@ class TestSweepRunner : public QObject
         QVERIFY2(reason.contains(QStringLiteral("config.json")), qPrintable(reason));
         QCOMPARE(reader.results({.sampleKey = QStringLiteral("long")}).size(), size_t(0));
         QCOMPARE(reader.results({.sampleKey = QStringLiteral("short")}).size(), size_t(2));
+        // What the report and the window's status line count: one sample, no configuration.
+        const std::vector<MissingCell> missing = reader.missingRows();
+        QCOMPARE(missing.size(), size_t(1));
+        QVERIFY(missing[0].compressor.isEmpty());
+        QCOMPARE(missing[0].samples, qint64(1));
+        QCOMPARE(missing[0].reason, reason);
         QCOMPARE(RunReader(out).runInfo().spec.value(QStringLiteral("skip_too_long")),
                  QJsonValue(true));
         // A rerun does not retry what was skipped.
@@ -408,6 +414,11 @@ class TestSweepRunner : public QObject
         const QJsonArray missing = runReportJson(reader).value(QStringLiteral("missing")).toArray();
         QCOMPARE(missing.size(), 1);
         QCOMPARE(missing[0].toObject().value(QStringLiteral("samples")).toInt(), 1);
+        const std::vector<MissingCell> cells = reader.missingRows();
+        QCOMPARE(cells.size(), size_t(1));
+        QCOMPARE(cells[0].compressor, QStringLiteral("snapkv:window=40")); // as the spec named it
+        QCOMPARE(cells[0].ratio, 0.5);
+        QCOMPARE(cells[0].reason, failed.value(snapKey).toString());
     }
 
     // A prompt that cannot be laid out (a system turn, no template) stops the run before
