@@ -1313,12 +1313,6 @@ Runs of the decode-time presses (decoding, compression_ratio_decoding, prefill_d
         </translation>
     </message>
     <message numerus="yes">
-        <source>%n sample(s) skipped for %1 reasons</source>
-        <translation>
-            <numerusform>%n サンプルを %1 種類の理由でスキップ</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%n row(s) failed under %1</source>
         <translation>
             <numerusform>%1 で %n 行が失敗</numerusform>
@@ -1328,6 +1322,12 @@ Runs of the decode-time presses (decoding, compression_ratio_decoding, prefill_d
         <source>%n row(s) failed under %1 configurations</source>
         <translation>
             <numerusform>%1 個の構成で %n 行が失敗</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n sample(s) skipped for %1 reasons (the tool tip lists them), the first: %2</source>
+        <translation>
+            <numerusform>%n サンプルを %1 種類の理由でスキップ（一覧はツールチップ）、最初の理由: %2</numerusform>
         </translation>
     </message>
 </context>

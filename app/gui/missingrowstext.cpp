@@ -9,11 +9,14 @@ MissingRowsText MissingRowsText::of(const std::vector<MissingCell>& cells)
 {
     qint64 skipped = 0, failed = 0;
     QSet<QString> skipReasons, failedConfigs;
+    QString firstSkipReason;
     QStringList lines;
     for (const MissingCell& c : cells) {
         const int n = int(c.samples);
         if (c.compressor.isEmpty()) {
             skipped += c.samples;
+            if (skipReasons.isEmpty())
+                firstSkipReason = c.reason;
             skipReasons.insert(c.reason);
             lines << tr("%n sample(s) skipped under every configuration: %1", nullptr, n)
                          .arg(c.reason);
@@ -29,13 +32,18 @@ MissingRowsText MissingRowsText::of(const std::vector<MissingCell>& cells)
     MissingRowsText text;
     if (lines.isEmpty())
         return text;
+    // A skip reason names its file and sample before the limit it broke, so reasons seldom
+    // repeat and run long: the counts come first (a long line is clipped at its end), then
+    // the first reason; the tool tip lists every one.
     QStringList parts;
     if (skipped > 0)
         parts << (skipReasons.size() == 1
-                      ? tr("%n sample(s) skipped: %1", nullptr, int(skipped))
-                            .arg(*skipReasons.begin())
-                      : tr("%n sample(s) skipped for %1 reasons", nullptr, int(skipped))
-                            .arg(skipReasons.size()));
+                      ? tr("%n sample(s) skipped: %1", nullptr, int(skipped)).arg(firstSkipReason)
+                      : tr("%n sample(s) skipped for %1 reasons (the tool tip lists them), the "
+                           "first: %2",
+                           nullptr, int(skipped))
+                            .arg(skipReasons.size())
+                            .arg(firstSkipReason));
     if (failed > 0)
         parts << (failedConfigs.size() == 1
                       ? tr("%n row(s) failed under %1", nullptr, int(failed))

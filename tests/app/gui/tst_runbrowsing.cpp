@@ -4,6 +4,7 @@
 #include "comparepanel.h"
 #include "guirunfixture.h"
 #include "mainwindow.h"
+#include "missingrowstext.h"
 #include "offscreentestmain.h"
 #include "overlaplists.h"
 #include "resultrowsmodel.h"
@@ -206,6 +207,16 @@ class TstRunBrowsing : public QObject
                  qPrintable(tip));
         window.closeRun();
         QVERIFY(window.statusBar()->toolTip().isEmpty());
+
+        // Skip reasons name their sample, so they seldom repeat: the line counts them and
+        // gives the first; the tool tip lists them.
+        const MissingRowsText two = MissingRowsText::of(
+            {{QString(), 0.0, QStringLiteral("sample a needs 5000 positions"), 1},
+             {QString(), 0.0, QStringLiteral("sample b needs 4200 positions"), 1}});
+        QCOMPARE(two.summary, QStringLiteral(" · 2 sample(s) skipped for 2 reasons (the tool tip "
+                                             "lists them), the first: sample a needs 5000 "
+                                             "positions"));
+        QCOMPARE(two.detail.count(QLatin1Char('\n')), 1);
 
         // A run without missing rows says nothing of them.
         window.openRun(writeRun(QStringLiteral("whole.kvl"), {0, 1}));
