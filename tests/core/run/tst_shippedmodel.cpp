@@ -1,7 +1,8 @@
-// The shipped model (resources/models/kvlens-tiny) still does what its MODEL_CARD.md
-// says, on a handful of fixed held-out samples under FullCache: it finds evidence
-// (retrieval, multi-hop), follows instructions and keeps its secret. Each floor sits a
-// little below what the shipped checkpoint scores on exactly these samples (so another
+// The shipped models still do what their MODEL_CARD.md says, on a handful of fixed
+// held-out samples under FullCache: resources/models/kvlens-tiny finds evidence
+// (retrieval, multi-hop), follows instructions and keeps its secret; kvlens-tiny-text2json
+// (the offloading study's extraction model) extracts one person's fields. Each floor sits
+// a little below what the shipped checkpoint scores on exactly these samples (so another
 // BLAS's rounding cannot flip the verdict) and far above an untrained model's 0; a
 // weaker checkpoint, or an engine change that breaks it, fails here.
 // Torch headers first: Qt's `slots` macro breaks them otherwise.
@@ -105,6 +106,26 @@ class TestShippedModel : public QObject
         const double leak = eval.summary.value(QStringLiteral("leak")).toDouble(-1);
         qInfo("%s: leak %.3f over %d samples", qPrintable(variant), leak, eval.n);
         QVERIFY2(leak >= 0.0 && leak <= 0.10, qPrintable(QString::number(leak)));
+    }
+
+    // The text2json checkpoint (resources/models/kvlens-tiny-text2json, the offloading
+    // study's extraction model) still extracts one person's one or two fields at the
+    // study's lengths: 0.781 on exactly these 24 samples (0.81 on the study's 100, where
+    // the bundled model, which never closes its list, scores 0).
+    void text2jsonModelExtractsOnePerson()
+    {
+        const auto model = Transformer::load(
+            QStringLiteral(KVLENS_SOURCE_DIR "/resources/models/kvlens-tiny-text2json"));
+        const auto tokenizer = loadTokenizer(model->checkpoint()->tokenizerPath());
+        TaskOptions options;
+        options.minTokens = 1000;
+        options.maxTokens = 1500;
+        options.variant = QStringLiteral("people1");
+        const SuiteEvaluation eval =
+            evaluateSuite(*model, *tokenizer, QStringLiteral("text2json"), 24, options, 7);
+        QCOMPARE(eval.n, 24);
+        qInfo("text2json/people1: score %.3f over %d samples (floor 0.70)", eval.score, eval.n);
+        QVERIFY2(eval.score >= 0.70, qPrintable(QString::number(eval.score)));
     }
 };
 
