@@ -1301,12 +1301,6 @@ Runs of the decode-time presses (decoding, compression_ratio_decoding, prefill_d
         </translation>
     </message>
     <message numerus="yes">
-        <source>%1 @ %2: %n sample(s) without a row: %3</source>
-        <translation>
-            <numerusform>%1 @ %2: 行のない %n サンプル: %3</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
         <source>%n sample(s) skipped: %1</source>
         <translation>
             <numerusform>%n サンプルをスキップ: %1</numerusform>
@@ -1328,6 +1322,12 @@ Runs of the decode-time presses (decoding, compression_ratio_decoding, prefill_d
         <source>%n sample(s) skipped for %1 reasons (the tool tip lists them), the first: %2</source>
         <translation>
             <numerusform>%n サンプルを %1 種類の理由でスキップ（一覧はツールチップ）、最初の理由: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n sample(s) without a row: %2</source>
+        <translation>
+            <numerusform>%1: 行のない %n サンプル: %2</numerusform>
         </translation>
     </message>
 </context>

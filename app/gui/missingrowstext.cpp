@@ -1,5 +1,7 @@
 #include "missingrowstext.h"
 
+#include "runviewdata.h"
+
 #include <QSet>
 #include <QStringList>
 
@@ -7,26 +9,24 @@ namespace kvl {
 
 MissingRowsText MissingRowsText::of(const std::vector<MissingCell>& cells)
 {
+    // missingRows gives one cell per reason, skipped samples first: the skip reasons are
+    // the skipped cells, the first of them the first cell.
     qint64 skipped = 0, failed = 0;
-    QSet<QString> skipReasons, failedConfigs;
-    QString firstSkipReason;
+    int skipReasons = 0;
+    QSet<QString> failedConfigs;
     QStringList lines;
     for (const MissingCell& c : cells) {
         const int n = int(c.samples);
         if (c.compressor.isEmpty()) {
             skipped += c.samples;
-            if (skipReasons.isEmpty())
-                firstSkipReason = c.reason;
-            skipReasons.insert(c.reason);
+            ++skipReasons;
             lines << tr("%n sample(s) skipped under every configuration: %1", nullptr, n)
                          .arg(c.reason);
         } else {
             failed += c.samples;
-            failedConfigs.insert(QStringLiteral("%1 @ %2").arg(c.compressor).arg(c.ratio));
-            lines << tr("%1 @ %2: %n sample(s) without a row: %3", nullptr, n)
-                         .arg(c.compressor)
-                         .arg(c.ratio)
-                         .arg(c.reason);
+            const QString config = ConfigChoice{c.compressor, c.ratio}.label();
+            failedConfigs.insert(config);
+            lines << tr("%1: %n sample(s) without a row: %2", nullptr, n).arg(config, c.reason);
         }
     }
     MissingRowsText text;
@@ -37,13 +37,14 @@ MissingRowsText MissingRowsText::of(const std::vector<MissingCell>& cells)
     // the first reason; the tool tip lists every one.
     QStringList parts;
     if (skipped > 0)
-        parts << (skipReasons.size() == 1
-                      ? tr("%n sample(s) skipped: %1", nullptr, int(skipped)).arg(firstSkipReason)
+        parts << (skipReasons == 1
+                      ? tr("%n sample(s) skipped: %1", nullptr, int(skipped))
+                            .arg(cells.front().reason)
                       : tr("%n sample(s) skipped for %1 reasons (the tool tip lists them), the "
                            "first: %2",
                            nullptr, int(skipped))
-                            .arg(skipReasons.size())
-                            .arg(firstSkipReason));
+                            .arg(skipReasons)
+                            .arg(cells.front().reason));
     if (failed > 0)
         parts << (failedConfigs.size() == 1
                       ? tr("%n row(s) failed under %1", nullptr, int(failed))

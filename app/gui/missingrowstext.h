@@ -19,6 +19,7 @@ struct MissingRowsText
     QString summary; // " · 3 sample(s) skipped: <reason>; 2 row(s) failed under ...", or empty
     QString detail;  // one line per compressor x ratio x reason (the status bar's tool tip)
 
+    // `cells` as RunReader::missingRows orders them (skipped samples first).
     static MissingRowsText of(const std::vector<MissingCell>& cells);
 };
 

@@ -10,7 +10,7 @@ namespace kvl {
 // of an asked field; distractors: sentences of fields not asked and access-code
 // records of the same people. people2: one or two people, one or two asked fields (a
 // setting a small model can learn to list and close); people1: one person, one or two
-// asked fields (the part of people2 the bundled text2json checkpoint answers).
+// asked fields (the setting resources/models/kvlens-tiny-text2json answers).
 class Text2JsonGenerator : public TaskGenerator
 {
   public:
