@@ -139,6 +139,9 @@ int runRun(const QStringList& args)
     opt("threads", "libtorch threads (default: the spec's, else all cores)", "N");
     opt("max-samples", "stop after running N samples (resume later)", "N");
     opt("quiet", "no progress lines on stdout");
+    opt("force-new",
+        "discard the run file at --out and start a new one (default: resume it, refused when "
+        "it was run with another spec, model, template or other sample texts)");
     addChatTemplateOptions(parser);
     parser.process(args);
     if (!parser.positionalArguments().isEmpty())
@@ -182,6 +185,7 @@ int runRun(const QStringList& args)
     if (parser.isSet(QStringLiteral("max-samples")))
         options.maxSamples = intOption(parser, "max-samples", 1);
     options.toolVersion = QStringLiteral(KVLENS_VERSION);
+    options.forceNew = parser.isSet(QStringLiteral("force-new"));
     static std::atomic<bool> stop{false};
     installStopSignals(stop);
     options.cancel = &stop;

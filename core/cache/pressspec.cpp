@@ -11,16 +11,20 @@ class Parser
   public:
     explicit Parser(const QString& text) : m_text(text) {}
 
-    PressSpec spec()
+    PressSpec spec(int depth = 1)
     {
+        // Specs come from spec files and command lines: a(a(a(...))) 100,000 deep would
+        // overflow the stack here (and in every walk over the result).
+        if (depth > kMaxPressNesting)
+            fail(QStringLiteral("presses nested deeper than %1 levels").arg(kMaxPressNesting));
         PressSpec s;
         s.name = word(QStringLiteral("a press name"));
         if (peek() == u'(') {
             ++m_pos;
-            s.inner.push_back(spec());
+            s.inner.push_back(spec(depth + 1));
             while (peek() == u'+') {
                 ++m_pos;
-                s.inner.push_back(spec());
+                s.inner.push_back(spec(depth + 1));
             }
             expect(u')');
         }
@@ -50,7 +54,9 @@ class Parser
 
     [[noreturn]] void fail(const QString& problem) const
     {
-        throw Error(QStringLiteral("press spec '%1'").arg(m_text),
+        // A spec long enough to be refused for its nesting is not quoted whole.
+        const QString shown = m_text.size() > 80 ? m_text.left(77) + QStringLiteral("...") : m_text;
+        throw Error(QStringLiteral("press spec '%1'").arg(shown),
                     QStringLiteral("column %1: %2").arg(m_pos + 1).arg(problem));
     }
 

@@ -12,6 +12,9 @@ namespace kvl {
 // e.g. "snapkv:window=64,kernel=5", "adakv(snapkv):alpha_safeguard=0.2",
 // "chunkkv(knorm):chunk=20", "composed(streamingllm+knorm)",
 // "perlayer(knorm):ratios=0.2;0.5". Names are case-insensitive.
+// Wrappers around wrappers: real specs nest two or three ("adakv(chunkkv(snapkv))").
+inline constexpr int kMaxPressNesting = 32;
+
 struct PressSpec
 {
     QString name;

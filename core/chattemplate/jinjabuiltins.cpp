@@ -1,10 +1,14 @@
 #include "chattemplate/jinjabuiltins.h"
 
+#include "chattemplate/jinjabudget.h"
+
 #include "chattemplate/jinjajson.h"
 #include "chattemplate/jinjapython.h"
 #include "common/error.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace kvl::jinja {
 
@@ -134,6 +138,11 @@ QString titleFilter(const QString& s)
 
 QString replace(const QString& s, const QString& old, const QString& repl, qint64 count)
 {
+    // The result's length before it is built: s.replace('', x) multiplies the text.
+    qint64 hits = old.isEmpty() ? s.size() + 1 : s.count(old);
+    if (count >= 0)
+        hits = std::min(hits, count);
+    chargeText(s.size() + hits * (repl.size() - old.size()));
     if (count < 0)
         return QString(s).replace(old, repl);
     QString out;
@@ -154,6 +163,16 @@ QString replace(const QString& s, const QString& old, const QString& repl, qint6
     return out + s.mid(from);
 }
 
+// str.join, with the result's length checked before it is built.
+QString joined(const QStringList& parts, const QString& sep)
+{
+    qint64 length = parts.isEmpty() ? 0 : qint64(sep.size()) * (parts.size() - 1);
+    for (const QString& p : parts)
+        length += p.size();
+    chargeText(length);
+    return parts.join(sep);
+}
+
 List splitLines(const QString& s)
 {
     List out;
@@ -164,6 +183,7 @@ List splitLines(const QString& s)
             ++k;
         if (c == '\n' || c == '\r' || c == 0x0b || c == 0x0c || (c >= 0x1c && c <= 0x1e) ||
             c == 0x85 || c == 0x2028 || c == 0x2029) {
+            chargeAppend(qint64(out.size()) + 1);
             out.push_back(Value::string(line));
             line.clear();
         } else {
@@ -253,7 +273,7 @@ Value method(const Value& self, const QString& name, int line)
                 QStringList parts;
                 for (const Value& v : iterate(a.positional[0], 0))
                     parts << needString(v, a.callee);
-                return Value::string(parts.join(s.s));
+                return Value::string(joined(parts, s.s));
             });
         if (name == QLatin1String("splitlines"))
             return bind([](const Value& s, const CallArgs& a) {
@@ -534,14 +554,17 @@ List iterate(const Value& v, int line)
     case Value::Type::Undefined:
         return {};
     case Value::Type::List:
+        chargeItems(qint64(v.list->size()));
         return *v.list;
     case Value::Type::Dict: {
+        chargeItems(qint64(v.dict->items.size()));
         List keys;
         for (const auto& [k, x] : v.dict->items)
             keys.push_back(Value::string(k));
         return keys;
     }
     case Value::Type::String: {
+        chargeItems(v.s.size());
         List chars;
         for (const char32_t c : v.s.toUcs4())
             chars.push_back(Value::string(QString::fromUcs4(&c, 1)));
@@ -581,11 +604,12 @@ Value applyFilter(const QString& name, const Value& v, const CallArgs& a, int li
         DumpOptions o;
         o.ensureAscii = a.get(0, "ensure_ascii", Value::boolean(false)).truthy();
         const Value indent = a.get(1, "indent", Value::none());
-        if (indent.type == Value::Type::Int)
-            o.indent = QString(int(std::max<qint64>(0, indent.i)), QLatin1Char(' '));
-        else if (indent.isString())
+        if (indent.type == Value::Type::Int) {
+            chargeText(indent.i);
+            o.indent = QString(qsizetype(std::max<qint64>(0, indent.i)), QLatin1Char(' '));
+        } else if (indent.isString()) {
             o.indent = indent.s;
-        else if (!indent.isNone())
+        } else if (!indent.isNone())
             fail(line, QStringLiteral("tojson: indent must be an integer or a string"));
         const Value seps = a.get(2, "separators", Value::none());
         if (seps.isList() && seps.list->size() == 2) {
@@ -637,7 +661,7 @@ Value applyFilter(const QString& name, const Value& v, const CallArgs& a, int li
         for (const Value& x : iterate(v, line))
             parts << py::str(
                 attr ? (attr->isString() ? attribute(x, attr->s, line) : item(x, *attr, line)) : x);
-        return Value::string(parts.join(sep));
+        return Value::string(joined(parts, sep));
     }
     if (is("first") || is("last")) {
         a.allow(0, {});
@@ -681,14 +705,24 @@ Value applyFilter(const QString& name, const Value& v, const CallArgs& a, int li
             ok = false;
         if (!ok)
             return a.get(0, "default", is("int") ? Value::integer(0) : Value::number(0));
-        if (is("int"))
-            return Value::integer(v.type == Value::Type::Int ? v.i : qint64(std::trunc(d)));
+        if (is("int")) {
+            if (v.type == Value::Type::Int)
+                return v;
+            // Converting a double beyond 64 bits (or NaN) is undefined: the default instead.
+            if (!(std::fabs(d) < 9.2e18))
+                return a.get(0, "default", Value::integer(0));
+            return Value::integer(qint64(std::trunc(d)));
+        }
         return Value::number(d);
     }
     if (is("abs")) {
         a.allow(0, {});
-        if (v.type == Value::Type::Int || v.type == Value::Type::Bool)
+        if (v.type == Value::Type::Int || v.type == Value::Type::Bool) {
+            if (v.type == Value::Type::Int && v.i == std::numeric_limits<qint64>::min())
+                fail(line, QStringLiteral("integer overflow (a template's integers are 64-bit "
+                                          "here)"));
             return Value::integer(std::abs(needInt(v, name)));
+        }
         if (v.type == Value::Type::Float)
             return Value::number(std::fabs(v.f));
         fail(line, QStringLiteral("bad operand type for abs(): '%1'").arg(v.typeName()));
@@ -698,13 +732,15 @@ Value applyFilter(const QString& name, const Value& v, const CallArgs& a, int li
         if (!v.isString())
             fail(line, QStringLiteral("indent: expects a string, not %1").arg(v.typeName()));
         const Value width = a.get(0, "width", Value::integer(4));
-        const QString pad =
-            width.isString()
-                ? width.s
-                : QString(int(needInt(width, QStringLiteral("indent width"))), QLatin1Char(' '));
+        const qint64 spaces = width.isString() ? 0 : needInt(width, QStringLiteral("indent width"));
+        chargeText(spaces);
+        const QString pad = width.isString()
+                                ? width.s
+                                : QString(qsizetype(std::max<qint64>(0, spaces)), QLatin1Char(' '));
         const bool first = a.get(1, "first", Value::boolean(false)).truthy();
         const bool blank = a.get(2, "blank", Value::boolean(false)).truthy();
         const List lines = splitLines(py::str(v) + QLatin1Char('\n'));
+        chargeText(v.s.size() + qint64(lines.size() + 1) * pad.size());
         QString out;
         for (size_t k = 0; k < lines.size(); ++k) {
             const QString& l = lines[k].s;
@@ -719,6 +755,7 @@ Value applyFilter(const QString& name, const Value& v, const CallArgs& a, int li
         List out;
         for (const Value& x : iterate(v, line)) {
             bool seen = false;
+            chargeWork(qint64(out.size()));
             for (const Value& y : out)
                 seen = seen || (x.isString() && y.isString() ? x.s.toLower() == y.s.toLower()
                                                              : equals(x, y));
@@ -909,6 +946,7 @@ Dict globalFunctions(const std::function<QDateTime()>& now)
                   typeError(QStringLiteral("range() arg 3 must not be zero"));
               List out;
               for (qint64 k = start; step > 0 ? k < stop : k > stop; k += step) {
+                  chargeWork(1);
                   out.push_back(Value::integer(k));
                   if (out.size() > 100000)
                       typeError(QStringLiteral("range() is limited to 100000 items"));

@@ -1,5 +1,7 @@
 #include "chattemplate/jinjajson.h"
 
+#include "chattemplate/jinjabudget.h"
+
 #include "chattemplate/jinjapython.h"
 #include "common/error.h"
 #include "common/jsonloads.h"
@@ -105,6 +107,7 @@ void dump(const Value& v, const DumpOptions& o, int depth, QString& out)
     const auto newline = [&](int level) {
         if (!o.indent)
             return;
+        chargeText(out.size() + 1 + qint64(level) * o.indent->size());
         out += QLatin1Char('\n');
         for (int k = 0; k < level; ++k)
             out += *o.indent;
@@ -131,13 +134,15 @@ void dump(const Value& v, const DumpOptions& o, int depth, QString& out)
             out += py::floatRepr(v.f);
         return;
     case Value::Type::String:
+        chargeText(out.size() + v.s.size());
         out += quoted(v.s, o.ensureAscii);
         return;
-    case Value::Type::List:
+    case Value::Type::List: {
         if (v.list->empty()) {
             out += QLatin1String("[]");
             return;
         }
+        const ValueNesting nesting;
         out += QLatin1Char('[');
         for (size_t k = 0; k < v.list->size(); ++k) {
             if (k)
@@ -148,6 +153,7 @@ void dump(const Value& v, const DumpOptions& o, int depth, QString& out)
         newline(depth);
         out += QLatin1Char(']');
         return;
+    }
     case Value::Type::Dict: {
         if (v.dict->items.empty()) {
             out += QLatin1String("{}");
@@ -157,6 +163,7 @@ void dump(const Value& v, const DumpOptions& o, int depth, QString& out)
         if (o.sortKeys)
             std::stable_sort(items.begin(), items.end(),
                              [](const auto& a, const auto& b) { return a.first < b.first; });
+        const ValueNesting nesting;
         out += QLatin1Char('{');
         for (size_t k = 0; k < items.size(); ++k) {
             if (k)

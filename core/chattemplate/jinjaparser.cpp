@@ -1,5 +1,6 @@
 #include "chattemplate/jinjaparser.h"
 
+#include "chattemplate/jinjalimits.h"
 #include "common/error.h"
 
 #include <QSet>
@@ -24,6 +25,36 @@ class Parser
     }
 
   private:
+    // One level of nesting, held while it is parsed: a bracket, a block, a unary
+    // operator, or a link of a chain (a + b + c nests its sums to the left, so each link
+    // deepens the tree the renderer walks recursively). Past kMaxNesting, an error, so
+    // neither this parser's recursion nor the renderer's can exhaust the stack.
+    class Nest
+    {
+      public:
+        explicit Nest(Parser& p, int links = 1) : m_p(p)
+        {
+            for (int k = 0; k < links; ++k)
+                link();
+        }
+        ~Nest() { m_p.m_depth -= m_links; }
+        Nest(const Nest&) = delete;
+        Nest& operator=(const Nest&) = delete;
+        void link()
+        {
+            ++m_links;
+            if (++m_p.m_depth > kMaxNesting)
+                m_p.fail(QStringLiteral("nested deeper than %1 levels (brackets, operators, "
+                                        "filters, elif branches and blocks together; KVLens's "
+                                        "limit on a chat template's nesting)")
+                             .arg(kMaxNesting));
+        }
+
+      private:
+        Parser& m_p;
+        int m_links = 0;
+    };
+
     const Token& cur() const { return m_tokens[m_pos]; }
     const Token& peek(int n = 1) const
     {
@@ -102,6 +133,7 @@ class Parser
     // the stream stops just after it (before the tag's arguments).
     Body statements(const QSet<QString>& ends, QString& end)
     {
+        const Nest nest(*this);
         Body body;
         while (true) {
             const Token& t = cur();
@@ -220,8 +252,9 @@ class Parser
         return s;
     }
 
-    StmtPtr ifRest(int line)
+    StmtPtr ifRest(int line, bool elif = false)
     {
+        const Nest nest(*this, elif ? 1 : 0); // an elif nests an if in the else branch
         auto s = std::make_shared<Stmt>();
         s->kind = Stmt::Kind::If;
         s->line = line;
@@ -231,7 +264,7 @@ class Parser
         s->body = statements(
             {QStringLiteral("elif"), QStringLiteral("else"), QStringLiteral("endif")}, end);
         if (end == QLatin1String("elif")) {
-            s->elseBody.push_back(ifRest(cur().line));
+            s->elseBody.push_back(ifRest(cur().line, true));
             return s; // the nested if consumed the endif
         }
         if (end == QLatin1String("else")) {
@@ -299,12 +332,18 @@ class Parser
         return e;
     }
 
-    ExprPtr expression(bool withCondexpr) { return withCondexpr ? condExpr() : orExpr(); }
+    ExprPtr expression(bool withCondexpr)
+    {
+        const Nest nest(*this);
+        return withCondexpr ? condExpr() : orExpr();
+    }
 
     ExprPtr condExpr()
     {
+        Nest chain(*this, 0);
         ExprPtr e = orExpr();
         while (isName("if")) {
+            chain.link();
             const int line = cur().line;
             next();
             ExprPtr cond = orExpr();
@@ -316,8 +355,10 @@ class Parser
 
     ExprPtr orExpr()
     {
+        Nest chain(*this, 0);
         ExprPtr e = andExpr();
         while (isName("or")) {
+            chain.link();
             const int line = cur().line;
             next();
             e = make(Expr::Kind::Or, {e, andExpr()}, line);
@@ -327,8 +368,10 @@ class Parser
 
     ExprPtr andExpr()
     {
+        Nest chain(*this, 0);
         ExprPtr e = notExpr();
         while (isName("and")) {
+            chain.link();
             const int line = cur().line;
             next();
             e = make(Expr::Kind::And, {e, notExpr()}, line);
@@ -339,6 +382,7 @@ class Parser
     ExprPtr notExpr()
     {
         if (isName("not")) {
+            const Nest nest(*this);
             const int line = cur().line;
             next();
             return make(Expr::Kind::Not, {notExpr()}, line);
@@ -386,6 +430,7 @@ class Parser
 
     ExprPtr binaryLevel(std::initializer_list<const char*> ops, ExprPtr (Parser::*sub)())
     {
+        Nest chain(*this, 0);
         ExprPtr e = (this->*sub)();
         while (true) {
             const char* found = nullptr;
@@ -394,6 +439,7 @@ class Parser
                     found = op;
             if (!found)
                 return e;
+            chain.link();
             const int line = cur().line;
             next();
             e = make(Expr::Kind::Binary, {e, (this->*sub)()}, line, QLatin1String(found));
@@ -409,6 +455,7 @@ class Parser
     ExprPtr unary(bool withFilter)
     {
         const int line = cur().line;
+        const Nest nest(*this, isOp("-") || isOp("+") ? 1 : 0);
         ExprPtr e;
         if (skipOp("-"))
             e = make(Expr::Kind::Neg, {unary(false)}, line);
@@ -516,7 +563,10 @@ class Parser
 
     ExprPtr postfix(ExprPtr e)
     {
+        Nest chain(*this, 0);
         while (true) {
+            if (isOp(".") || isOp("[") || isOp("("))
+                chain.link();
             const int line = cur().line;
             if (skipOp(".")) {
                 if (cur().type == T::Int) {
@@ -610,7 +660,10 @@ class Parser
 
     ExprPtr filterExpr(ExprPtr e)
     {
+        Nest chain(*this, 0);
         while (true) {
+            if (isOp("|") || isName("is") || isOp("("))
+                chain.link();
             const int line = cur().line;
             if (skipOp("|")) {
                 auto f = std::make_shared<Expr>();
@@ -650,6 +703,7 @@ class Parser
 
     const std::vector<Token>& m_tokens;
     size_t m_pos = 0;
+    int m_depth = 0;
 };
 
 } // namespace

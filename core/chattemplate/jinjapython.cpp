@@ -1,5 +1,7 @@
 #include "chattemplate/jinjapython.h"
 
+#include "chattemplate/jinjabudget.h"
+
 #include "common/error.h"
 
 #include <QChar>
@@ -72,6 +74,7 @@ List split(const QString& s, const std::optional<QString>& sep, qint64 maxsplit)
             const qsizetype at = s.indexOf(*sep, from);
             if (at < 0)
                 break;
+            chargeAppend(qint64(out.size()) + 1);
             out.push_back(Value::string(s.mid(from, at - from)));
             from = at + sep->size();
         }
@@ -95,6 +98,7 @@ List split(const QString& s, const std::optional<QString>& sep, qint64 maxsplit)
         size_t e = k;
         while (e < cps.size() && !isSpace(cps[e]))
             ++e;
+        chargeAppend(qint64(out.size()) + 1);
         out.push_back(Value::string(fromCodePoints(cps.substr(k, e - k))));
         k = e;
     }
@@ -193,13 +197,16 @@ QString stringRepr(const QString& s)
 
 QString dictBody(const Dict& d)
 {
+    const ValueNesting nesting;
     QString out = QStringLiteral("{");
     bool first = true;
     for (const auto& [k, v] : d.items) {
         if (!first)
             out += QLatin1String(", ");
         first = false;
-        out += stringRepr(k) + QLatin1String(": ") + repr(v);
+        const QString item = stringRepr(k) + QLatin1String(": ") + repr(v);
+        chargeText(out.size() + item.size());
+        out += item;
     }
     return out + QLatin1Char('}');
 }
@@ -234,11 +241,15 @@ QString repr(const Value& v)
     case Value::Type::String:
         return stringRepr(v.s);
     case Value::Type::List: {
+        const ValueNesting nesting;
         QString out = v.tuple ? QStringLiteral("(") : QStringLiteral("[");
         for (size_t k = 0; k < v.list->size(); ++k) {
             if (k)
                 out += QLatin1String(", ");
-            out += repr((*v.list)[k]);
+            // A list may hold one long string a million times: checked as it grows.
+            const QString item = repr((*v.list)[k]);
+            chargeText(out.size() + item.size());
+            out += item;
         }
         if (v.tuple && v.list->size() == 1)
             out += QLatin1Char(',');

@@ -1,11 +1,13 @@
 #include "chattemplate/jinjarenderer.h"
 
 #include "chattemplate/jinjabuiltins.h"
+#include "chattemplate/jinjalimits.h"
 #include "chattemplate/jinjapython.h"
 #include "common/error.h"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace kvl::jinja {
 namespace {
@@ -39,6 +41,45 @@ bool isIntLike(const Value& v)
     return v.type == Value::Type::Int || v.type == Value::Type::Bool;
 }
 
+// Python's integers are unbounded; these are 64 bits, and a result past them is an
+// error rather than a wrapped (undefined) value.
+[[noreturn]] void overflow(int line)
+{
+    fail(line, QStringLiteral("integer overflow (a template's integers are 64-bit here)"));
+}
+
+qint64 checkedArithmetic(char op, qint64 a, qint64 b, int line)
+{
+    qint64 r = 0;
+    const bool overflowed = op == '+'   ? __builtin_add_overflow(a, b, &r)
+                            : op == '-' ? __builtin_sub_overflow(a, b, &r)
+                                        : __builtin_mul_overflow(a, b, &r);
+    if (overflowed)
+        overflow(line);
+    return r;
+}
+
+qint64 power(qint64 base, qint64 exponent, int line)
+{
+    // By squaring: 2 ** 10000000000 overflows in a few steps instead of looping.
+    qint64 result = 1;
+    while (exponent > 0) {
+        if (exponent & 1)
+            result = checkedArithmetic('*', result, base, line);
+        exponent >>= 1;
+        // 1 and -1 (and 0) square to themselves; anything else overflows in 6 squarings.
+        if (exponent > 0)
+            base = checkedArithmetic('*', base, base, line);
+    }
+    return result;
+}
+
+qint64 saturatedProduct(qint64 a, qint64 b)
+{
+    qint64 r = 0;
+    return __builtin_mul_overflow(a, b, &r) ? std::numeric_limits<qint64>::max() : r;
+}
+
 // Python's rich comparison order for <, <=, >, >= on numbers, strings and lists.
 int order(const Value& a, const Value& b, int line, const QString& op)
 {
@@ -52,6 +93,7 @@ int order(const Value& a, const Value& b, int line, const QString& op)
         return x < y ? -1 : x > y ? 1 : 0;
     }
     if (a.isList() && b.isList()) {
+        const ValueNesting nesting;
         for (size_t k = 0; k < a.list->size() && k < b.list->size(); ++k)
             if (!equals((*a.list)[k], (*b.list)[k]))
                 return order((*a.list)[k], (*b.list)[k], line, op);
@@ -87,11 +129,11 @@ bool contains(const Value& container, const Value& v, int line)
 Value repeat(const Value& seq, qint64 n)
 {
     if (seq.isString()) {
-        QString out;
-        for (qint64 k = 0; k < n; ++k)
-            out += seq.s;
-        return Value::string(out);
+        // Sized before it is built: 'a' * 10000000000 is refused, not attempted.
+        chargeText(saturatedProduct(seq.s.size(), n));
+        return Value::string(seq.s.repeated(qsizetype(std::max<qint64>(0, n))));
     }
+    chargeItems(saturatedProduct(qint64(seq.list->size()), n));
     List out;
     for (qint64 k = 0; k < n; ++k)
         out.insert(out.end(), seq.list->begin(), seq.list->end());
@@ -100,6 +142,36 @@ Value repeat(const Value& seq, qint64 n)
 
 } // namespace
 
+// Held while one expression or statement is evaluated: bounds the renderer's recursion
+// (and so its stack), names the line in an error raised below it, and counts a step.
+class Renderer::Descent
+{
+  public:
+    Descent(Renderer& r, int line) : m_r(r), m_savedLine(r.m_budget->line())
+    {
+        r.m_budget->setLine(line);
+        if (++r.m_evalDepth > kMaxEvalDepth) {
+            --r.m_evalDepth;
+            r.m_budget->exceeded(
+                QStringLiteral("expressions and macro calls nested deeper than %1 levels "
+                               "(KVLens's limit on a chat template's recursion)")
+                    .arg(kMaxEvalDepth));
+        }
+        r.m_budget->chargeWork(1);
+    }
+    ~Descent()
+    {
+        --m_r.m_evalDepth;
+        m_r.m_budget->setLine(m_savedLine);
+    }
+    Descent(const Descent&) = delete;
+    Descent& operator=(const Descent&) = delete;
+
+  private:
+    Renderer& m_r;
+    int m_savedLine;
+};
+
 Renderer::Renderer(const Dict& context)
 {
     m_scopes.push_back(std::make_shared<Dict>(context));
@@ -107,9 +179,23 @@ Renderer::Renderer(const Dict& context)
 
 QString Renderer::render(const Body& body)
 {
+    RenderBudget budget;
+    m_budget = &budget;
     QString out;
-    exec(body, out);
+    try {
+        exec(body, out);
+    } catch (...) {
+        m_budget = nullptr;
+        throw;
+    }
+    m_budget = nullptr;
     return out;
+}
+
+void Renderer::append(QString& out, const QString& text)
+{
+    chargeText(out.size() + text.size());
+    out += text;
 }
 
 Renderer::Flow Renderer::exec(const Body& body, QString& out)
@@ -124,12 +210,13 @@ Renderer::Flow Renderer::exec(const Body& body, QString& out)
 
 Renderer::Flow Renderer::execOne(const Stmt& s, QString& out)
 {
+    const Descent descent(*this, s.line);
     switch (s.kind) {
     case Stmt::Kind::Text:
-        out += s.text;
+        append(out, s.text);
         return Flow::Normal;
     case Stmt::Kind::Output:
-        out += py::str(eval(*s.expr));
+        append(out, py::str(eval(*s.expr)));
         return Flow::Normal;
     case Stmt::Kind::If:
         return exec(eval(*s.expr).truthy() ? s.body : s.elseBody, out);
@@ -191,6 +278,7 @@ void Renderer::execFor(const Stmt& s, QString& out)
         // The loop filter sees each item bound to the targets, in a scope of its own.
         List kept;
         for (const Value& x : items) {
+            m_budget->chargeLoopIteration();
             m_scopes.push_back(std::make_shared<Dict>());
             Stmt bind;
             bind.targets = s.targets;
@@ -210,6 +298,7 @@ void Renderer::execFor(const Stmt& s, QString& out)
     }
     const qint64 n = qint64(items.size());
     for (qint64 k = 0; k < n; ++k) {
+        m_budget->chargeLoopIteration();
         m_scopes.push_back(std::make_shared<Dict>());
         Dict loop;
         loop.set(QStringLiteral("index"), Value::integer(k + 1));
@@ -250,9 +339,16 @@ Value Renderer::makeMacro(const Stmt& s)
             fail(def->line, QStringLiteral("macro '%1' takes not more than %2 arguments")
                                 .arg(def->text)
                                 .arg(def->params.size()));
+        if (m_callDepth >= kMaxCallDepth)
+            m_budget->exceeded(QStringLiteral("macro '%1' is called %2 levels deep (KVLens's "
+                                              "limit on a chat template's macro recursion is %3)")
+                                   .arg(def->text)
+                                   .arg(m_callDepth + 1)
+                                   .arg(kMaxCallDepth));
         auto scope = std::make_shared<Dict>();
         std::vector<Scope> saved = std::move(m_scopes);
         m_scopes = {saved.front(), scope};
+        ++m_callDepth;
         try {
             for (size_t k = 0; k < def->params.size(); ++k) {
                 const QString& p = def->params[k];
@@ -278,9 +374,11 @@ Value Renderer::makeMacro(const Stmt& s)
             QString out;
             exec(def->body, out);
             m_scopes = std::move(saved);
+            --m_callDepth;
             return Value::string(out);
         } catch (...) {
             m_scopes = std::move(saved);
+            --m_callDepth;
             throw;
         }
     });
@@ -296,6 +394,7 @@ Value Renderer::lookup(const QString& name) const
 
 Value Renderer::eval(const Expr& e)
 {
+    const Descent descent(*this, e.line);
     switch (e.kind) {
     case Expr::Kind::Const:
         return e.constant;
@@ -303,6 +402,7 @@ Value Renderer::eval(const Expr& e)
         return lookup(e.name);
     case Expr::Kind::List: {
         List items;
+        chargeItems(qint64(e.args.size()));
         for (const ExprPtr& x : e.args)
             items.push_back(eval(*x));
         return Value::makeList(std::move(items), e.tuple);
@@ -356,8 +456,11 @@ Value Renderer::eval(const Expr& e)
     case Expr::Kind::Pos: {
         const Value v = eval(*e.args[0]);
         const bool neg = e.kind == Expr::Kind::Neg;
-        if (isIntLike(v))
+        if (isIntLike(v)) {
+            if (neg && asInt(v) == std::numeric_limits<qint64>::min())
+                overflow(e.line);
             return Value::integer(neg ? -asInt(v) : asInt(v));
+        }
         if (v.type == Value::Type::Float)
             return Value::number(neg ? -v.f : v.f);
         if (v.isUndefined())
@@ -419,8 +522,11 @@ Value Renderer::evalBinary(const Expr& e)
     const Value a = eval(*e.args[0]);
     const Value b = eval(*e.args[1]);
     const QString& op = e.name;
-    if (op == QLatin1String("~"))
-        return Value::string(py::str(a) + py::str(b));
+    if (op == QLatin1String("~")) {
+        const QString x = py::str(a), y = py::str(b);
+        chargeText(x.size() + y.size());
+        return Value::string(x + y);
+    }
     if (a.isUndefined())
         undefinedError(a, e.line);
     if (b.isUndefined())
@@ -430,9 +536,12 @@ Value Renderer::evalBinary(const Expr& e)
                          .arg(op, a.typeName(), b.typeName()));
     };
     if (op == QLatin1String("+")) {
-        if (a.isString() && b.isString())
+        if (a.isString() && b.isString()) {
+            chargeText(a.s.size() + b.s.size());
             return Value::string(a.s + b.s);
+        }
         if (a.isList() && b.isList() && a.tuple == b.tuple) {
+            chargeItems(qint64(a.list->size() + b.list->size()));
             List out = *a.list;
             out.insert(out.end(), b.list->begin(), b.list->end());
             return Value::makeList(std::move(out), a.tuple);
@@ -451,11 +560,17 @@ Value Renderer::evalBinary(const Expr& e)
     const bool ints = isIntLike(a) && isIntLike(b);
     const double x = a.toDouble(), y = b.toDouble();
     if (op == QLatin1String("+"))
-        return ints ? Value::integer(asInt(a) + asInt(b)) : Value::number(x + y);
+        return ints ? Value::integer(checkedArithmetic('+', asInt(a), asInt(b), e.line))
+                    : Value::number(x + y);
     if (op == QLatin1String("-"))
-        return ints ? Value::integer(asInt(a) - asInt(b)) : Value::number(x - y);
+        return ints ? Value::integer(checkedArithmetic('-', asInt(a), asInt(b), e.line))
+                    : Value::number(x - y);
     if (op == QLatin1String("*"))
-        return ints ? Value::integer(asInt(a) * asInt(b)) : Value::number(x * y);
+        return ints ? Value::integer(checkedArithmetic('*', asInt(a), asInt(b), e.line))
+                    : Value::number(x * y);
+    if (ints && (op == QLatin1String("//") || op == QLatin1String("%")) && asInt(b) == -1 &&
+        asInt(a) == std::numeric_limits<qint64>::min())
+        overflow(e.line); // the one quotient of two int64 that is not one (and traps)
     if ((op == QLatin1String("/") || op == QLatin1String("//") || op == QLatin1String("%")) &&
         y == 0)
         fail(e.line, QStringLiteral("division by zero"));
@@ -485,12 +600,8 @@ Value Renderer::evalBinary(const Expr& e)
         return Value::number(r);
     }
     if (op == QLatin1String("**")) {
-        if (ints && asInt(b) >= 0) {
-            qint64 r = 1;
-            for (qint64 k = 0; k < asInt(b); ++k)
-                r *= asInt(a);
-            return Value::integer(r);
-        }
+        if (ints && asInt(b) >= 0)
+            return Value::integer(power(asInt(a), asInt(b), e.line));
         return Value::number(std::pow(x, y));
     }
     unsupported();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "chattemplate/jinjaast.h"
+#include "chattemplate/jinjabudget.h"
 #include "chattemplate/jinjavalue.h"
 
 #include <QString>
@@ -14,7 +15,8 @@ namespace kvl::jinja {
 // for loop's body is a new scope each iteration (what it sets is gone after the loop,
 // hence namespace()), an if is not a scope, a macro call is a scope over the template's.
 // Errors (undefined values used in arithmetic, type errors, raise_exception) throw
-// kvl::Error naming the template line.
+// kvl::Error naming the template line. A rendering stays within chattemplate/jinjalimits.h:
+// past a limit (recursion, loops, text, work), a kvl::Error names the line and the limit.
 class Renderer
 {
   public:
@@ -29,11 +31,13 @@ class Renderer
         Continue
     };
     using Scope = std::shared_ptr<Dict>;
+    class Descent; // one level of evaluation: depth, line and work accounted
 
     Flow exec(const Body& body, QString& out);
     Flow execOne(const Stmt& s, QString& out);
     void execFor(const Stmt& s, QString& out);
     void assign(const Stmt& s, const Value& v);
+    void append(QString& out, const QString& text); // within the text limit
     Value makeMacro(const Stmt& s);
 
     Value eval(const Expr& e);
@@ -45,7 +49,10 @@ class Renderer
     std::pair<List, KwArgs> evalArguments(const Expr& e);
     Value lookup(const QString& name) const;
 
-    std::vector<Scope> m_scopes; // innermost last; [0] holds the globals and the context
+    std::vector<Scope> m_scopes;      // innermost last; [0] holds the globals and the context
+    RenderBudget* m_budget = nullptr; // the rendering's, set while render() runs
+    int m_evalDepth = 0;
+    int m_callDepth = 0;
 };
 
 } // namespace kvl::jinja

@@ -1,5 +1,9 @@
 #include "chattemplate/jinjavalue.h"
 
+#include "chattemplate/jinjabudget.h"
+
+#include <utility>
+
 namespace kvl::jinja {
 
 const Value* Dict::find(const QString& key) const
@@ -18,6 +22,43 @@ void Dict::set(const QString& key, Value value)
             return;
         }
     items.emplace_back(key, std::move(value));
+}
+
+namespace {
+
+// Containers whose last reference a ~Value dropped, waiting to be destroyed by the
+// outermost ~Value on this thread: their items' destructors add to it instead of
+// recursing, so destruction takes constant stack whatever the nesting.
+struct Graveyard
+{
+    std::vector<std::shared_ptr<void>> pending;
+    bool draining = false;
+};
+
+thread_local Graveyard t_graveyard;
+
+} // namespace
+
+Value::~Value()
+{
+    if (!list && !dict && !fn)
+        return;
+    Graveyard& g = t_graveyard;
+    if (list)
+        g.pending.push_back(std::move(list));
+    if (dict)
+        g.pending.push_back(std::move(dict));
+    if (fn)
+        g.pending.push_back(std::move(fn));
+    if (g.draining)
+        return;
+    g.draining = true;
+    while (!g.pending.empty()) {
+        std::shared_ptr<void> last = std::move(g.pending.back());
+        g.pending.pop_back();
+        last.reset(); // when it was the last reference, its items queue their containers
+    }
+    g.draining = false;
 }
 
 Value Value::undefined(const QString& hint)
@@ -153,6 +194,7 @@ QString Value::typeName() const
 
 bool equals(const Value& a, const Value& b)
 {
+    chargeWork(1);
     if (a.isNumber() && b.isNumber()) {
         if (a.type != Value::Type::Float && b.type != Value::Type::Float)
             return (a.type == Value::Type::Bool ? qint64(a.b) : a.i) ==
@@ -167,22 +209,26 @@ bool equals(const Value& a, const Value& b)
         return true;
     case Value::Type::String:
         return a.s == b.s;
-    case Value::Type::List:
+    case Value::Type::List: {
         if (a.tuple != b.tuple || a.list->size() != b.list->size())
             return false;
+        const ValueNesting nesting;
         for (size_t k = 0; k < a.list->size(); ++k)
             if (!equals((*a.list)[k], (*b.list)[k]))
                 return false;
         return true;
-    case Value::Type::Dict:
+    }
+    case Value::Type::Dict: {
         if (a.dict->items.size() != b.dict->items.size())
             return false;
+        const ValueNesting nesting;
         for (const auto& [k, v] : a.dict->items) {
             const Value* other = b.dict->find(k);
             if (!other || !equals(v, *other))
                 return false;
         }
         return true;
+    }
     default:
         return a.dict == b.dict && a.fn == b.fn;
     }

@@ -47,6 +47,16 @@ struct Value
         Callable
     };
 
+    Value() = default;
+    Value(const Value&) = default;
+    Value(Value&&) noexcept = default;
+    Value& operator=(const Value&) = default;
+    Value& operator=(Value&&) noexcept = default;
+    // Releases nested lists, dicts and bound callables one at a time instead of
+    // recursively: a template can build a list nested a million deep in a loop, and
+    // destroying it level by level would overflow the stack.
+    ~Value();
+
     Type type = Type::Undefined;
     bool b = false;
     qint64 i = 0;
@@ -83,6 +93,7 @@ struct Value
 };
 
 // Python's ==: 1 == 1.0 == True, lists and dicts element-wise, no cross-type equality.
+// Charged to the rendering's budget per item compared (chattemplate/jinjabudget.h).
 bool equals(const Value& a, const Value& b);
 
 } // namespace kvl::jinja

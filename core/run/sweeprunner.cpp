@@ -2,6 +2,7 @@
 
 #include "checkpoint/checkpointdir.h"
 #include "common/error.h"
+#include "common/jsonio.h"
 #include "compressors/presscatalog.h"
 #include "diagnose/attentionpooling.h"
 #include "model/transformer.h"
@@ -12,6 +13,7 @@
 #include "store/runreader.h"
 #include "store/runspecdifference.h"
 #include "store/runwriter.h"
+#include "store/sampleinputs.h"
 #include "tasks/countedtokenizer.h"
 #include "tokenizer/tokenizer.h"
 
@@ -20,7 +22,9 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
 #include <QSet>
 
 namespace kvl {
@@ -112,6 +116,14 @@ QString describeUsed(const QJsonObject& used)
     return sha.isEmpty() ? file : QStringLiteral("%1 (sha256 %2)").arg(file, sha.left(12));
 }
 
+// --force-new: the old run file goes, with the WAL and index files SQLite keeps beside it.
+void removeRunFile(const QString& path)
+{
+    for (const QString& p : {path, path + QStringLiteral("-wal"), path + QStringLiteral("-shm")})
+        if (QFileInfo::exists(p) && !QFile::remove(p))
+            throw Error(p, QStringLiteral("cannot be removed for --force-new"));
+}
+
 } // namespace
 
 QJsonObject SweepSummary::toJson() const
@@ -176,6 +188,38 @@ PreparedSample SweepRunner::prepareOrFail(const Sample& sample, const PlannedSam
     }
 }
 
+void SweepRunner::checkResumedInputs(const QString& outPath,
+                                     const std::vector<const PlannedSample*>& mine,
+                                     const QSet<QString>& finished, const Tokenizer& tokenizer,
+                                     const RunInputHashes& hashes) const
+{
+    if (finished.isEmpty())
+        return;
+    QHash<QString, QJsonObject> recorded;
+    for (const SampleInfo& s : RunReader(outPath).samples())
+        if (s.meta.contains(kSampleInputs))
+            recorded.insert(s.key, s.meta.value(kSampleInputs).toObject());
+    const QString advice = QStringLiteral("resume it with the inputs it was run with, or pass "
+                                          "--force-new to start a new file");
+    for (const PlannedSample* planned : mine) {
+        const auto it = recorded.constFind(planned->key);
+        if (!finished.contains(planned->key) || it == recorded.constEnd())
+            continue;
+        QJsonObject current;
+        try {
+            current = sampleInputRecord(materializeSample(*planned, m_spec, tokenizer), hashes);
+        } catch (const Error& e) {
+            throw Error(outPath, QStringLiteral("holds sample '%1', which %2 can no longer give "
+                                                "(%3); %4")
+                                     .arg(planned->key, sourceName(*planned), e.message(), advice));
+        }
+        if (const QString field = firstDifferingInput(*it, current); !field.isEmpty())
+            throw Error(outPath, QStringLiteral("holds sample '%1' run with another %2 than %3 "
+                                                "gives now (the first difference); %4")
+                                     .arg(planned->key, field, sourceName(*planned), advice));
+    }
+}
+
 SweepRunner::SweepRunner(ExperimentSpec spec, SweepOptions options)
     : m_spec(std::move(spec)), m_options(std::move(options))
 {}
@@ -207,11 +251,19 @@ SweepSummary SweepRunner::run(const QString& outPath)
     if (m_spec.threads > 0)
         at::set_num_threads(m_spec.threads);
 
+    RunInputHashes inputHashes;
+    inputHashes.model = model->checkpoint()->identityHash();
+    inputHashes.tokenizer = inputHash(readFileBytes(tokenizerPath));
+    inputHashes.chatTemplate =
+        inputHash(QJsonDocument(format.identity()).toJson(QJsonDocument::Compact));
+
+    if (m_options.forceNew)
+        removeRunFile(outPath);
     RunWriter writer(outPath);
     QJsonObject specJson = m_spec.toJson();
     // The template the prompts were rendered with, as resolved ("auto" names no file).
     specJson.insert(kChatTemplateUsed, format.identity());
-    const QString modelHash = model->checkpoint()->identityHash();
+    const QString& modelHash = inputHashes.model;
     if (const std::optional<RunInfo> old = writer.runInfo(); old && !old->spec.isEmpty()) {
         // The model is compared by its identity hash below, not by how it was named
         // ("bundled" or a path to the same directory resume the same run); the template
@@ -237,6 +289,7 @@ SweepSummary SweepRunner::run(const QString& outPath)
     QSet<QString> finished = writer.completedSampleKeys();
     if (writer.runInfo())
         finished.unite(skippedSampleKeys(outPath));
+    checkResumedInputs(outPath, mine, finished, *tokenizer, inputHashes);
     // Every sample still to run is laid out and checked against the model's positions
     // before the run file records the spec: a template or a length at fault stops here,
     // and the corrected command can still write to the same file.
@@ -289,8 +342,10 @@ SweepSummary SweepRunner::run(const QString& outPath)
         QString skipReason;
         SampleInfo skippedInfo;
         skippedInfo.key = planned->key;
+        QJsonObject inputs; // empty when the sample could not be read
         try {
             const Sample sample = materializeSample(*planned, m_spec, *tokenizer);
+            inputs = sampleInputRecord(sample, inputHashes);
             const PreparedSample prepared = prepareOrFail(sample, *planned, format, *tokenizer);
             skippedInfo = prepared.info;
             record = evaluator.evaluate(prepared, cancelled);
@@ -307,11 +362,14 @@ SweepSummary SweepRunner::run(const QString& outPath)
             if (skippedInfo.suite.isEmpty() && planned->source < int(m_spec.samples.size()))
                 skippedInfo.suite = m_spec.samples[size_t(planned->source)].suite;
             skippedInfo.meta.insert(kSkippedSample, skipReason);
+            if (!inputs.isEmpty())
+                skippedInfo.meta.insert(kSampleInputs, inputs);
             writer.writeSample(SampleRecord{skippedInfo, {}});
             ++summary.skipped;
             progress.skipReason = skipReason;
         } else {
             poolStoredAttention(*record, m_spec.store.attentionPositions);
+            record->sample.meta.insert(kSampleInputs, inputs);
             writer.writeSample(*record);
             for (const ResultRecord& r : record->results)
                 (r.configKey == evaluator.fullConfig().key ? fullAcc : compressedAcc)

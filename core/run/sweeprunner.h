@@ -2,11 +2,13 @@
 
 #include "run/experimentspec.h"
 #include "run/preparedsample.h"
+#include "run/sampleinputrecord.h"
 #include "run/sampleplan.h"
 #include "run/shard.h"
 #include "run/sweepprogress.h"
 
 #include <QJsonObject>
+#include <QSet>
 #include <QString>
 #include <atomic>
 #include <functional>
@@ -28,6 +30,9 @@ struct SweepOptions
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(const SweepProgress&)> progress;
     QString toolVersion;
+    // Discard a run file already at the output (and its WAL) and start a new one, where
+    // resuming it would be refused (`run --force-new`).
+    bool forceNew = false;
 };
 
 struct SweepSummary
@@ -63,6 +68,9 @@ struct SweepSummary
 // (diagnose/attentionpooling.h).
 // The spec's chat_template is resolved against the model directory and recorded in
 // the run's spec as "chat_template_used"; a resumed run must resolve to the same one.
+// Each sample records the hashes of what it was read and run with (kSampleInputs,
+// run/sampleinputrecord.h); a resume whose samples read differently now (same ids,
+// other texts, another tokenizer) is refused naming the first such sample and field.
 class SweepRunner
 {
   public:
@@ -76,6 +84,9 @@ class SweepRunner
                       const Tokenizer& tokenizer, const SampleEvaluator& evaluator) const;
     PreparedSample prepareOrFail(const Sample& sample, const PlannedSample& planned,
                                  const PromptFormat& format, const Tokenizer& tokenizer) const;
+    void checkResumedInputs(const QString& outPath, const std::vector<const PlannedSample*>& mine,
+                            const QSet<QString>& finished, const Tokenizer& tokenizer,
+                            const RunInputHashes& hashes) const;
 
     ExperimentSpec m_spec;
     SweepOptions m_options;

@@ -1,8 +1,10 @@
 #include "store/runmerge.h"
 
 #include "common/error.h"
+#include "store/runmetakeys.h"
 #include "store/runreader.h"
 #include "store/runwriter.h"
+#include "store/sampleinputs.h"
 #include "store/sqlitedatabase.h"
 #include "store/sqlitestatement.h"
 
@@ -50,6 +52,35 @@ void copyTable(SqliteDatabase& db, const QString& table)
                 .arg(table, columns.join(QLatin1String(", ")), source.join(QLatin1String(", "))));
 }
 
+// Where each sample's kSampleInputs record was first seen: a sample in two inputs must
+// have been read and run the same way in both, or the merged run would mix datasets.
+class SampleInputsSeen
+{
+  public:
+    void add(const QString& input, RunReader& reader)
+    {
+        for (const SampleInfo& s : reader.samples()) {
+            if (!s.meta.contains(kSampleInputs))
+                continue;
+            const QJsonObject inputs = s.meta.value(kSampleInputs).toObject();
+            const auto it = m_first.find(s.key);
+            if (it == m_first.end()) {
+                m_first.emplace(s.key, std::make_pair(input, inputs));
+                continue;
+            }
+            if (const QString field = firstDifferingInput(it->second.second, inputs);
+                !field.isEmpty())
+                throw Error(input, QStringLiteral("its sample '%1' was run with another %2 than "
+                                                  "in %3; only shards of one experiment on the "
+                                                  "same data can be merged")
+                                       .arg(s.key, field, it->second.first));
+        }
+    }
+
+  private:
+    std::map<QString, std::pair<QString, QJsonObject>> m_first; // key -> (file, record)
+};
+
 // The keys that legitimately differ between shards of one experiment, removed.
 QJsonObject withoutShardKeys(const QJsonObject& spec)
 {
@@ -83,6 +114,7 @@ void mergeRuns(const QStringList& inputs, const QString& output)
     ConfigMap configs;
     std::vector<ConfigRecord> configList;
     bool allFinished = true;
+    SampleInputsSeen samplesSeen;
     for (qsizetype i = 0; i < inputs.size(); ++i) {
         if (QFileInfo(inputs[i]).absoluteFilePath() == QFileInfo(output).absoluteFilePath())
             throw Error(output, QStringLiteral("the output is also an input"));
@@ -93,6 +125,7 @@ void mergeRuns(const QStringList& inputs, const QString& output)
             first = info;
             configs = configMap(reader);
             configList = reader.configs();
+            samplesSeen.add(inputs[i], reader);
             continue;
         }
         if (specForComparison(info.spec) != specForComparison(first.spec))
@@ -107,6 +140,7 @@ void mergeRuns(const QStringList& inputs, const QString& output)
             throw Error(inputs[i], QStringLiteral("its configurations (compressor x ratio) differ "
                                                   "from those of %1")
                                        .arg(inputs[0]));
+        samplesSeen.add(inputs[i], reader);
     }
 
     {

@@ -10,7 +10,9 @@ namespace kvl {
 // that name the shard or the output are ignored: "shard", "out", "threads"), the
 // model hash and the configurations; otherwise kvl::Error names the file that
 // differs and what differs. A sample present in several inputs is taken from the
-// first. The output must not exist yet. The merged run is "finished" when every input
+// first; it must have been read and run with the same inputs in each (the hashes of
+// kSampleInputs, store/runmetakeys.h), or the merge is refused naming the sample and
+// the field. The output must not exist yet. The merged run is "finished" when every input
 // is.
 void mergeRuns(const QStringList& inputs, const QString& output);
 

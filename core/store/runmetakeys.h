@@ -16,6 +16,12 @@ inline constexpr QLatin1String kSkippedSample("skipped");
 // included) are kept.
 inline constexpr QLatin1String kFailedConfigs("failed_configs");
 
+// SampleInfo::meta: {field: hash} of what the sweep read for the sample (its context,
+// question, answer, spans, system turn) and ran it with (model identity, tokenizer, chat
+// template), store/sampleinputs.h. A resume or a merge refuses a sample whose hashes
+// differ. Runs written before it was recorded lack it, and are not checked.
+inline constexpr QLatin1String kSampleInputs("inputs_sha256");
+
 // ConfigRecord::params: true when the configuration's press compresses during decoding
 // (its rows carry extra_json.decoding). Runs written before it was recorded lack it.
 inline constexpr QLatin1String kDecodeTimeParam("decode_time");

@@ -2,7 +2,8 @@
 // invariants of a ratio-0 configuration, blobs by policy, resume after an interruption,
 // shards + merge = one run, a too-long sample refused (or skipped with its reason), a
 // layout error before the spec is recorded, stored attention pooled, beta = 1
-// interventions that change nothing, a refused resume with another spec, cancellation.
+// interventions that change nothing, a refused resume with another spec or other sample
+// texts (and a refused merge of such runs), cancellation.
 // Torch headers first: Qt's `slots` macro breaks them otherwise.
 #include <torch/torch.h>
 
@@ -573,6 +574,61 @@ class TestSweepRunner : public QObject
             QVERIFY2(e.message().contains(out), qPrintable(e.message()));
             QVERIFY2(e.message().contains(QStringLiteral("'ratios'")), qPrintable(e.message()));
         }
+    }
+
+    // Each sample records the hashes of what the sweep read (store/runmetakeys.h
+    // kSampleInputs): a resume after one sample's text changed (same ids) is refused
+    // naming that sample and the field, instead of mixing two datasets in one run;
+    // --force-new starts the file anew; merging a run of each dataset is refused too.
+    void resumeWithChangedSampleIsRefused()
+    {
+        const QString data = path("inputs.jsonl");
+        std::vector<Sample> samples = {codeSample(QStringLiteral("a")),
+                                       codeSample(QStringLiteral("b")),
+                                       codeSample(QStringLiteral("c"))};
+        writeSamples(data, samples);
+        const ExperimentSpec spec = jsonlSpec(m_model->checkpoint, data);
+        const QString before = path("inputs-before.kvl"), out = path("inputs.kvl");
+        QCOMPARE(runSweep(spec, before).ran, 3);
+        QVERIFY(QFile::copy(before, out));
+        QCOMPARE(runSweep(spec, out).resumed, 3); // the same inputs resume
+
+        samples[1].context.replace(QStringLiteral("1234"), QStringLiteral("9876"));
+        writeSamples(data, samples);
+        QString keyB;
+        for (const SampleInfo& s : RunReader(out).samples())
+            if (s.sourceId == QLatin1String("b"))
+                keyB = s.key;
+        QVERIFY(!keyB.isEmpty());
+        try {
+            runSweep(spec, out);
+            QFAIL("no error");
+        } catch (const Error& e) {
+            QVERIFY2(e.message().startsWith(out) &&
+                         e.message().contains(QStringLiteral("sample '%1'").arg(keyB)) &&
+                         e.message().contains(QLatin1String("another context")) &&
+                         e.message().contains(data) &&
+                         e.message().contains(QLatin1String("--force-new")),
+                     qPrintable(e.message()));
+        }
+        QCOMPARE(RunReader(out).sampleCount(), qint64(3)); // nothing run, nothing lost
+
+        SweepOptions fresh;
+        fresh.forceNew = true;
+        const SweepSummary s = runSweep(spec, out, fresh);
+        QCOMPARE(s.ran, 3);
+        QCOMPARE(s.resumed, 0);
+
+        try {
+            mergeRuns({before, out}, path("inputs-merged.kvl"));
+            QFAIL("no error");
+        } catch (const Error& e) {
+            QVERIFY2(e.message().startsWith(out) &&
+                         e.message().contains(QStringLiteral("sample '%1'").arg(keyB)) &&
+                         e.message().contains(QLatin1String("another context")),
+                     qPrintable(e.message()));
+        }
+        QVERIFY(!QFileInfo::exists(path("inputs-merged.kvl")));
     }
 
     // The figures of `bench --sweep`: C configurations, the target 1 + 0.1·C, and a
