@@ -14,7 +14,7 @@ build=${KVLENS_BUILD_DIR:-$root/build}
 debian_packages=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-svg-dev
-  libqt6sql6-sqlite libqcustomplot-dev libsqlite3-dev sqlite3
+  libqt6sql6-sqlite libqcustomplot-dev libsqlite3-dev sqlite3 zlib1g-dev
   libtorch-dev libopenblas-dev libopenblas0-pthread libopenblas0-openmp
   python3-torch python3-numpy python3-jinja2 xvfb xauth
   desktop-file-utils appstream shared-mime-info libglib2.0-bin

@@ -1,4 +1,4 @@
-// `kvlens-cli report RUN.kvl [--format text|csv|json]`: the run's tables without the
+// `kvlens-cli report RUN.kvl [--format text|csv|json] [--suite NAME]`: the run's tables without the
 // GUI (accuracy, transitions, signatures, overlap, spans, leakage, ger, interventions,
 // intervention_groups, intervention_targets, chains, decoding, retrieval, retrieval_fields).
 #include "clicommand.h"
@@ -21,7 +21,13 @@ int runReport(const QStringList& args)
     const QCommandLineOption formatOption(QStringLiteral("format"),
                                           QStringLiteral("text (default), csv or json"),
                                           QStringLiteral("FORMAT"), QStringLiteral("text"));
+    const QCommandLineOption suiteOption(
+        QStringLiteral("suite"),
+        QStringLiteral("every table over the samples of this suite only (a dataset of an "
+                       "imported release, say)"),
+        QStringLiteral("NAME"));
     parser.addOption(formatOption);
+    parser.addOption(suiteOption);
     parser.process(args);
     if (parser.positionalArguments().size() != 1)
         throw Error(QStringLiteral("report needs exactly one run file (see --help)"));
@@ -29,6 +35,8 @@ int runReport(const QStringList& args)
     checkReportFormat(format);
 
     RunReader reader(parser.positionalArguments()[0]);
+    if (parser.isSet(suiteOption))
+        reader.restrictToSuite(parser.value(suiteOption));
     // Before any figure is printed: a row changed behind the writer's back (bytes that
     // SQLite's own checks accept) is an error naming the sample, never other figures.
     const RowChecksums checked = reader.verifyRowChecksums();

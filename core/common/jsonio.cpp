@@ -49,6 +49,49 @@ void writeFileAtomically(const QString& path, const QByteArray& bytes)
         throw Error(path, QStringLiteral("cannot complete the write (%1)").arg(file.errorString()));
 }
 
+namespace {
+// The length of the bare NaN / Infinity / -Infinity at `i`, or 0.
+qsizetype bareNonFiniteAt(const QByteArray& text, qsizetype i)
+{
+    for (const char* word : {"-Infinity", "Infinity", "NaN"}) {
+        const qsizetype n = qsizetype(qstrlen(word));
+        if (text.mid(i, n) == word)
+            return n;
+    }
+    return 0;
+}
+} // namespace
+
+QByteArray nullifyBareNonFinite(const QByteArray& text)
+{
+    if (!text.contains("NaN") && !text.contains("Infinity"))
+        return text;
+    QByteArray out;
+    out.reserve(text.size());
+    bool inString = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            out.append(c);
+            if (c == '\\' && i + 1 < text.size())
+                out.append(text[++i]);
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"')
+            inString = true;
+        const qsizetype bare = bareNonFiniteAt(text, i);
+        if (bare > 0) {
+            out.append("null");
+            i += bare - 1;
+        } else {
+            out.append(c);
+        }
+    }
+    return out;
+}
+
 QByteArray toJsonLine(const QJsonObject& object)
 {
     return QJsonDocument(object).toJson(QJsonDocument::Compact);

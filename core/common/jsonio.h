@@ -17,6 +17,10 @@ QJsonObject readJsonObject(const QString& path);
 // leaves a half-written file behind. Throws kvl::Error naming the file.
 void writeFileAtomically(const QString& path, const QByteArray& bytes);
 
+// Python's json module writes NaN, Infinity and -Infinity bare; they are not JSON. Returns
+// `text` with each one outside strings replaced by null (a missing value, never imputed).
+QByteArray nullifyBareNonFinite(const QByteArray& text);
+
 // Compact one-line JSON, as the CLI prints it.
 QByteArray toJsonLine(const QJsonObject& object);
 

@@ -10,38 +10,6 @@
 namespace kvl {
 
 namespace {
-// Python's json module writes NaN, Infinity and -Infinity bare; they are not JSON.
-// Outside strings they become null (a missing value, never imputed).
-QByteArray nullifyBareNonFinite(const QByteArray& line)
-{
-    QByteArray out;
-    out.reserve(line.size());
-    bool inString = false;
-    for (qsizetype i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (inString) {
-            out += c;
-            if (c == '\\' && i + 1 < line.size())
-                out += line[++i];
-            else if (c == '"')
-                inString = false;
-            continue;
-        }
-        if (c == '"')
-            inString = true;
-        for (const char* word : {"-Infinity", "Infinity", "NaN"}) {
-            const qsizetype n = qsizetype(qstrlen(word));
-            if (line.mid(i, n) == word) {
-                out += "null";
-                i += n - 1;
-                goto next;
-            }
-        }
-        out += c;
-    next:;
-    }
-    return out;
-}
 
 QStringList splitCsvRecords(const QString& text)
 {

@@ -21,25 +21,29 @@ std::vector<MissingCell> RunReader::missingRows()
         byKey.insert(c.key, {c.compressor, c.ratio});
     SqliteStatement st = m_db->prepare(
         QStringLiteral("SELECT meta_json FROM sample WHERE meta_json LIKE '%\"%1\"%' OR "
-                       "meta_json LIKE '%\"%2\"%'")
-            .arg(kSkippedSample, kFailedConfigs));
-    // (not skipped, compressor, ratio, reason): skipped samples first.
-    std::map<std::tuple<bool, QString, double, QString>, qint64> counts;
+                       "meta_json LIKE '%\"%2\"%' OR meta_json LIKE '%\"%3\"%'")
+            .arg(kSkippedSample, kFailedConfigs, kUnsupportedConfigs));
+    // (not skipped, compressor, ratio, unsupported, reason): skipped samples first.
+    std::map<std::tuple<bool, QString, double, bool, QString>, qint64> counts;
     while (st.step()) {
         const QJsonObject meta = QJsonDocument::fromJson(st.columnText(0).toUtf8()).object();
         const QString skipped = meta.value(kSkippedSample).toString();
         if (!skipped.isEmpty())
-            ++counts[{false, QString(), 0.0, skipped}];
-        const QJsonObject failed = meta.value(kFailedConfigs).toObject();
-        for (auto it = failed.begin(); it != failed.end(); ++it) {
-            // A key the config table lacks (a run cut before it was written) is named as is.
-            const auto config = byKey.value(it.key(), {it.key(), 0.0});
-            ++counts[{true, config.first, config.second, it.value().toString()}];
+            ++counts[{false, QString(), 0.0, false, skipped}];
+        for (const bool unsupported : {false, true}) {
+            const QJsonObject cellsOfKind =
+                meta.value(unsupported ? kUnsupportedConfigs : kFailedConfigs).toObject();
+            for (auto it = cellsOfKind.begin(); it != cellsOfKind.end(); ++it) {
+                // A key the config table lacks (a run cut before it was written) is named as is.
+                const auto config = byKey.value(it.key(), {it.key(), 0.0});
+                ++counts[{true, config.first, config.second, unsupported, it.value().toString()}];
+            }
         }
     }
     std::vector<MissingCell> cells;
     for (const auto& [cell, n] : counts)
-        cells.push_back({std::get<1>(cell), std::get<2>(cell), std::get<3>(cell), n});
+        cells.push_back({std::get<1>(cell), std::get<2>(cell), std::get<4>(cell), n,
+                         std::get<3>(cell)});
     return cells;
 }
 

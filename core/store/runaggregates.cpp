@@ -47,10 +47,12 @@ std::vector<AccuracyCell> RunReader::accuracy()
         // the sample table for each of 60,000 rows reads its contexts' pages too.
         QStringLiteral("WITH s AS MATERIALIZED (SELECT id, suite FROM sample), "
                        "g AS (SELECT r.config_id, s.suite, COUNT(*) AS n, SUM(r.correct) AS k, "
-                       "SUM(r.kv_bytes) AS b, COUNT(r.kv_bytes) AS nb "
+                       "SUM(r.kv_bytes) AS b, COUNT(r.kv_bytes) AS nb, "
+                       "SUM(r.score) AS sc, COUNT(r.score) AS nsc "
                        "FROM result r JOIN s ON s.id = r.sample_id GROUP BY r.config_id, s.suite) "
                        "SELECT c.compressor, c.ratio, g.suite AS suite, SUM(g.n), SUM(g.k), "
-                       "CAST(SUM(g.b) AS REAL) / NULLIF(SUM(g.nb), 0) "
+                       "CAST(SUM(g.b) AS REAL) / NULLIF(SUM(g.nb), 0), "
+                       "CAST(SUM(g.sc) AS REAL) / NULLIF(SUM(g.nsc), 0) "
                        "FROM g JOIN config c ON c.id = g.config_id "
                        "GROUP BY c.compressor, c.ratio, g.suite ORDER BY %1, suite"),
         [](const SqliteStatement& st) {
@@ -58,6 +60,7 @@ std::vector<AccuracyCell> RunReader::accuracy()
                            st.columnInt(4)};
             a.accuracy = a.n > 0 ? double(a.correct) / double(a.n) : 0.0;
             a.kvBytes = st.columnOptDouble(5);
+            a.meanScore = st.columnOptDouble(6);
             return a;
         });
 }
@@ -141,6 +144,32 @@ std::vector<OverlapCell> RunReader::failureOverlaps()
                 cells.push_back({ratio, a->first, b->first, o.aOnly, o.bOnly, o.both, o.jaccard});
             }
     return cells;
+}
+
+const std::vector<const char*>& diagnosticProfileColumns()
+{
+    static const std::vector<const char*> columns = {"ERR_slot", "ECov_slot", "delta_NLL", "GPR",
+                                                     "KL",       "TopK",      "EAR"};
+    return columns;
+}
+
+std::vector<DiagnosticProfileCell> RunReader::diagnosticProfiles()
+{
+    QStringList aggregates;
+    for (const char* c : diagnosticProfileColumns())
+        aggregates << QStringLiteral("AVG(r.%1), COUNT(r.%1)").arg(QLatin1String(c));
+    return cellsInOrder<DiagnosticProfileCell>(
+        *m_db,
+        QStringLiteral("SELECT c.compressor, c.ratio, COUNT(*), %2 FROM result r "
+                       "JOIN config c ON c.id = r.config_id WHERE r.transition = 'C->W' "
+                       "GROUP BY c.compressor, c.ratio ORDER BY %1")
+            .replace(QLatin1String("%2"), aggregates.join(QLatin1String(", "))),
+        [](const SqliteStatement& st) {
+            DiagnosticProfileCell cell{st.columnText(0), st.columnDouble(1), st.columnInt(2), {}};
+            for (int i = 0; i < int(diagnosticProfileColumns().size()); ++i)
+                cell.means.push_back({st.columnOptDouble(3 + 2 * i), st.columnInt(4 + 2 * i)});
+            return cell;
+        });
 }
 
 std::vector<SpanKeepCell> RunReader::spanKeepByOrder()

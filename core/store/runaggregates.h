@@ -21,6 +21,9 @@ struct AccuracyCell
     // Mean cache bytes (result.kv_bytes: what the configuration keeps, scale and zero
     // overheads of quantized caches included) over the cell's rows that stored them.
     std::optional<double> kvBytes;
+    // Mean task score (result.score: exact match, ROUGE, string-match share, ...) over the
+    // cell's rows that have one; nullopt when none does.
+    std::optional<double> meanScore;
 };
 
 struct TransitionCounts
@@ -88,6 +91,25 @@ struct LeakageCell
     double leakRate = 0.0;
 };
 
+// Mean diagnostics of a cell's C→W rows (KVDiagnosis's diagnostic profile): each mean over
+// the rows that have the value (nulls are missing, never 0), with how many did.
+struct DiagnosticProfileCell
+{
+    QString compressor;
+    double ratio = 0.0;
+    qint64 failureRows = 0;
+    struct Mean
+    {
+        std::optional<double> value;
+        qint64 n = 0;
+    };
+    // ERR_slot, ECov_slot, delta_NLL, GPR, KL, TopK, EAR (diagnosticProfileColumns()).
+    std::vector<Mean> means;
+};
+
+// The result columns diagnosticProfiles() averages, in its order.
+const std::vector<const char*>& diagnosticProfileColumns();
+
 struct LayerCell
 {
     QString compressor;
@@ -110,14 +132,19 @@ struct InterventionCell
 };
 
 // Rows a sweep could not write, per compressor x ratio x reason: samples skipped whole
-// (compressor empty: no configuration has a row for them) and configurations that failed
-// on a sample (store/runmetakeys.h), so that an n short of the run's samples is explained.
+// (compressor empty: no configuration has a row for them), configurations that failed
+// on a sample, and cells an imported source never ran because the configuration is
+// undefined there (store/runmetakeys.h), so that an n short of the run's samples is
+// explained.
 struct MissingCell
 {
     QString compressor; // empty for a skipped sample
     double ratio = 0.0;
     QString reason;
     qint64 samples = 0;
+    // Never run because the configuration is undefined there (kUnsupportedConfigs), not
+    // because it failed.
+    bool unsupported = false;
 };
 
 } // namespace kvl

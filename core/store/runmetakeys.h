@@ -16,6 +16,11 @@ inline constexpr QLatin1String kSkippedSample("skipped");
 // included) are kept.
 inline constexpr QLatin1String kFailedConfigs("failed_configs");
 
+// SampleInfo::meta: {config key: why}, the cells the source planned but could not run (an
+// imported release's ThinK at 75 %: the method does not define that ratio). They have no
+// row and are no failure: the missing table names them apart.
+inline constexpr QLatin1String kUnsupportedConfigs("unsupported_configs");
+
 // SampleInfo::meta: {field: hash} of what the sweep read for the sample (its context,
 // question, answer, spans, system turn) and ran it with (model identity, tokenizer, chat
 // template), store/sampleinputs.h. A resume or a merge refuses a sample whose hashes

@@ -48,6 +48,43 @@ const QString& RunReader::path() const
     return m_db->path();
 }
 
+QStringList RunReader::suites()
+{
+    QStringList names;
+    SqliteStatement st =
+        m_db->prepare(QStringLiteral("SELECT DISTINCT COALESCE(suite, '') FROM sample ORDER BY 1"));
+    while (st.step())
+        names << st.columnText(0);
+    return names;
+}
+
+void RunReader::restrictToSuite(const QString& suite)
+{
+    const QStringList known = suites();
+    if (!known.contains(suite))
+        throw Error(path(), QStringLiteral("no suite '%1' in this run (its suites: %2)")
+                                .arg(suite, known.join(QStringLiteral(", "))));
+    // Temporary views named like the tables shadow them: SQLite resolves an unqualified
+    // name in the temp schema first, so every query of this connection, the aggregates
+    // included, reads the suite's rows only, with no WHERE clause added to each of them.
+    QString quoted = suite;
+    quoted.replace(QLatin1Char('\''), QLatin1String("''"));
+    const QString inSuite =
+        QStringLiteral("sample_id IN (SELECT id FROM main.sample WHERE COALESCE(suite, '') = '%1')")
+            .arg(quoted);
+    m_db->exec(QStringLiteral("CREATE TEMP VIEW sample AS SELECT * FROM main.sample WHERE "
+                              "COALESCE(suite, '') = '%1'")
+                   .arg(quoted));
+    QStringList tables = {QStringLiteral("result"), QStringLiteral("mask"),
+                          QStringLiteral("attention"), QStringLiteral("intervention")};
+    if (m_hasRetrievalTable)
+        tables << QStringLiteral("retrieval");
+    for (const QString& table : tables)
+        m_db->exec(QStringLiteral("CREATE TEMP VIEW %1 AS SELECT * FROM main.%1 WHERE %2")
+                       .arg(table, inSuite));
+    m_suiteScope = suite;
+}
+
 int RunReader::schemaVersion()
 {
     return int(m_db->scalarInt(QStringLiteral("PRAGMA user_version")));

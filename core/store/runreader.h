@@ -57,6 +57,14 @@ class RunReader
     RunReader& operator=(const RunReader&) = delete;
 
     const QString& path() const;
+    // Restricts every later query of this reader (rows, counts, aggregates, blobs) to the
+    // samples of one suite: `report --suite`, since a release's figures are per dataset.
+    // Throws kvl::Error naming the run's suites when it has no such suite.
+    void restrictToSuite(const QString& suite);
+    // The suite restrictToSuite() set; nullopt for the whole run.
+    const std::optional<QString>& suiteScope() const { return m_suiteScope; }
+    // The run's suites, sorted (an empty suite name included when samples lack one).
+    QStringList suites();
     int schemaVersion();
     // Changes whenever another connection (the sweep writing the file) commits: poll
     // it to refresh views as rows land (SQLite's PRAGMA data_version).
@@ -112,6 +120,8 @@ class RunReader
     // Each compressed configuration's C→W samples, by ratio then compressor.
     std::vector<FailureSetCell> failureSets();
     std::vector<SpanKeepCell> spanKeepByOrder();
+    // Mean diagnostics of every compressed cell's C→W rows (diagnosticProfileColumns()).
+    std::vector<DiagnosticProfileCell> diagnosticProfiles();
     std::vector<LeakageCell> leakage();
     // Mean GER and consensus per (compressor, ratio, layer); of one compressor when given.
     std::vector<LayerCell> layerStatsByLayer(const std::optional<QString>& compressor = {});
@@ -127,6 +137,7 @@ class RunReader
   private:
     std::unique_ptr<SqliteDatabase> m_db;
     bool m_hasRetrievalTable = false;
+    std::optional<QString> m_suiteScope;
 };
 
 } // namespace kvl

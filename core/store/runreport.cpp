@@ -67,16 +67,44 @@ ReportTable decodingTable(RunReader& reader)
     return t;
 }
 
+// KVDiagnosis's diagnostic profile: the mean of each diagnostic over a cell's C→W rows
+// that have it, and how many had it (a structural row's ECov_slot is no value, not 0).
+ReportTable diagnosticsTable(RunReader& reader)
+{
+    QStringList columns = {QStringLiteral("compressor"), QStringLiteral("ratio"),
+                           QStringLiteral("failure_rows")};
+    for (const char* c : diagnosticProfileColumns())
+        columns << QStringLiteral("%1_mean").arg(QLatin1String(c))
+                << QStringLiteral("%1_n").arg(QLatin1String(c));
+    ReportTable t = table("diagnostics", "Mean diagnostics of the C->W rows per compressor x ratio",
+                          columns);
+    for (const DiagnosticProfileCell& c : reader.diagnosticProfiles()) {
+        QJsonArray row{c.compressor, c.ratio, c.failureRows};
+        for (const DiagnosticProfileCell::Mean& m : c.means) {
+            row.append(m.value ? QJsonValue(*m.value) : QJsonValue());
+            row.append(m.n);
+        }
+        t.rows.push_back(row);
+    }
+    return t;
+}
+
 // Rows a sweep could not write (RunReader::missingRows), so that an n short of the run's
 // samples is explained.
 ReportTable missingTable(RunReader& reader)
 {
-    ReportTable t = table("missing", "Rows missing: skipped samples and failed configurations",
-                          {"compressor", "ratio", "samples", "reason"});
+    ReportTable t = table("missing",
+                          "Rows missing: skipped samples, failed configurations and cells the "
+                          "source did not run (unsupported)",
+                          {"compressor", "ratio", "samples", "kind", "reason"});
     for (const MissingCell& m : reader.missingRows())
         t.rows.push_back(
             {m.compressor.isEmpty() ? QStringLiteral("(every configuration)") : m.compressor,
-             m.ratio, m.samples, m.reason});
+             m.ratio, m.samples,
+             m.compressor.isEmpty()
+                 ? QStringLiteral("skipped")
+                 : (m.unsupported ? QStringLiteral("unsupported") : QStringLiteral("failed")),
+             m.reason});
     return t;
 }
 
@@ -113,11 +141,13 @@ std::vector<ReportTable> buildRunReport(RunReader& reader)
     // kv_bytes: the mean cache each configuration keeps, so that quantized caches (all
     // positions kept) compare with eviction at the same accuracy.
     ReportTable acc =
-        table("accuracy", "Accuracy and mean cache bytes per compressor x ratio x suite",
-              {"compressor", "ratio", "suite", "n", "correct", "accuracy", "kv_bytes"});
+        table("accuracy",
+              "Accuracy, mean task score and mean cache bytes per compressor x ratio x suite",
+              {"compressor", "ratio", "suite", "n", "correct", "accuracy", "mean_score",
+               "kv_bytes"});
     for (const AccuracyCell& c : reader.accuracy())
-        acc.rows.push_back(
-            {c.compressor, c.ratio, c.suite, c.n, c.correct, c.accuracy, opt(c.kvBytes)});
+        acc.rows.push_back({c.compressor, c.ratio, c.suite, c.n, c.correct, c.accuracy,
+                            opt(c.meanScore), opt(c.kvBytes)});
     tables.push_back(acc);
 
     ReportTable tr = table("transitions", "Transitions against FullCache",
@@ -185,6 +215,7 @@ std::vector<ReportTable> buildRunReport(RunReader& reader)
                            c.note().isEmpty() ? QJsonValue() : QJsonValue(c.note())});
     tables.push_back(it);
 
+    tables.push_back(diagnosticsTable(reader));
     tables.push_back(chainBreakTable(reader));
     tables.push_back(decodingTable(reader));
     for (ReportTable& t : retrievalReportTables(reader))
@@ -262,14 +293,20 @@ QJsonObject runReportJson(RunReader& reader)
 {
     QJsonObject out = reportTablesToJson(buildRunReport(reader));
     const RunInfo info = reader.runInfo();
-    out.insert(QStringLiteral("run"),
-               QJsonObject{{QStringLiteral("file"), reader.path()},
-                           {QStringLiteral("model"), info.modelName},
-                           {QStringLiteral("model_hash"), info.modelHash},
-                           {QStringLiteral("tool_version"), info.toolVersion},
-                           {QStringLiteral("status"), info.status},
-                           {QStringLiteral("samples"), reader.sampleCount()},
-                           {QStringLiteral("results"), reader.resultCount()}});
+    QJsonObject run{{QStringLiteral("file"), reader.path()},
+                    {QStringLiteral("model"), info.modelName},
+                    {QStringLiteral("model_hash"), info.modelHash},
+                    {QStringLiteral("tool_version"), info.toolVersion},
+                    {QStringLiteral("status"), info.status},
+                    {QStringLiteral("samples"), reader.sampleCount()},
+                    {QStringLiteral("results"), reader.resultCount()}};
+    if (reader.suiteScope())
+        run.insert(QStringLiteral("suite"), *reader.suiteScope());
+    // Results made elsewhere say where from (format, sources and their SHA-256).
+    const QJsonValue imported = info.spec.value(QStringLiteral("imported"));
+    if (imported.isObject())
+        run.insert(QStringLiteral("imported"), imported);
+    out.insert(QStringLiteral("run"), run);
     return out;
 }
 
@@ -287,7 +324,21 @@ QString runReportText(RunReader& reader)
             .arg(reader.sampleCount())
             .arg(reader.resultCount())
             .arg(info.status);
-    return head + reportTablesToText(buildRunReport(reader));
+    QString scope;
+    if (reader.suiteScope())
+        scope += QStringLiteral("Suite %1 only\n").arg(*reader.suiteScope());
+    const QJsonObject imported = info.spec.value(QStringLiteral("imported")).toObject();
+    if (!imported.isEmpty()) {
+        scope += QStringLiteral("Imported from %1 (format %2, %3 source files)\n")
+                     .arg(imported.value(QStringLiteral("title")).toString(),
+                          imported.value(QStringLiteral("format")).toString())
+                     .arg(imported.value(QStringLiteral("sources")).toArray().size());
+        for (const QJsonValue& m : imported.value(QStringLiteral("missing")).toArray())
+            scope += QStringLiteral("Not in the source: %1\n").arg(m.toString());
+    }
+    if (!scope.isEmpty())
+        scope += QLatin1Char('\n');
+    return head + scope + reportTablesToText(buildRunReport(reader));
 }
 
 } // namespace kvl
