@@ -1330,6 +1330,24 @@ Runs of the decode-time presses (decoding, compression_ratio_decoding, prefill_d
             <numerusform>%1: 行のない %n サンプル: %2</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>%1: %n sample(s) not run (unsupported): %2</source>
+        <translation>
+            <numerusform>%1: 未実行の %n サンプル（非対応）: %2</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cell(s) not run: %1 is unsupported</source>
+        <translation>
+            <numerusform>%n セル未実行: %1 は非対応</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cell(s) not run under %1 unsupported configurations</source>
+        <translation>
+            <numerusform>%1 個の非対応構成で %n セル未実行</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>kvl::NewRunChoices</name>
@@ -2568,6 +2586,14 @@ kvlens-cli が書いた実行ファイルを開くか、同梱モデルで小さ
     <message>
         <source>No kept mask is stored for any row of %1 (the run&apos;s mask policy: %2).</source>
         <translation>%1 のどの行にも保持マスクが保存されていません（この実行のマスク保存方針: %2）。</translation>
+    </message>
+    <message>
+        <source>Imported from %1: %2.</source>
+        <translation>%1 からインポート: %2。</translation>
+    </message>
+    <message>
+        <source>no masks or attention were released</source>
+        <translation>マスクとアテンションは公開されていません</translation>
     </message>
 </context>
 <context>

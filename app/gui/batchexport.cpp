@@ -147,7 +147,7 @@ class Exporter
         : m_options(options), m_data(data), m_root(std::make_unique<QWidget>())
     {
         m_base.run = data.runName.isEmpty() ? QFileInfo(data.path).fileName() : data.runName;
-        m_base.model = data.model;
+        m_base.model = data.provenanceModel();
         m_base.runHash = runHash;
         m_base.modelHash = info.modelHash;
         m_base.runToolVersion = info.toolVersion;

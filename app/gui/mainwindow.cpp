@@ -568,7 +568,7 @@ void MainWindow::showSummary(const RunViewData& data)
     m_data = data;
     Provenance base;
     base.run = data.runName.isEmpty() ? QFileInfo(data.path).fileName() : data.runName;
-    base.model = data.model;
+    base.model = data.provenanceModel();
     for (PlotView* v : m_views)
         if (v != m_heatmap && v != m_eviction && v != m_ger)
             v->setProvenance(base);

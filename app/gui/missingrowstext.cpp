@@ -11,9 +11,9 @@ MissingRowsText MissingRowsText::of(const std::vector<MissingCell>& cells)
 {
     // missingRows gives one cell per reason, skipped samples first: the skip reasons are
     // the skipped cells, the first of them the first cell.
-    qint64 skipped = 0, failed = 0;
+    qint64 skipped = 0, failed = 0, unsupported = 0;
     int skipReasons = 0;
-    QSet<QString> failedConfigs;
+    QSet<QString> failedConfigs, unsupportedConfigs;
     QStringList lines;
     for (const MissingCell& c : cells) {
         const int n = int(c.samples);
@@ -22,6 +22,13 @@ MissingRowsText MissingRowsText::of(const std::vector<MissingCell>& cells)
             ++skipReasons;
             lines << tr("%n sample(s) skipped under every configuration: %1", nullptr, n)
                          .arg(c.reason);
+        } else if (c.unsupported) {
+            // An imported source's planned cell it never ran: not a failure of the method.
+            unsupported += c.samples;
+            const QString config = ConfigChoice{c.compressor, c.ratio}.label();
+            unsupportedConfigs.insert(config);
+            lines << tr("%1: %n sample(s) not run (unsupported): %2", nullptr, n)
+                         .arg(config, c.reason);
         } else {
             failed += c.samples;
             const QString config = ConfigChoice{c.compressor, c.ratio}.label();
@@ -51,6 +58,13 @@ MissingRowsText MissingRowsText::of(const std::vector<MissingCell>& cells)
                             .arg(*failedConfigs.begin())
                       : tr("%n row(s) failed under %1 configurations", nullptr, int(failed))
                             .arg(failedConfigs.size()));
+    if (unsupported > 0)
+        parts << (unsupportedConfigs.size() == 1
+                      ? tr("%n cell(s) not run: %1 is unsupported", nullptr, int(unsupported))
+                            .arg(*unsupportedConfigs.begin())
+                      : tr("%n cell(s) not run under %1 unsupported configurations", nullptr,
+                           int(unsupported))
+                            .arg(unsupportedConfigs.size()));
     text.summary = QStringLiteral(" · ") + parts.join(QStringLiteral("; "));
     text.detail = lines.join(QLatin1Char('\n'));
     return text;

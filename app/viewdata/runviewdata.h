@@ -52,6 +52,10 @@ struct RunViewData
     QString path;
     QString runName;
     QString model;
+    // Rows made elsewhere (kvlens-cli import-run): the source's title ("KVDiagnosis
+    // release") and what it never released, for the views that would draw it.
+    QString importedFrom;
+    QString notReleased;
     QString status; // running | finished | failed (empty: unknown)
     qint64 sampleCount = 0;
     qint64 resultCount = 0;
@@ -90,6 +94,15 @@ struct RunViewData
     QString heatmapMissing;
     QString referenceMissing;
     QString evictionMissing;
+
+    // The model as figures' provenance names it: an imported run says where it came from.
+    QString provenanceModel() const
+    {
+        if (importedFrom.isEmpty())
+            return model;
+        return model.isEmpty() ? QStringLiteral("imported from %1").arg(importedFrom)
+                               : QStringLiteral("%1, imported from %2").arg(model, importedFrom);
+    }
     // The compressed row stores no attention of its own: `heatmap` is FullCache's with
     // the compressor's evictions greyed.
     bool heatmapStandIn = false;

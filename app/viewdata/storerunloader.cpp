@@ -611,6 +611,9 @@ void loadRunSummary(RunReader& reader, RunViewData& data, LoadTimings* timings)
     const RunInfo info = reader.runInfo();
     data.runName = QFileInfo(reader.path()).completeBaseName();
     data.model = info.modelName;
+    const QJsonObject imported = info.spec.value(QStringLiteral("imported")).toObject();
+    data.importedFrom = imported.value(QStringLiteral("title")).toString();
+    data.notReleased = imported.value(QStringLiteral("not_released")).toString();
     data.status = info.status;
     data.sampleCount = reader.sampleCount();
     data.resultCount = reader.resultCount();
@@ -687,11 +690,35 @@ void selectOverlap(RunViewData& data)
         data.overlap = data.overlaps[data.overlapIndex];
 }
 
+// A run imported from elsewhere holds only what its source released: its empty detail
+// views say so, instead of the store-policy advice (which would send the researcher to
+// re-run a sweep KVLens never ran).
+void sayWhatWasNotReleased(RunViewData& data)
+{
+    if (data.importedFrom.isEmpty() || data.focus.compressor.isEmpty())
+        return;
+    const QString why =
+        QCoreApplication::translate("kvl::StoreRunLoader", "Imported from %1: %2.")
+            .arg(data.importedFrom,
+                 data.notReleased.isEmpty()
+                     ? QCoreApplication::translate("kvl::StoreRunLoader",
+                                                   "no masks or attention were released")
+                     : data.notReleased);
+    if (data.heatmap.values.isEmpty())
+        data.heatmapMissing = why;
+    if (data.referenceHeatmap.values.isEmpty())
+        data.referenceMissing = why;
+    if (data.eviction.isEmpty())
+        data.evictionMissing = why;
+}
+
 void takeSummary(RunViewData& to, const RunViewData& from)
 {
     to.path = from.path;
     to.runName = from.runName;
     to.model = from.model;
+    to.importedFrom = from.importedFrom;
+    to.notReleased = from.notReleased;
     to.status = from.status;
     to.sampleCount = from.sampleCount;
     to.resultCount = from.resultCount;
@@ -755,6 +782,7 @@ void loadRunDetails(RunReader& reader, const RunRequest& request, RunViewData& d
     data.ger = gerOf(reader, data.focus.compressor);
     clock.lap("ger");
     detailsOf(reader, request, data);
+    sayWhatWasNotReleased(data);
     clock.lap("heatmaps_eviction");
 }
 

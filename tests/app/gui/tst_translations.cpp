@@ -54,6 +54,10 @@ class TstTranslations : public QObject
                                    << "Question attention, every layer × kv-head";
         QTest::newRow("missing rows") << "kvl::MissingRowsText"
                                       << "%n row(s) failed under %1";
+        QTest::newRow("unsupported cells") << "kvl::MissingRowsText"
+                                           << "%n cell(s) not run: %1 is unsupported";
+        QTest::newRow("imported run") << "kvl::StoreRunLoader"
+                                      << "Imported from %1: %2.";
         QTest::newRow("rows hint") << "kvl::RowsPanel"
                                    << "Click a taxonomy or chain-break bar, a failure-overlap "
                                       "cell or a failure-set (UpSet) column to list its rows.";

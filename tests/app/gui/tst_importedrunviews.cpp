@@ -1,0 +1,72 @@
+// A run imported from elsewhere (kvlens-cli import-run) in the app's view data: the
+// fixture release of tests/data/runimport/kvdiagnosis, whose rows hold outcomes and
+// diagnostics but no masks, attention or contexts. The views that have data show it;
+// those that would need what the source never released say so in place, and the
+// figures' provenance names the source.
+#include "missingrowstext.h"
+#include "storerunloader.h"
+
+#include "runimport/runimportformats.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace kvl;
+
+class TestImportedRunViews : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_path;
+
+  private slots:
+    void initTestCase()
+    {
+        m_path = m_dir.filePath(QStringLiteral("release.kvl"));
+        writeImportedRun(importKvDiagnosisRelease({QStringLiteral(KVLENS_TEST_DATA "/runimport/kvdiagnosis")}),
+                         m_path, QStringLiteral("test"));
+    }
+
+    void viewsWithDataShowIt()
+    {
+        const RunViewData d = loadRunViewData({m_path});
+        QCOMPARE(d.model, QStringLiteral("Qwen/Qwen3-8B"));
+        QCOMPARE(d.importedFrom, QStringLiteral("KVDiagnosis release"));
+        QCOMPARE(d.provenanceModel(), QStringLiteral("Qwen/Qwen3-8B, imported from KVDiagnosis release"));
+        QCOMPARE(d.sampleCount, 3);
+        QCOMPARE(d.suites, (QStringList{"hotpotqa", "ruler8k"}));
+        QVERIFY(!d.accuracy.isEmpty());
+        QCOMPARE(d.suiteAccuracy.size(), 2);
+        // The diagnosed C->W row's signature reaches the taxonomy.
+        QVERIFY(!d.taxonomy.isEmpty());
+        QVERIFY(d.taxonomy.signatures.contains(QStringLiteral("low_mapped_coverage")));
+        QVERIFY(!d.failureSets.isEmpty());
+    }
+
+    void viewsWithoutDataSaySo()
+    {
+        const RunViewData d = loadRunViewData({m_path, QStringLiteral("snapkv"), 0.75, {}});
+        QCOMPARE(d.focus.compressor, QStringLiteral("snapkv"));
+        QVERIFY(d.heatmap.values.isEmpty());
+        QVERIFY(d.eviction.isEmpty());
+        const QString said =
+            QStringLiteral("Imported from KVDiagnosis release: no masks, attention or contexts were released.");
+        QCOMPARE(d.heatmapMissing, said);
+        QCOMPARE(d.referenceMissing, said);
+        QCOMPARE(d.evictionMissing, said);
+    }
+
+    void unsupportedCellsAreNoFailures()
+    {
+        const RunViewData d = loadRunViewData({m_path});
+        const MissingRowsText text = MissingRowsText::of(d.missing);
+        QVERIFY2(text.summary.contains(QLatin1String("3 cell(s) not run: think @ 0.75 is unsupported")),
+                 qPrintable(text.summary));
+        QVERIFY2(!text.summary.contains(QLatin1String("failed")), qPrintable(text.summary));
+        QVERIFY2(text.detail.contains(QLatin1String("N/A: ThinKPress")), qPrintable(text.detail));
+    }
+};
+
+QTEST_MAIN(TestImportedRunViews)
+#include "tst_importedrunviews.moc"
