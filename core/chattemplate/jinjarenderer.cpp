@@ -177,6 +177,13 @@ Renderer::Renderer(const Dict& context)
     m_scopes.push_back(std::make_shared<Dict>(context));
 }
 
+void Renderer::releaseNamespaces()
+{
+    for (const std::shared_ptr<Dict>& ns : m_namespacesWritten)
+        Dict().items.swap(ns->items); // the items die with the temporary, outside *ns
+    m_namespacesWritten.clear();
+}
+
 QString Renderer::render(const Body& body)
 {
     RenderBudget budget;
@@ -186,9 +193,11 @@ QString Renderer::render(const Body& body)
         exec(body, out);
     } catch (...) {
         m_budget = nullptr;
+        releaseNamespaces();
         throw;
     }
     m_budget = nullptr;
+    releaseNamespaces();
     return out;
 }
 
@@ -253,6 +262,7 @@ void Renderer::assign(const Stmt& s, const Value& v)
             fail(s.line, QStringLiteral("cannot assign attribute on non-namespace object '%1'")
                              .arg(s.targets[0]));
         ns.dict->set(s.attr, v);
+        m_namespacesWritten.insert(ns.dict);
         return;
     }
     if (!s.unpack) {

@@ -7,6 +7,7 @@
 #include <QString>
 #include <memory>
 #include <utility>
+#include <unordered_set>
 #include <vector>
 
 namespace kvl::jinja {
@@ -51,6 +52,12 @@ class Renderer
 
     std::vector<Scope> m_scopes;      // innermost last; [0] holds the globals and the context
     RenderBudget* m_budget = nullptr; // the rendering's, set while render() runs
+    // Namespaces the template assigned into: a namespace can be made to hold itself
+    // (`{% set ns.me = ns %}`), a reference cycle no shared_ptr frees. render() empties
+    // them when it ends, since no value of a rendering outlives it.
+    // Held (each once) until then, so that one is never mistaken for another at its address.
+    std::unordered_set<std::shared_ptr<Dict>> m_namespacesWritten;
+    void releaseNamespaces();
     int m_evalDepth = 0;
     int m_callDepth = 0;
 };

@@ -33,15 +33,25 @@ struct Graveyard
 {
     std::vector<std::shared_ptr<void>> pending;
     bool draining = false;
+    ~Graveyard();
 };
 
+// Trivially destructible, so it stays readable after t_graveyard is gone: a Value that
+// outlives it (a static one, destroyed at exit after the thread's storage) then frees
+// its containers the ordinary way instead of queueing them in a destroyed vector.
+thread_local bool t_graveyardGone = false;
 thread_local Graveyard t_graveyard;
+
+Graveyard::~Graveyard()
+{
+    t_graveyardGone = true; // before `pending` is destroyed
+}
 
 } // namespace
 
 Value::~Value()
 {
-    if (!list && !dict && !fn)
+    if ((!list && !dict && !fn) || t_graveyardGone)
         return;
     Graveyard& g = t_graveyard;
     if (list)

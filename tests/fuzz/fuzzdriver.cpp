@@ -35,8 +35,10 @@
 
 namespace {
 
-// The input being run, for the death handlers (which may only use plain memory).
-std::vector<uint8_t> g_current;
+// The input being run, for the death handlers (which may only use plain memory). Never
+// destroyed: LeakSanitizer's check runs at exit, after static destructors, and its death
+// callback saves this input (a global vector would be freed by then).
+std::vector<uint8_t>& g_current = *new std::vector<uint8_t>;
 char g_crashPath[512] = "crash.bin";
 
 void saveCurrentInput()
