@@ -1291,6 +1291,20 @@ Runs of the decode-time presses (decoding, compression_ratio_decoding, prefill_d
         <source>sample: %1 (attention maps are drawn one sample at a time: the first; pick another in the Sample box)</source>
         <translation>サンプル: %1（アテンションマップは 1 サンプルずつ描画します: 先頭のサンプル。別のサンプルは「サンプル」欄で選びます）</translation>
     </message>
+    <message>
+        <source> · imported from %1</source>
+        <translation> · %1 からインポート</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n part(s) not in the source</source>
+        <translation>
+            <numerusform>、ソースにない部分 %n 件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not in the source: %1</source>
+        <translation>ソースにないもの: %1</translation>
+    </message>
 </context>
 <context>
     <name>kvl::MissingRowsText</name>
@@ -2072,6 +2086,10 @@ The overlap matrix compares which rows fail under each pair of compressors: same
     <message>
         <source>Gold</source>
         <translation>正解</translation>
+    </message>
+    <message>
+        <source>FullCache answer</source>
+        <translation>FullCache の回答</translation>
     </message>
 </context>
 <context>

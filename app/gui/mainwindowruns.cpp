@@ -151,7 +151,19 @@ void MainWindow::showRunStatus()
         rows += tr(" (%1 written before checksums, not verified)").arg(data.uncheckedRows);
     const MissingRowsText missing = MissingRowsText::of(data.missing);
     rows += missing.summary;
-    statusBar()->setToolTip(missing.detail);
+    QStringList tip;
+    if (!missing.detail.isEmpty())
+        tip << missing.detail;
+    // An imported run says where it came from, and what its source lacked (a release copy
+    // without some diagnostics): its taxonomy stands on the rows that have them.
+    if (!data.importedFrom.isEmpty()) {
+        rows += tr(" · imported from %1").arg(data.importedFrom);
+        if (!data.importMissing.isEmpty())
+            rows += tr(", %n part(s) not in the source", nullptr, int(data.importMissing.size()));
+        for (const QString& m : data.importMissing)
+            tip << tr("Not in the source: %1").arg(m);
+    }
+    statusBar()->setToolTip(tip.join(QLatin1Char('\n')));
     const bool running = data.status == QLatin1String("running");
     statusBar()->showMessage(
         running && data.sampleCount == 0

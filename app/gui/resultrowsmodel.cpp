@@ -67,6 +67,8 @@ QVariant ResultRowsModel::data(const QModelIndex& index, int role) const
                                 : signatureDisplayName(signatureName(*rec.signature));
     case AnswerColumn:
         return rec.answer;
+    case FullCacheAnswerColumn:
+        return row.fullCacheAnswer;
     case GoldColumn:
         return row.gold;
     case EcovColumn:
@@ -102,6 +104,8 @@ QVariant ResultRowsModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Signature");
     case AnswerColumn:
         return tr("Answer");
+    case FullCacheAnswerColumn:
+        return tr("FullCache answer");
     case GoldColumn:
         return tr("Gold");
     case EcovColumn:

@@ -14,6 +14,9 @@ struct ResultRow
     StoredResult result;
     QString group;
     QString gold; // the sample's gold answer, beside the row's own
+    // FullCache's answer on the same sample: what the compressed answer replaced (a C→W
+    // row's right answer, or a W→C row's wrong one).
+    QString fullCacheAnswer;
 };
 
 // The rows behind a clicked taxonomy bar or overlap cell, one line per result.
@@ -30,6 +33,7 @@ class ResultRowsModel : public QAbstractTableModel
         TransitionColumn,
         SignatureColumn,
         AnswerColumn,
+        FullCacheAnswerColumn,
         GoldColumn,
         EcovColumn,
         ErrColumn,

@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QMap>
 #include <QSet>
+#include <tuple>
 
 namespace kvl {
 
@@ -21,17 +22,23 @@ std::vector<StoredResult> failures(RunReader& reader, const QString& compressor,
     return reader.results(f);
 }
 
-// Each row's gold answer, looked up once per sample (drill-down lists are short).
+// Each row's gold answer and FullCache's answer on its sample, looked up once per sample
+// (drill-down lists are short).
 QVector<ResultRow> withGold(RunReader& reader, QVector<ResultRow> rows)
 {
-    QHash<QString, QString> gold;
+    QHash<QString, std::pair<QString, QString>> bySample; // gold, FullCache's answer
     for (ResultRow& row : rows) {
         const QString& key = row.result.sampleKey;
-        if (!gold.contains(key)) {
+        if (!bySample.contains(key)) {
             const std::optional<SampleInfo> sample = reader.sample(key);
-            gold.insert(key, sample ? sample->gold : QString());
+            ResultFilter full;
+            full.compressor = kFullCacheCompressor;
+            full.sampleKey = key;
+            const std::vector<StoredResult> fullRows = reader.results(full);
+            bySample.insert(key, {sample ? sample->gold : QString(),
+                                  fullRows.empty() ? QString() : fullRows.front().record.answer});
         }
-        row.gold = gold.value(key);
+        std::tie(row.gold, row.fullCacheAnswer) = bySample.value(key);
     }
     return rows;
 }

@@ -57,7 +57,9 @@ void RowsPanel::setRows(const QString& title, QVector<ResultRow> rows)
     m_view->resizeColumnsToContents();
     // A long (often runaway) answer would push the gold and the metrics out of view;
     // the full text is in the tooltip.
-    for (int column : {int(ResultRowsModel::AnswerColumn), int(ResultRowsModel::GoldColumn)})
+    for (int column : {int(ResultRowsModel::AnswerColumn),
+                       int(ResultRowsModel::FullCacheAnswerColumn),
+                       int(ResultRowsModel::GoldColumn)})
         m_view->setColumnWidth(column, std::min(m_view->columnWidth(column), kMaxTextColumnWidth));
     m_title->setText(title);
 }

@@ -56,6 +56,9 @@ struct RunViewData
     // release") and what it never released, for the views that would draw it.
     QString importedFrom;
     QString notReleased;
+    // What the imported source lacked that a complete one holds ("diagnostics of ruler8k:
+    // ... is absent"), one line each: the views' figures stand on the rest.
+    QStringList importMissing;
     QString status; // running | finished | failed (empty: unknown)
     qint64 sampleCount = 0;
     qint64 resultCount = 0;

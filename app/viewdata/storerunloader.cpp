@@ -12,6 +12,7 @@
 #include "storepolicy.h"
 
 #include <QCoreApplication>
+#include <QJsonArray>
 #include <QElapsedTimer>
 #include <QFileInfo>
 
@@ -614,6 +615,9 @@ void loadRunSummary(RunReader& reader, RunViewData& data, LoadTimings* timings)
     const QJsonObject imported = info.spec.value(QStringLiteral("imported")).toObject();
     data.importedFrom = imported.value(QStringLiteral("title")).toString();
     data.notReleased = imported.value(QStringLiteral("not_released")).toString();
+    data.importMissing.clear();
+    for (const QJsonValue& m : imported.value(QStringLiteral("missing")).toArray())
+        data.importMissing << m.toString();
     data.status = info.status;
     data.sampleCount = reader.sampleCount();
     data.resultCount = reader.resultCount();
@@ -719,6 +723,7 @@ void takeSummary(RunViewData& to, const RunViewData& from)
     to.model = from.model;
     to.importedFrom = from.importedFrom;
     to.notReleased = from.notReleased;
+    to.importMissing = from.importMissing;
     to.status = from.status;
     to.sampleCount = from.sampleCount;
     to.resultCount = from.resultCount;

@@ -35,6 +35,9 @@ class TestImportedRunViews : public QObject
         QCOMPARE(d.importedFrom, QStringLiteral("KVDiagnosis release"));
         QCOMPARE(d.provenanceModel(), QStringLiteral("Qwen/Qwen3-8B, imported from KVDiagnosis release"));
         QCOMPARE(d.sampleCount, 3);
+        // What the copy lacks, for the status line's tool tip.
+        QCOMPARE(d.importMissing.size(), 1);
+        QVERIFY2(d.importMissing[0].contains(QLatin1String("ruler8k")), qPrintable(d.importMissing[0]));
         QCOMPARE(d.suites, (QStringList{"hotpotqa", "ruler8k"}));
         QVERIFY(!d.accuracy.isEmpty());
         QCOMPARE(d.suiteAccuracy.size(), 2);

@@ -484,6 +484,13 @@ class TstStoreRunLoader : public QObject
                  QStringLiteral("gold3"));
         QCOMPARE(model.index(1, ResultRowsModel::GoldColumn).data().toString(),
                  QStringLiteral("gold0"));
+        // FullCache's answer beside the compressed one: s3 and s0 are right under FullCache.
+        QCOMPARE(model.index(0, ResultRowsModel::AnswerColumn).data().toString(),
+                 QStringLiteral("wrong"));
+        QCOMPARE(model.index(0, ResultRowsModel::FullCacheAnswerColumn).data().toString(),
+                 QStringLiteral("gold3"));
+        QCOMPARE(model.index(1, ResultRowsModel::FullCacheAnswerColumn).data().toString(),
+                 QStringLiteral("gold0"));
         model.setRows(taxonomyRows(m_path, "SnapKV", 0.75, "low_mapped_coverage"));
         QCOMPARE(model.rowCount(), 2);
         model.clear();
