@@ -10,6 +10,7 @@
 // press_name "no_press" (ratio 0) is FullCache. Rows are matched across folders by a
 // hash of every predictions.csv column but the two evaluate.py adds: the dataset's row.
 #include "common/error.h"
+#include "common/jsonio.h"
 #include "runimport/kvpressscoring.h"
 #include "runimport/kvpressyaml.h"
 #include "runimport/pressnames.h"
@@ -428,7 +429,7 @@ class KvpressReader
         }
         QJsonParseError error{};
         const QJsonDocument doc =
-            QJsonDocument::fromJson(readSourceFile(f.metrics).replace("NaN", "null"), &error);
+            QJsonDocument::fromJson(nullifyBareNonFinite(readSourceFile(f.metrics)), &error);
         m_run.sources.push_back(
             {f.metrics, fileSha256(f.metrics), doc.isArray() ? qint64(doc.array().size()) : 1});
         if (error.error != QJsonParseError::NoError)
