@@ -91,6 +91,7 @@ if [ "$fuzz_seconds" -gt 0 ]; then
   mkdir -p "$build/fuzz-artifacts"
   cd "$build/fuzz-artifacts" # crashing inputs land here (crash-<target>-<pid>.bin)
   for exe in "$build"/tests/fuzz/fuzz_*; do
+    [ -f "$exe" ] && [ -x "$exe" ] || continue # the _autogen folders beside them
     name=$(basename "$exe")
     "$exe" --mutate "$fuzz_seconds" --seed "${KVLENS_FUZZ_SEED:-$RANDOM}" \
       "$root/tests/fuzz/corpus/$name"
