@@ -96,6 +96,9 @@ QString contextHtml(const SampleDetail& d)
     QCPColorGradient gradient = colorGradient(ColorMap::Cividis);
     const bool hasKeep = d.tokenKeep.size() == positions && positions > 0;
     const bool hasText = !d.context.isEmpty() && d.tokenOffsets.size() == positions;
+    // An imported run's source released no context: say so rather than number positions.
+    if (!hasText && !d.notReleased.isEmpty())
+        return QStringLiteral("<p><i>%1</i></p>").arg(d.notReleased.toHtmlEscaped());
     QString html = QStringLiteral("<div style=\"line-height:150%;\">");
     if (hasText) {
         int at = 0;

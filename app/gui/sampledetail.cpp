@@ -26,6 +26,10 @@ SampleDetail loadSampleDetail(const QString& path, const QString& sampleKey,
     if (!sample)
         return d;
     d.sample = *sample;
+    const QJsonObject imported =
+        reader.runInfo().spec.value(QStringLiteral("imported")).toObject();
+    d.notReleased = notReleasedText(imported.value(QStringLiteral("title")).toString(),
+                                    imported.value(QStringLiteral("not_released")).toString());
     d.context = sample->meta.value(QStringLiteral("context")).toString();
     d.question = sample->meta.value(QStringLiteral("question")).toString();
     d.system = sample->meta.value(QStringLiteral("system")).toString();
@@ -93,6 +97,12 @@ SampleDetail loadSampleDetail(const QString& path, const QString& sampleKey,
         d.heatmapMissing =
             QCoreApplication::translate("kvl::SampleDetail", "Sample %1 has no row under %2 yet.")
                 .arg(sampleKey, ConfigChoice{compressor, ratio}.label());
+    }
+    if (!d.notReleased.isEmpty()) {
+        if (d.referenceHeatmap.isEmpty())
+            d.referenceMissing = d.notReleased;
+        if (d.heatmap.isEmpty() && configId != 0)
+            d.heatmapMissing = d.notReleased;
     }
     return d;
 }

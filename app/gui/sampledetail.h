@@ -38,6 +38,9 @@ struct SampleDetail
     // What each heatmap lacks and why, for its empty or partial state; empty when stored.
     QString heatmapMissing;
     QString referenceMissing;
+    // A run imported from elsewhere: what its source did not release (its contexts among
+    // them), said in place of the context and the attention (storepolicy.h).
+    QString notReleased;
 };
 
 // Reads one sample's row, mask and attention (and FullCache's); throws kvl::Error

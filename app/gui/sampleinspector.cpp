@@ -162,7 +162,9 @@ void SampleInspector::setDetail(const SampleDetail& d)
         legend +=
             QLatin1Char(' ') +
             tr("The run stores no context text with token offsets: token positions are shown.");
-    m_legend->setText(legend);
+    // An imported run has neither masks nor a context: the text below says so whole.
+    m_legend->setText(d.notReleased.isEmpty() ? legend : QString());
+    m_legend->setVisible(d.notReleased.isEmpty());
     QStringList asked, full;
     if (!d.system.isEmpty()) {
         asked << tr("<b>System:</b> %1").arg(clipped(d.system, 300).toHtmlEscaped());

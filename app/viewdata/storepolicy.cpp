@@ -27,6 +27,17 @@ QString storePolicyText(RunReader& reader, const char* blob)
                                        "only for FullCache rows and rows answered wrong");
 }
 
+QString notReleasedText(const QString& importedFrom, const QString& notReleased)
+{
+    if (importedFrom.isEmpty())
+        return {};
+    return QCoreApplication::translate("kvl::StoreRunLoader", "Imported from %1: %2.")
+        .arg(importedFrom, notReleased.isEmpty()
+                               ? QCoreApplication::translate("kvl::StoreRunLoader",
+                                                             "no masks or attention were released")
+                               : notReleased);
+}
+
 QString missingAttentionText(const QString& config, const QString& sampleKey,
                              const ResultRecord& row, const QString& attentionPolicy)
 {

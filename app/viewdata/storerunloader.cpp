@@ -701,13 +701,7 @@ void sayWhatWasNotReleased(RunViewData& data)
 {
     if (data.importedFrom.isEmpty() || data.focus.compressor.isEmpty())
         return;
-    const QString why =
-        QCoreApplication::translate("kvl::StoreRunLoader", "Imported from %1: %2.")
-            .arg(data.importedFrom,
-                 data.notReleased.isEmpty()
-                     ? QCoreApplication::translate("kvl::StoreRunLoader",
-                                                   "no masks or attention were released")
-                     : data.notReleased);
+    const QString why = notReleasedText(data.importedFrom, data.notReleased);
     if (data.heatmap.values.isEmpty())
         data.heatmapMissing = why;
     if (data.referenceHeatmap.values.isEmpty())

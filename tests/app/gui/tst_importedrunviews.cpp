@@ -3,7 +3,9 @@
 // diagnostics but no masks, attention or contexts. The views that have data show it;
 // those that would need what the source never released say so in place, and the
 // figures' provenance names the source.
+#include "contexthtml.h"
 #include "missingrowstext.h"
+#include "sampledetail.h"
 #include "storerunloader.h"
 
 #include "runimport/runimportformats.h"
@@ -58,6 +60,23 @@ class TestImportedRunViews : public QObject
         QCOMPARE(d.heatmapMissing, said);
         QCOMPARE(d.referenceMissing, said);
         QCOMPARE(d.evictionMissing, said);
+    }
+
+    // The Sample page: the answers are there, the context and attention are said absent.
+    void sampleDetailSaysWhatIsAbsent()
+    {
+        const SampleDetail d = loadSampleDetail(m_path, QStringLiteral("hotpotqa::hotpotqa_000000"),
+                                                QStringLiteral("snapkv"), 0.75);
+        QVERIFY(d.found);
+        QCOMPARE(d.result.answer, QStringLiteral("Lyon"));
+        QCOMPARE(d.referenceAnswer, QStringLiteral("Paris"));
+        const QString said =
+            QStringLiteral("Imported from KVDiagnosis release: no masks, attention or contexts were released.");
+        QCOMPARE(d.notReleased, said);
+        QCOMPARE(d.referenceMissing, said);
+        QCOMPARE(d.heatmapMissing, said);
+        const QString html = contextHtml(d);
+        QVERIFY2(html.contains(QLatin1String("Imported from KVDiagnosis release")), qPrintable(html.left(200)));
     }
 
     void unsupportedCellsAreNoFailures()
