@@ -45,16 +45,6 @@ QString modelNameOf(const QString& dir)
 }
 
 // Keys of the samples a previous invocation recorded as skipped (no rows, a reason).
-QSet<QString> skippedSampleKeys(const QString& path)
-{
-    QSet<QString> keys;
-    RunReader reader(path);
-    for (const SampleInfo& s : reader.samples())
-        if (s.meta.contains(kSkippedSample))
-            keys.insert(s.key);
-    return keys;
-}
-
 struct RunningAccuracy
 {
     qint64 n = 0;
@@ -190,15 +180,17 @@ PreparedSample SweepRunner::prepareOrFail(const Sample& sample, const PlannedSam
 
 void SweepRunner::checkResumedInputs(const QString& outPath,
                                      const std::vector<const PlannedSample*>& mine,
-                                     const QSet<QString>& finished, const Tokenizer& tokenizer,
+                                     const QSet<QString>& finished,
+                                     const QHash<QString, QJsonObject>& storedMeta,
+                                     const Tokenizer& tokenizer,
                                      const RunInputHashes& hashes) const
 {
     if (finished.isEmpty())
         return;
     QHash<QString, QJsonObject> recorded;
-    for (const SampleInfo& s : RunReader(outPath).samples())
-        if (s.meta.contains(kSampleInputs))
-            recorded.insert(s.key, s.meta.value(kSampleInputs).toObject());
+    for (auto s = storedMeta.begin(); s != storedMeta.end(); ++s)
+        if (s->contains(kSampleInputs))
+            recorded.insert(s.key(), s->value(kSampleInputs).toObject());
     const QString advice = QStringLiteral("resume it with the inputs it was run with, or pass "
                                           "--force-new to start a new file");
     for (const PlannedSample* planned : mine) {
@@ -287,9 +279,15 @@ SweepSummary SweepRunner::run(const QString& outPath)
     }
     const SampleEvaluator evaluator(*model, *tokenizer, m_spec, std::move(configs), &format);
     QSet<QString> finished = writer.completedSampleKeys();
+    // The stored samples' meta, read once (not their contexts): the skipped ones count as
+    // finished, and every finished one is checked against what it was run with.
+    QHash<QString, QJsonObject> storedMeta;
     if (writer.runInfo())
-        finished.unite(skippedSampleKeys(outPath));
-    checkResumedInputs(outPath, mine, finished, *tokenizer, inputHashes);
+        storedMeta = RunReader(outPath).sampleMetas();
+    for (auto s = storedMeta.begin(); s != storedMeta.end(); ++s)
+        if (s->contains(kSkippedSample))
+            finished.insert(s.key());
+    checkResumedInputs(outPath, mine, finished, storedMeta, *tokenizer, inputHashes);
     // Every sample still to run is laid out and checked against the model's positions
     // before the run file records the spec: a template or a length at fault stops here,
     // and the corrected command can still write to the same file.

@@ -7,6 +7,7 @@
 #include "run/shard.h"
 #include "run/sweepprogress.h"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QSet>
 #include <QString>
@@ -84,9 +85,11 @@ class SweepRunner
                       const Tokenizer& tokenizer, const SampleEvaluator& evaluator) const;
     PreparedSample prepareOrFail(const Sample& sample, const PlannedSample& planned,
                                  const PromptFormat& format, const Tokenizer& tokenizer) const;
+    // `storedMeta`: sample key -> meta of the samples the run file holds.
     void checkResumedInputs(const QString& outPath, const std::vector<const PlannedSample*>& mine,
-                            const QSet<QString>& finished, const Tokenizer& tokenizer,
-                            const RunInputHashes& hashes) const;
+                            const QSet<QString>& finished,
+                            const QHash<QString, QJsonObject>& storedMeta,
+                            const Tokenizer& tokenizer, const RunInputHashes& hashes) const;
 
     ExperimentSpec m_spec;
     SweepOptions m_options;

@@ -59,13 +59,17 @@ class SampleInputsSeen
   public:
     void add(const QString& input, RunReader& reader)
     {
-        for (const SampleInfo& s : reader.samples()) {
-            if (!s.meta.contains(kSampleInputs))
+        const QHash<QString, QJsonObject> metas = reader.sampleMetas();
+        QStringList keys = metas.keys();
+        keys.sort(); // the first differing sample named is the same every time
+        for (const QString& key : keys) {
+            const QJsonObject& meta = metas[key];
+            if (!meta.contains(kSampleInputs))
                 continue;
-            const QJsonObject inputs = s.meta.value(kSampleInputs).toObject();
-            const auto it = m_first.find(s.key);
+            const QJsonObject inputs = meta.value(kSampleInputs).toObject();
+            const auto it = m_first.find(key);
             if (it == m_first.end()) {
-                m_first.emplace(s.key, std::make_pair(input, inputs));
+                m_first.emplace(key, std::make_pair(input, inputs));
                 continue;
             }
             if (const QString field = firstDifferingInput(it->second.second, inputs);
@@ -73,7 +77,7 @@ class SampleInputsSeen
                 throw Error(input, QStringLiteral("its sample '%1' was run with another %2 than "
                                                   "in %3; only shards of one experiment on the "
                                                   "same data can be merged")
-                                       .arg(s.key, field, it->second.first));
+                                       .arg(key, field, it->second.first));
         }
     }
 

@@ -220,6 +220,15 @@ std::vector<SampleInfo> RunReader::samples()
     return list;
 }
 
+QHash<QString, QJsonObject> RunReader::sampleMetas()
+{
+    QHash<QString, QJsonObject> metas;
+    SqliteStatement st = m_db->prepare(QStringLiteral("SELECT sample_key, meta_json FROM sample"));
+    while (st.step())
+        metas.insert(st.columnText(0), jsonObjectFromText(st.columnText(1)));
+    return metas;
+}
+
 QStringList RunReader::sampleKeys()
 {
     QStringList keys;

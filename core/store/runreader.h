@@ -84,6 +84,9 @@ class RunReader
     std::vector<SampleInfo> samples();
     // The samples' keys in the order of samples(), without reading their contents.
     QStringList sampleKeys();
+    // Sample key -> meta (skip reasons, failed configurations, input hashes), without the
+    // samples' contexts and spans: what a resume or a merge checks.
+    QHash<QString, QJsonObject> sampleMetas();
     // Sample key → gold answer of the samples of one suite.
     QHash<QString, QString> goldAnswers(const QString& suite);
     std::optional<SampleInfo> sample(const QString& sampleKey);
