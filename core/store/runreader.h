@@ -4,6 +4,7 @@
 #include "store/retrievalrows.h"
 #include "store/runaggregates.h"
 #include "store/runrecords.h"
+#include "store/suiteoutcomes.h"
 
 #include <QHash>
 #include <QSet>
@@ -122,6 +123,9 @@ class RunReader
     std::vector<OverlapCell> failureOverlaps();
     // Each compressed configuration's C→W samples, by ratio then compressor.
     std::vector<FailureSetCell> failureSets();
+    // Each compressed configuration's rows, scores, FullCache-correct pairs and C→W samples
+    // per suite (suiteoutcomes.cpp), by compressor, ratio and suite: the outcome grids.
+    std::vector<SuiteOutcomeCell> suiteOutcomes();
     std::vector<SpanKeepCell> spanKeepByOrder();
     // Mean diagnostics of every compressed cell's C→W rows (diagnosticProfileColumns()).
     std::vector<DiagnosticProfileCell> diagnosticProfiles();
