@@ -76,7 +76,7 @@ void ComparePanel::setChoices(const QVector<CompareChoice>& choices)
     int full = -1;
     QVector<int> compressed;
     for (int i = 0; i < choices.size(); ++i) {
-        if (choices[i].config.compressor == QLatin1String("FullCache")) {
+        if (choices[i].config.compressor == kFullCacheCompressor) {
             if (full < 0)
                 full = i;
         } else {

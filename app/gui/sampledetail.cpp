@@ -47,7 +47,7 @@ SampleDetail loadSampleDetail(const QString& path, const QString& sampleKey,
             d.referenceAnswer = r.record.answer;
             d.referenceCorrect = r.record.correct;
         }
-        if (r.compressor == compressor && std::abs(r.ratio - ratio) < 1e-9) {
+        if (r.compressor == compressor && sameRatio(r.ratio, ratio)) {
             configId = r.configId;
             d.result = r.record;
             d.found = true;

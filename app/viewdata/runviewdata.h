@@ -3,6 +3,7 @@
 #include "decodingviews.h"
 #include "retrievalviews.h"
 #include "store/runaggregates.h"
+#include "store/runrecords.h"
 #include "views/accuracydata.h"
 #include "views/evictionmapdata.h"
 #include "views/failuresetsdata.h"
@@ -13,10 +14,19 @@
 #include "views/ratiocurvesdata.h"
 #include "views/taxonomydata.h"
 
+#include <cmath>
 #include <functional>
 #include <limits>
 
 namespace kvl {
+
+// Two ratios of one run are the same configuration's when they differ by less than
+// this: ratios travel as doubles through SQLite, JSON and the choosers.
+inline constexpr double kRatioTolerance = 1e-9;
+inline bool sameRatio(double a, double b)
+{
+    return std::abs(a - b) < kRatioTolerance;
+}
 
 // One configuration of a run, as the choosers list it.
 struct ConfigChoice
@@ -26,7 +36,7 @@ struct ConfigChoice
     // "SnapKV @ 0.75"; FullCache has no ratio.
     QString label() const
     {
-        return ratio == 0.0 && compressor == QLatin1String("FullCache")
+        return ratio == 0.0 && compressor == kFullCacheCompressor
                    ? compressor
                    : QStringLiteral("%1 @ %2").arg(compressor).arg(ratio);
     }

@@ -31,11 +31,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // unpacked, and the map is rebuilt whenever a sweep commits a sample).
 constexpr int kMaxAveragedMasks = 256;
 
-bool sameRatio(double a, double b)
-{
-    return std::abs(a - b) < 1e-9;
-}
-
 QString attentionPolicyText(RunReader& reader)
 {
     return storePolicyText(reader, "attention");
