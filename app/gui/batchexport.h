@@ -1,5 +1,7 @@
 #pragma once
 
+#include "pageregistry.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -24,7 +26,9 @@ struct BatchExportReport
 // and, unless turned off, a footer; CSVs in '#' lines. Throws kvl::Error naming the
 // file for a missing, foreign or damaged run file, an unwritable folder, or a run
 // with nothing to draw. Needs a QApplication.
-BatchExportReport exportRunFigures(const GuiOptions& options);
+// Every page of `registry` adds its figures (PageEntry::exportFigures), in its order.
+BatchExportReport exportRunFigures(const GuiOptions& options,
+                                   const PageRegistry& registry = PageRegistry::standard());
 
 // exportRunFigures for main(): "wrote PATH" / "skipped NAME: reason" lines on `out`,
 // the error on `err`; returns the exit code (0, or 1 on an error).

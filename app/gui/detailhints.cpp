@@ -29,8 +29,30 @@ void restoreHint(PlotView* view)
 
 } // namespace
 
-void describeDetailViews(const RunViewData& data, HeatmapView* heatmap, HeatmapView* reference,
-                         EvictionMapView* eviction)
+namespace {
+
+// "" when every view may draw; else the hint of a focus that cannot be drawn.
+QString noConfigurationHint(const RunViewData& data)
+{
+    if (data.sampleCount == 0 || !data.focus.compressor.isEmpty())
+        return {}; // describeRunState() has said why every view is empty
+    return QCoreApplication::translate(
+        "kvl::DetailHints",
+        "No compressed configuration chosen.\nPick one in the Configuration box of "
+        "the toolbar.");
+}
+
+QString becauseText(const ConfigChoice& focus, const QString& reason)
+{
+    return reason.isEmpty()
+               ? QCoreApplication::translate("kvl::DetailHints", "The run holds no rows of %1.")
+                     .arg(focus.label())
+               : reason;
+}
+
+} // namespace
+
+void describeAttentionViews(const RunViewData& data, HeatmapView* heatmap, HeatmapView* reference)
 {
     const QString config = data.focus.label();
     const QString sample =
@@ -50,33 +72,31 @@ void describeDetailViews(const RunViewData& data, HeatmapView* heatmap, HeatmapV
     reference->setTitle(
         QCoreApplication::translate("kvl::DetailHints", "Question attention — FullCache%1")
             .arg(sample));
-    const QString noConfig = QCoreApplication::translate(
-        "kvl::DetailHints",
-        "No compressed configuration chosen.\nPick one in the Configuration box of the toolbar.");
-    const auto because = [&config](const QString& reason) {
-        return reason.isEmpty()
-                   ? QCoreApplication::translate("kvl::DetailHints", "The run holds no rows of %1.")
-                         .arg(config)
-                   : reason;
-    };
-    if (data.sampleCount == 0) {
-        // describeRunState() has said why every view is empty.
-    } else if (data.focus.compressor.isEmpty()) {
+    const QString noConfig = noConfigurationHint(data);
+    if (!noConfig.isEmpty()) {
         showHint(heatmap, noConfig);
         showHint(reference, noConfig);
-        showHint(eviction, noConfig);
-    } else {
+    } else if (data.sampleCount > 0) {
         showHint(heatmap,
                  QCoreApplication::translate("kvl::DetailHints", "No attention of %1 to draw.\n%2")
-                     .arg(config, because(data.heatmapMissing)));
+                     .arg(config, becauseText(data.focus, data.heatmapMissing)));
         showHint(reference, QCoreApplication::translate("kvl::DetailHints",
                                                         "No FullCache attention to draw.\n%1")
-                                .arg(because(data.referenceMissing)));
-        showHint(eviction,
-                 QCoreApplication::translate("kvl::DetailHints", "No eviction map of %1.\n%2")
-                     .arg(config, because(data.evictionMissing)));
+                                .arg(becauseText(data.focus, data.referenceMissing)));
     }
     heatmap->setNote(data.heatmapStandIn ? data.heatmapMissing : QString());
+}
+
+void describeEvictionView(const RunViewData& data, EvictionMapView* eviction)
+{
+    const QString config = data.focus.label();
+    const QString noConfig = noConfigurationHint(data);
+    if (!noConfig.isEmpty())
+        showHint(eviction, noConfig);
+    else if (data.sampleCount > 0)
+        showHint(eviction,
+                 QCoreApplication::translate("kvl::DetailHints", "No eviction map of %1.\n%2")
+                     .arg(config, becauseText(data.focus, data.evictionMissing)));
     // The eviction map names its configuration and whether it is one sample or a mean.
     QString what;
     if (!data.evictionAveraged && !data.sampleKey.isEmpty())

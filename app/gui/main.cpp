@@ -70,7 +70,7 @@ int main(int argc, char** argv)
     if (demo) {
         window.resize(1400, 860);
         window.showRun(kvl::makeDemoData());
-        window.showPage(window.navigator()->pageIds().value(options.tab));
+        window.showPage(kvl::PageId::fromString(window.navigator()->pageIds().value(options.tab)));
         window.show();
         const QString file = options.demoScreenshot;
         QTimer::singleShot(1500, &window, [&window, file] {

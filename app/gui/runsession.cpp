@@ -73,6 +73,8 @@ void RunSession::open(const RunRequest& request)
     if (request.path != m_request.path) {
         m_data = {};
         m_haveSummary = false;
+        // The overlap ratio is the run's; the other selections carry over to the next run.
+        m_selection.overlapRatio = -1.0;
     }
     m_request = request;
     m_verified = false;
@@ -101,6 +103,75 @@ void RunSession::close()
     m_haveSummary = m_aggregatesIn = m_detailsIn = false;
     m_verified = false;
     m_refreshPending = false;
+    m_selection.overlapRatio = -1.0;
+    emit closed();
+}
+
+void RunSession::present(const RunViewData& data)
+{
+    for (LatestRequest* r : {m_summary, m_aggregates, m_details, m_verify})
+        r->cancel();
+    if (data.path != m_request.path)
+        m_selection.overlapRatio = -1.0;
+    // No sample asked for: the data's sample is the one its detail views drew.
+    m_request = RunRequest{data.path, data.focus.compressor, data.focus.ratio, {}};
+    m_data = data;
+    m_haveSummary = m_aggregatesIn = m_detailsIn = true;
+    m_verified = true;
+    emit summaryAvailable(m_data, false);
+    emit overviewAvailable(m_data, false);
+    emit detailsAvailable(m_data, false);
+}
+
+void RunSession::inspectRow(const ResultRow& row)
+{
+    if (m_request.path.isEmpty())
+        return;
+    const StoredResult& r = row.result;
+    // Every view follows the drill-down: the toolbar, the selection line and the other
+    // pages agree with the sample page.
+    const ConfigChoice config{r.compressor, r.ratio};
+    if (m_data.configs.contains(config) && !(config == m_data.focus))
+        setFocusConfiguration(r.compressor, r.ratio);
+    if (m_request.sampleKey != r.sampleKey)
+        setFocusSample(r.sampleKey);
+    emit rowInspected(row);
+}
+
+void RunSession::setHeads(const HeadSelection& heads)
+{
+    m_selection.heads = heads;
+    emit headsChanged(heads);
+}
+
+void RunSession::setAccuracySuite(const QString& suite)
+{
+    m_selection.accuracySuite = suite;
+    emit accuracySuiteChanged(suite);
+}
+
+void RunSession::setOverlapRatio(double ratio)
+{
+    for (double r : m_data.overlapRatios)
+        if (sameRatio(r, ratio)) {
+            m_selection.overlapRatio = r;
+            emit overlapRatioChanged(r);
+            return;
+        }
+    // Before the run's ratios are known (a restore): kept, checked when they land.
+    if (m_data.overlapRatios.isEmpty())
+        m_selection.overlapRatio = ratio;
+}
+
+void RunSession::setOverlapPair(const QString& a, const QString& b)
+{
+    m_selection.overlapA = a;
+    m_selection.overlapB = b;
+}
+
+void RunSession::setSignature(const QString& signature)
+{
+    m_selection.signature = signature;
 }
 
 void RunSession::setFocusConfiguration(const QString& compressor, double ratio)

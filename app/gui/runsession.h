@@ -1,7 +1,9 @@
 #pragma once
 
+#include "resultrowsmodel.h"
 #include "runviewdata.h"
 #include "store/runreader.h"
+#include "views/headselection.h"
 
 #include <QObject>
 
@@ -25,6 +27,18 @@ struct RunStages
     std::function<RunViewData(const RunRequest& request, const RunViewData& summary)> details;
     // The rows' checksums (verifiedRowChecksums): throws naming the damaged row.
     std::function<RowChecksums(const QString& path)> verify;
+};
+
+// The selection beside the focus (which RunRequest holds): what several pages show or
+// choose, kept once so that no two of them can disagree.
+struct RunSelection
+{
+    HeadSelection heads;        // rows of the attention heatmaps
+    QString accuracySuite;      // of the accuracy view; empty: every suite
+    double overlapRatio = -1.0; // of the failure overlap and sets; -1: the run's default
+    QString overlapA;           // the overlap pair last clicked
+    QString overlapB;
+    QString signature; // the taxonomy segment last clicked
 };
 
 // The stages reading a .kvl through the store (storerunloader, rowchecksumcache).
@@ -61,10 +75,24 @@ class RunSession : public QObject
     // being read the refresh waits for it (a poll faster than a load must not starve it).
     void refresh();
     void close();
+    // Shows data made without a file (tests, the view benchmark): delivered as a loaded
+    // run's stages are, summary, overview, details, without reading anything.
+    void present(const RunViewData& data);
 
     // Focus changes re-read the details only.
     void setFocusConfiguration(const QString& compressor, double ratio);
     void setFocusSample(const QString& sampleKey); // empty = mean over samples
+    // A drill-down to one row: its configuration and sample become the focus of every
+    // view, then rowInspected asks the sample page to show it.
+    void inspectRow(const ResultRow& row);
+
+    const RunSelection& selection() const { return m_selection; }
+    void setHeads(const HeadSelection& heads);
+    void setAccuracySuite(const QString& suite);
+    // Snapped to the run's ratio within ratioTolerance; an unknown ratio changes nothing.
+    void setOverlapRatio(double ratio);
+    void setOverlapPair(const QString& a, const QString& b);
+    void setSignature(const QString& signature);
 
     const RunRequest& request() const { return m_request; }
     const QString& path() const { return m_request.path; }
@@ -93,6 +121,12 @@ class RunSession : public QObject
     // caught between states) the next change retries.
     void loadFailed(const QString& path, const QString& message, bool refresh);
     void busyChanged(bool busy);
+    // The run was closed: every page clears.
+    void closed();
+    void headsChanged(const HeadSelection& heads);
+    void accuracySuiteChanged(const QString& suite);
+    void overlapRatioChanged(double ratio);
+    void rowInspected(const ResultRow& row);
 
   private:
     void loadSummary(bool refresh);
@@ -103,6 +137,7 @@ class RunSession : public QObject
 
     RunStages m_stages;
     RunRequest m_request;
+    RunSelection m_selection;
     RunViewData m_data;
     bool m_haveSummary = false;
     bool m_aggregatesIn = false; // of the current state of the file

@@ -225,7 +225,7 @@ QJsonObject benchmarkViews(const QString& runPath, const ViewBenchmarkSize& size
         t.restart();
         cpu = cpuSeconds();
         window.showRun(data);
-        window.showPage(QStringLiteral("accuracy"));
+        window.showPage(pages::Accuracy);
         QApplication::processEvents();
         window.grab();
         const double draw = msSince(t) / 1e3;

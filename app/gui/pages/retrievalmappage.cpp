@@ -1,6 +1,7 @@
 #include "retrievalmappage.h"
 
 #include "common/error.h"
+#include "runsession.h"
 #include "store/runreader.h"
 #include "views/retrievalmapview.h"
 
@@ -11,8 +12,8 @@
 
 namespace kvl {
 
-RetrievalMapPage::RetrievalMapPage(QWidget* parent)
-    : QWidget(parent), m_rows(new QComboBox), m_message(new QLabel), m_view(new RetrievalMapView)
+RetrievalMapPage::RetrievalMapPage(PageHost& host)
+    : RunPage(host), m_rows(new QComboBox), m_message(new QLabel), m_view(new RetrievalMapView)
 {
     m_rows->setObjectName(QStringLiteral("RetrievalRow"));
     m_rows->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -28,6 +29,28 @@ RetrievalMapPage::RetrievalMapPage(QWidget* parent)
     layout->addWidget(m_message);
     layout->addWidget(m_view, 1);
     connect(m_rows, &QComboBox::currentIndexChanged, this, [this] { loadChosen(); });
+}
+
+void RetrievalMapPage::bind(RunSession* session)
+{
+    RunPage::bind(session);
+    connect(session, &RunSession::overviewAvailable, this, [this](const RunViewData& data) {
+        setRun(data.path, data.offload.rows, baseProvenance(data));
+    });
+    connect(this, &RetrievalMapPage::rowShown, this, &RunPage::shownSelectionChanged);
+}
+
+PlotView* RetrievalMapPage::exportedView() const
+{
+    return m_view;
+}
+
+ShownSelection RetrievalMapPage::shownSelection(const ShownSelection& focus) const
+{
+    const std::optional<RetrievalRowChoice> row = shownRow();
+    if (!row)
+        return focus;
+    return {ConfigChoice{row->compressor, row->ratio}, row->sampleKey, false};
 }
 
 void RetrievalMapPage::setRun(const QString& path, const QVector<RetrievalRowChoice>& rows,

@@ -1,9 +1,8 @@
 #pragma once
 
 #include "retrievalviews.h"
+#include "runpage.h"
 #include "views/provenance.h"
-
-#include <QWidget>
 
 #include <optional>
 
@@ -17,16 +16,22 @@ class RetrievalMapView;
 // The Offloading group's per-sample page: a chooser of the run's rows that store a
 // retrieval map above the map of the chosen row (read from the run file when chosen:
 // one small blob, so on the GUI thread).
-class RetrievalMapPage : public QWidget
+class RetrievalMapPage : public RunPage
 {
     Q_OBJECT
   public:
-    explicit RetrievalMapPage(QWidget* parent = nullptr);
+    explicit RetrievalMapPage(PageHost& host);
+
+    // Lists the run's rows with maps when the overview lands.
+    void bind(RunSession* session) override;
+    PlotView* exportedView() const override;
+    // The row shown, whatever the toolbar's selection.
+    ShownSelection shownSelection(const ShownSelection& focus) const override;
 
     // The run and its rows with maps; keeps the chosen row when it is still listed.
     void setRun(const QString& path, const QVector<RetrievalRowChoice>& rows,
                 const Provenance& base);
-    void clear();
+    void clear() override;
     // Shows the row (sample, configuration); false when the run lists no such row.
     bool showRow(const QString& sampleKey, const QString& configKey);
 

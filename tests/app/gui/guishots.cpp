@@ -5,6 +5,7 @@
 //   kvlens_guishots OUT_DIR [run.kvl]
 #include "comparepanel.h"
 #include "mainwindow.h"
+#include "windowpages.h"
 #include "overlaplists.h"
 #include "rowspanel.h"
 #include "runcomparepanel.h"
@@ -223,11 +224,11 @@ int main(int argc, char** argv)
         return 1;
     QTest::qWait(500);
     for (const QString& id : window.navigator()->pageIds()) {
-        window.showPage(id);
+        window.showPage(PageId::fromString(id));
         QTest::qWait(300);
         window.grab().save(QStringLiteral("%1/page-%2.png").arg(out, id));
         // A page of tabs (the decoding curves): every tab, not only the first.
-        auto* tabs = qobject_cast<QTabWidget*>(window.page(id));
+        auto* tabs = window.page(PageId::fromString(id))->findChild<QTabWidget*>();
         if (tabs != nullptr && tabs->count() > 1) {
             for (int i = 1; i < tabs->count(); ++i) {
                 tabs->setCurrentIndex(i);
@@ -238,23 +239,23 @@ int main(int argc, char** argv)
         }
     }
     // Every layer × kv-head as small multiples (the head grid) on the attention page.
-    window.showPage(QStringLiteral("attention"));
-    window.headSelector()->setSelection({HeadSelection::Mode::EveryHead, 0, 0});
+    window.showPage(pages::Attention);
+    headSelector(window)->setSelection({HeadSelection::Mode::EveryHead, 0, 0});
     QTest::qWait(500);
     window.grab().save(out + "/attention-every-head.png");
-    window.headSelector()->setSelection({});
+    headSelector(window)->setSelection({});
     // The failure overlap with a pair clicked: its failures as three lists.
-    if (auto* overlap = qobject_cast<OverlapMatrixView*>(window.views().at(3));
+    if (auto* overlap = qobject_cast<OverlapMatrixView*>(mainViews(window).at(3));
         overlap && overlap->data().size() > 1) {
-        window.showPage(QStringLiteral("overlap"));
+        window.showPage(pages::Overlap);
         overlap->selectPair(0, 1);
-        waitFor(window.overlapLists(), SIGNAL(listsAvailable()));
+        waitFor(overlapLists(window), SIGNAL(listsAvailable()));
         QTest::qWait(300);
         window.grab().save(out + "/overlap-pair.png");
     }
     // The failure sets with a column clicked: the Rows dock lists its samples.
-    if (FailureSetsView* sets = window.failureSetsView(); sets && sets->hasData()) {
-        window.showPage(QStringLiteral("failure-sets"));
+    if (FailureSetsView* sets = failureSetsView(window); sets && sets->hasData()) {
+        window.showPage(pages::FailureSets);
         QTest::qWait(200);
         sets->selectColumn(0);
         QTest::qWait(800);
@@ -262,7 +263,7 @@ int main(int argc, char** argv)
     }
     const TaxonomyCounts& t = window.runData().taxonomy;
     if (!t.isEmpty()) {
-        window.showPage(QStringLiteral("taxonomy"));
+        window.showPage(pages::Taxonomy);
         int bar = 0, sig = 0;
         for (int b = 0; b < t.bars.size(); ++b)
             for (int k = 0; k < t.signatures.size(); ++k)
@@ -270,15 +271,15 @@ int main(int argc, char** argv)
                     bar = b;
                     sig = k;
                 }
-        window.showTaxonomyRows({t.bars[bar].compressor, t.bars[bar].ratio, t.signatures[sig],
+        pageOf<TaxonomyPage>(window)->showRows({t.bars[bar].compressor, t.bars[bar].ratio, t.signatures[sig],
                                  t.bars[bar].counts[sig]});
         waitFor(&window, SIGNAL(rowsAvailable(int)));
         window.rowsPanel()->selectRow(0);
-        waitFor(&window, SIGNAL(sampleDetailAvailable(QString)));
+        waitFor(pageOf<SamplePage>(window), SIGNAL(detailAvailable(QString)));
         QTest::qWait(500);
         window.grab().save(out + "/inspector.png");
         // The context scrolled to its first evidence span.
-        if (window.sampleInspector()->scrollToEvidence(0)) {
+        if (sampleInspector(window)->scrollToEvidence(0)) {
             QTest::qWait(300);
             window.grab().save(out + "/inspector-evidence.png");
         }
@@ -291,12 +292,12 @@ int main(int argc, char** argv)
         waitFor(&window, SIGNAL(runLoaded(QString)));
         window.setFocusSample(focus[2]);
         waitFor(&window, SIGNAL(runLoaded(QString)));
-        for (PlotView* v : window.views()) {
+        for (PlotView* v : mainViews(window)) {
             auto* map = qobject_cast<PooledMapView*>(v);
             if (!map)
                 continue;
             const bool eviction = qobject_cast<EvictionMapView*>(v) != nullptr;
-            window.showPage(eviction ? QStringLiteral("eviction") : QStringLiteral("attention"));
+            window.showPage(eviction ? pages::Eviction : pages::Attention);
             QTest::qWait(500);
             const QString name =
                 eviction ? QStringLiteral("focus-eviction") : QStringLiteral("focus-attention");
@@ -315,20 +316,20 @@ int main(int argc, char** argv)
         window.openRun(compare.first());
         if (!waitFor(&window, SIGNAL(runLoaded(QString))))
             return 1;
-        window.showPage(QStringLiteral("compare-runs"));
+        window.showPage(pages::CompareRuns);
         QTest::qWait(1500);
         window.grab().save(out + "/compare-runs.png");
         if (compare.size() > 1) {
             window.setFocusSample(compare[1]);
             waitFor(&window, SIGNAL(runLoaded(QString)));
-            ComparePanel* panel = window.comparePanel();
+            ComparePanel* panel = comparePanel(window);
             for (int i = 0; i < 64; ++i) {
                 panel->pick(2, i);
                 if (panel->picked(2).path == run &&
                     panel->picked(2).config.compressor != "FullCache")
                     break;
             }
-            window.showPage(QStringLiteral("compare-samples"));
+            window.showPage(pages::CompareSamples);
             QTest::qWait(1500);
             window.grab().save(out + "/compare-samples.png");
         }

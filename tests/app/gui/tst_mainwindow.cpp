@@ -3,6 +3,7 @@
 // session state saved on close and restored in a new window.
 #include "comparepanel.h"
 #include "mainwindow.h"
+#include "windowpages.h"
 #include "offscreentestmain.h"
 #include "rowspanel.h"
 #include "runcomparepanel.h"
@@ -62,8 +63,8 @@ class TstMainWindow : public QObject
     void emptyWithoutRun()
     {
         MainWindow window;
-        QCOMPARE(window.views().size(), 8);
-        for (PlotView* v : window.views()) {
+        QCOMPARE(mainViews(window).size(), 8);
+        for (PlotView* v : mainViews(window)) {
             QVERIFY(!v->hasData());
             QVERIFY(!v->emptyHint().isEmpty());
         }
@@ -79,20 +80,20 @@ class TstMainWindow : public QObject
     {
         MainWindow window;
         window.showRun(sampleRun());
-        for (PlotView* v : window.views())
+        for (PlotView* v : mainViews(window))
             QVERIFY2(v->hasData(), qPrintable(v->title()));
         QVERIFY(window.windowTitle().contains(QLatin1String("tiny")));
         // Provenance: run and model on every view; the heatmap adds its configuration.
-        const Provenance p = window.views().at(4)->provenance();
+        const Provenance p = mainViews(window).at(4)->provenance();
         QCOMPARE(p.run, QStringLiteral("tiny"));
         QCOMPARE(p.model, QStringLiteral("tiny-model"));
         QCOMPARE(p.compressor, QStringLiteral("SnapKV"));
         QCOMPARE(p.layer, 3);
         // GER and consensus are the focus compressor's: its export says so.
-        QCOMPARE(window.views().at(6)->provenance().compressor, QStringLiteral("SnapKV"));
+        QCOMPARE(mainViews(window).at(6)->provenance().compressor, QStringLiteral("SnapKV"));
         QCOMPARE(window.sessionState().openRuns, QStringList{QStringLiteral("/runs/tiny.kvl")});
         window.closeRun();
-        for (PlotView* v : window.views())
+        for (PlotView* v : mainViews(window))
             QVERIFY(!v->hasData());
         QVERIFY(window.sessionState().openRuns.isEmpty());
     }
@@ -104,9 +105,9 @@ class TstMainWindow : public QObject
         d.path = QStringLiteral("/runs/only-accuracy.kvl");
         d.accuracy = sample::accuracy();
         window.showRun(d);
-        QVERIFY(window.views().at(0)->hasData());
-        for (int i = 1; i < window.views().size(); ++i)
-            QVERIFY(!window.views().at(i)->hasData());
+        QVERIFY(mainViews(window).at(0)->hasData());
+        for (int i = 1; i < mainViews(window).size(); ++i)
+            QVERIFY(!mainViews(window).at(i)->hasData());
     }
 
     void sessionSavedOnCloseAndRestored()
@@ -132,12 +133,12 @@ class TstMainWindow : public QObject
         MainWindow restored(path);
         const SessionState s = restored.sessionState();
         QCOMPARE(s.currentPage, QStringLiteral("failure-sets"));
-        QCOMPARE(restored.currentPage(), QStringLiteral("failure-sets"));
-        QCOMPARE(restored.pages()->currentWidget(), restored.page(QStringLiteral("failure-sets")));
+        QCOMPARE(restored.currentPage(), pages::FailureSets);
+        QCOMPARE(restored.pages()->currentWidget(), restored.page(pages::FailureSets));
         // Kept as chosen while no run can show it.
         QCOMPARE(s.heads, (HeadSelection{HeadSelection::Mode::OneHead, 1, 0}));
         QCOMPARE(s.theme, QStringLiteral("dark"));
-        QCOMPARE(restored.views().at(0)->theme(), Theme::Dark);
+        QCOMPARE(mainViews(restored).at(0)->theme(), Theme::Dark);
         QCOMPARE(s.heatmapColorMap, QStringLiteral("cividis"));
         QVERIFY(s.heatmapLogScale);
         QVERIFY(s.taxonomyShares);
@@ -146,7 +147,7 @@ class TstMainWindow : public QObject
         // Without a run reader the run is listed, not opened, and no view shows data.
         QCOMPARE(s.openRuns, QStringList{QStringLiteral("/runs/not-here.kvl")});
         QVERIFY(s.currentRun.isEmpty());
-        for (PlotView* v : restored.views())
+        for (PlotView* v : mainViews(restored))
             QVERIFY(!v->hasData());
         restored.setTheme(QStringLiteral("light")); // leave the application palette as found
     }
@@ -161,17 +162,18 @@ class TstMainWindow : public QObject
         QCOMPARE(ids.size(), 16);
         QCOMPARE(QSet<QString>(ids.begin(), ids.end()).size(), ids.size());
         QSet<QWidget*> pages;
-        for (const QString& id : ids) {
-            QVERIFY2(window.showPage(id), qPrintable(id));
+        for (const QString& key : ids) {
+            const PageId id = PageId::fromString(key);
+            QVERIFY2(window.showPage(id), qPrintable(key));
             QCOMPARE(window.currentPage(), id);
             QCOMPARE(window.pages()->currentWidget(), window.page(id));
             pages << window.page(id);
         }
         QCOMPARE(pages.size(), window.pages()->count());
         // Every plot view, the inspector and both comparisons are on some page.
-        QVector<QWidget*> widgets{window.sampleInspector(), window.comparePanel(),
-                                  window.runComparePanel()};
-        for (PlotView* v : window.views())
+        QVector<QWidget*> widgets{sampleInspector(window), comparePanel(window),
+                                  runComparePanel(window)};
+        for (PlotView* v : mainViews(window))
             widgets << v;
         for (QWidget* w : widgets) {
             bool onPage = false;
@@ -179,8 +181,8 @@ class TstMainWindow : public QObject
                 onPage |= page == w || page->isAncestorOf(w);
             QVERIFY2(onPage, qPrintable(w->objectName()));
         }
-        QVERIFY(!window.showPage(QStringLiteral("no-such-page")));
-        QCOMPARE(window.currentPage(), ids.last());
+        QVERIFY(!window.showPage(PageId("no-such-page")));
+        QCOMPARE(window.currentPage().toString(), ids.last());
     }
 
     void navigatorGroupsByQuestion()
@@ -210,43 +212,43 @@ class TstMainWindow : public QObject
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         ViewNavigator* nav = window.navigator();
         const QStringList ids = nav->pageIds();
-        window.showPage(ids.first());
+        window.showPage(PageId::fromString(ids.first()));
         nav->setFocus();
         // Down from the first page to the last: the group headers are passed over.
         for (int i = 1; i < ids.size(); ++i) {
             QTest::keyClick(nav, Qt::Key_Down);
-            QCOMPARE(window.currentPage(), ids[i]);
+            QCOMPARE(window.currentPage().toString(), ids[i]);
         }
         for (int i = ids.size() - 2; i >= 0; --i) {
             QTest::keyClick(nav, Qt::Key_Up);
-            QCOMPARE(window.currentPage(), ids[i]);
+            QCOMPARE(window.currentPage().toString(), ids[i]);
         }
         QTest::keyClick(nav, Qt::Key_Up); // nothing above the first page
-        QCOMPARE(window.currentPage(), ids.first());
+        QCOMPARE(window.currentPage().toString(), ids.first());
         // Ctrl+PgDown / Ctrl+PgUp from anywhere in the window, wrapping around.
         QTest::keyClick(&window, Qt::Key_PageDown, Qt::ControlModifier);
-        QCOMPARE(window.currentPage(), ids[1]);
+        QCOMPARE(window.currentPage().toString(), ids[1]);
         QTest::keyClick(&window, Qt::Key_PageUp, Qt::ControlModifier);
         QTest::keyClick(&window, Qt::Key_PageUp, Qt::ControlModifier);
-        QCOMPARE(window.currentPage(), ids.last());
+        QCOMPARE(window.currentPage().toString(), ids.last());
         QTest::keyClick(&window, Qt::Key_3, Qt::ControlModifier);
-        QCOMPARE(window.currentPage(), ids[2]);
+        QCOMPARE(window.currentPage().toString(), ids[2]);
         // Ctrl+0 brings the keyboard back to the list from a plot.
         window.activateWindow();
         QVERIFY(QTest::qWaitForWindowActive(&window));
-        window.views().at(0)->setFocus();
+        mainViews(window).at(0)->setFocus();
         QTRY_VERIFY(!nav->hasFocus());
         QTest::keyClick(&window, Qt::Key_0, Qt::ControlModifier);
         QTRY_VERIFY(nav->hasFocus());
         // A click on a group header shows no page of its own: the page stays.
         const QRect header = nav->visualItemRect(nav->topLevelItem(1));
         QTest::mouseClick(nav->viewport(), Qt::LeftButton, {}, header.center());
-        QCOMPARE(window.currentPage(), ids[2]);
+        QCOMPARE(window.currentPage().toString(), ids[2]);
         QTRY_COMPARE(nav->currentItem()->text(0), nav->pageTitle(ids[2]));
         // A click on a page row shows it.
         const QRect row = nav->visualItemRect(nav->topLevelItem(5)->child(0));
         QTest::mouseClick(nav->viewport(), Qt::LeftButton, {}, row.center());
-        QCOMPARE(window.currentPage(), QStringLiteral("sample"));
+        QCOMPARE(window.currentPage(), pages::Sample);
     }
 
     void selectionLineOverEveryPage()
@@ -257,7 +259,7 @@ class TstMainWindow : public QObject
         auto* line = window.findChild<QLabel*>(QStringLiteral("SelectionTitle"));
         QVERIFY(line);
         for (const QString& id : window.navigator()->pageIds()) {
-            window.showPage(id);
+            window.showPage(PageId::fromString(id));
             QVERIFY(line->isVisible());
             const QString title = window.selectionTitle();
             QCOMPARE(line->text().remove(QRegularExpression(QStringLiteral("<[^>]*>"))),
@@ -283,9 +285,9 @@ class TstMainWindow : public QObject
                      id == QLatin1String("attention"));
         }
         // Picking heads shows in the line at once.
-        window.showPage(QStringLiteral("taxonomy"));
-        window.headSelector()->setShape(4, 2);
-        window.headSelector()->setSelection({HeadSelection::Mode::OneHead, 2, 1});
+        window.showPage(pages::Taxonomy);
+        headSelector(window)->setShape(4, 2);
+        headSelector(window)->setSelection({HeadSelection::Mode::OneHead, 2, 1});
         QVERIFY2(line->text().contains(QLatin1String("heads: layer 2, kv-head 1")),
                  qPrintable(line->text()));
         // No run: the line is hidden with the start page.
@@ -312,11 +314,11 @@ class TstMainWindow : public QObject
         window.resize(1280, 800);
         window.show();
         window.showRun(d);
-        QVERIFY(window.showPage(QStringLiteral("attention")));
-        auto* heatmap = qobject_cast<HeatmapView*>(window.views().at(4));
-        HeadGridView* grid = window.headGrid();
+        QVERIFY(window.showPage(pages::Attention));
+        auto* heatmap = qobject_cast<HeatmapView*>(mainViews(window).at(4));
+        HeadGridView* grid = headGrid(window);
         QVERIFY(!grid->isVisible());
-        window.headSelector()->setSelection({HeadSelection::Mode::EveryHead, 0, 0});
+        headSelector(window)->setSelection({HeadSelection::Mode::EveryHead, 0, 0});
         QVERIFY(grid->isVisible());
         QVERIFY(!heatmap->isVisible());
         QVERIFY(grid->hasData());
@@ -328,7 +330,7 @@ class TstMainWindow : public QObject
         QTest::mouseClick(grid->plot(), Qt::LeftButton, Qt::NoModifier,
                           grid->panel(1, 2)->rect().center());
         const HeadSelection one{HeadSelection::Mode::OneHead, 1, 2};
-        QCOMPARE(window.headSelector()->selection(), one);
+        QCOMPARE(headSelector(window)->selection(), one);
         QCOMPARE(heatmap->headSelection(), one);
         QVERIFY(!grid->isVisible());
         QVERIFY(heatmap->isVisible());
@@ -377,14 +379,14 @@ class TstMainWindow : public QObject
         MainWindow window;
         window.applySessionState(saved);
         window.showRun(d); // as the loader would deliver it
-        QCOMPARE(window.currentPage(), QStringLiteral("attention"));
-        QCOMPARE(window.headSelector()->selection(), saved.heads);
-        auto* heatmap = qobject_cast<HeatmapView*>(window.views().at(4));
+        QCOMPARE(window.currentPage(), pages::Attention);
+        QCOMPARE(headSelector(window)->selection(), saved.heads);
+        auto* heatmap = qobject_cast<HeatmapView*>(mainViews(window).at(4));
         QCOMPARE(heatmap->provenance().layer, 1);
         QCOMPARE(heatmap->provenance().head, 1);
         QCOMPARE(heatmap->visibleBegin(), 20);
         QCOMPARE(heatmap->visibleEnd(), 60);
-        auto* eviction = qobject_cast<PooledMapView*>(window.views().at(5));
+        auto* eviction = qobject_cast<PooledMapView*>(mainViews(window).at(5));
         QCOMPARE(eviction->visibleBegin(), 10);
         QCOMPARE(eviction->visibleEnd(), 30);
         const SessionState again = window.sessionState();

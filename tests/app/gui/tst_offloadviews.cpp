@@ -5,6 +5,7 @@
 #include "batchexport.h"
 #include "guioptions.h"
 #include "mainwindow.h"
+#include "windowpages.h"
 #include "offloadrunfixture.h"
 #include "offscreentestmain.h"
 #include "retrievalmappage.h"
@@ -43,7 +44,7 @@ class TstOffloadViews : public QObject
 
     RetrievalMapView* mapView(MainWindow& window)
     {
-        auto* page = qobject_cast<RetrievalMapPage*>(window.page(QStringLiteral("retrieval-map")));
+        auto* page = qobject_cast<RetrievalMapPage*>(window.page(pages::RetrievalMap));
         return page ? page->view() : nullptr;
     }
 
@@ -62,7 +63,7 @@ class TstOffloadViews : public QObject
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         for (const char* id : {"offload-curves", "retrieval-map"}) {
-            QVERIFY2(window.showPage(QLatin1String(id)), id);
+            QVERIFY2(window.showPage(PageId(id)), id);
             QCOMPARE(window.navigator()->groupTitle(QLatin1String(id)),
                      QStringLiteral("Decoding"));
             QVERIFY2(window.currentView() && window.currentView()->hasData(), id);
@@ -75,7 +76,7 @@ class TstOffloadViews : public QObject
         QVERIFY(score);
         QCOMPARE(score->data().reference, 0.75);
         // The curves page exports the tab shown.
-        window.showPage(QStringLiteral("offload-curves"));
+        window.showPage(pages::DecodingCurves);
         QCOMPARE(window.currentView(), recall);
         auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("OffloadCurves"));
         QVERIFY(tabs);
@@ -90,8 +91,8 @@ class TstOffloadViews : public QObject
         window.resize(1200, 800);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.showPage(QStringLiteral("retrieval-map"));
-        auto* page = qobject_cast<RetrievalMapPage*>(window.page(QStringLiteral("retrieval-map")));
+        window.showPage(pages::RetrievalMap);
+        auto* page = qobject_cast<RetrievalMapPage*>(window.page(pages::RetrievalMap));
         QVERIFY(page);
         QCOMPARE(page->rowChooser()->count(), 8);
         RetrievalMapView* map = page->view();
@@ -159,7 +160,7 @@ class TstOffloadViews : public QObject
         QVERIFY(tabs);
         for (const char* id : {"recall", "score", "retrieval-map"}) {
             const bool curves = QLatin1String(id) != QLatin1String("retrieval-map");
-            window.showPage(curves ? QStringLiteral("offload-curves") : QLatin1String(id));
+            window.showPage(curves ? pages::DecodingCurves : pages::RetrievalMap);
             if (curves)
                 tabs->setCurrentIndex(QLatin1String(id) == QLatin1String("recall") ? 0 : 1);
             PlotView* view = window.currentView();

@@ -4,6 +4,7 @@
 #include "comparepanel.h"
 #include "guirunfixture.h"
 #include "mainwindow.h"
+#include "windowpages.h"
 #include "missingrowstext.h"
 #include "offscreentestmain.h"
 #include "overlaplists.h"
@@ -74,10 +75,10 @@ class TstRunBrowsing : public QObject
         QCOMPARE(window.runData().sampleCount, 4);
         QCOMPARE(window.runData().accuracy.fullCacheAccuracy, 0.75);
         // Every view but the chain breaks, which only multihop runs have.
-        for (PlotView* v : window.views())
+        for (PlotView* v : mainViews(window))
             QVERIFY2(v->hasData() == (v->objectName() != QLatin1String("ChainBreaks")),
                      qPrintable(v->title()));
-        QVERIFY(window.referenceHeatmap()->hasData());
+        QVERIFY(referenceHeatmap(window)->hasData());
         QCOMPARE(window.runWatcher()->path(), path);
         window.closeRun();
         QVERIFY(window.startPageShown());
@@ -96,9 +97,9 @@ class TstRunBrowsing : public QObject
         QVERIFY(loaded.wait(5000));
         window.setFocusSample(QStringLiteral("s3"));
         QVERIFY(loaded.wait(5000));
-        HeatmapView* reference = window.referenceHeatmap();
+        HeatmapView* reference = referenceHeatmap(window);
         HeatmapView* heatmap = nullptr;
-        for (PlotView* v : window.views())
+        for (PlotView* v : mainViews(window))
             if (auto* h = qobject_cast<HeatmapView*>(v))
                 heatmap = h;
         QVERIFY(heatmap && heatmap != reference);
@@ -110,7 +111,7 @@ class TstRunBrowsing : public QObject
         QCOMPARE(heatmap->colorRange(), reference->colorRange());
         // The eviction map's title names its configuration and sample.
         PlotView* eviction = nullptr;
-        for (PlotView* v : window.views())
+        for (PlotView* v : mainViews(window))
             if (qobject_cast<EvictionMapView*>(v))
                 eviction = v;
         QVERIFY(eviction);
@@ -148,7 +149,7 @@ class TstRunBrowsing : public QObject
         QVERIFY(loaded.wait(5000));
         QCOMPARE(window.runData().sampleCount, 0);
         int empty = 0;
-        for (PlotView* v : window.views()) {
+        for (PlotView* v : mainViews(window)) {
             if (v->hasData())
                 continue; // (a view may draw the run's configurations without samples)
             ++empty;
@@ -156,8 +157,8 @@ class TstRunBrowsing : public QObject
                      qPrintable(v->title() + QLatin1String(": ") + v->emptyHint()));
         }
         QVERIFY(empty >= 5); // taxonomy, overlap, attention, eviction map, GER at least
-        QVERIFY(!window.referenceHeatmap()->hasData());
-        QVERIFY(window.referenceHeatmap()->emptyHint().startsWith(QStringLiteral("No sample")));
+        QVERIFY(!referenceHeatmap(window)->hasData());
+        QVERIFY(referenceHeatmap(window)->emptyHint().startsWith(QStringLiteral("No sample")));
     }
 
     // Rows the sweep could not write (a sample skipped whole, a configuration that failed
@@ -261,8 +262,8 @@ class TstRunBrowsing : public QObject
             QVERIFY(loaded.wait(5000));
             window.setFocusSample(QStringLiteral("s1"));
             QVERIFY(loaded.wait(5000));
-            window.showPage(QStringLiteral("eviction"));
-            window.headSelector()->setSelection({HeadSelection::Mode::OneHead, 1, 1});
+            window.showPage(pages::Eviction);
+            headSelector(window)->setSelection({HeadSelection::Mode::OneHead, 1, 1});
             saved = window.sessionState();
         }
         QCOMPARE(saved.currentPage, QStringLiteral("eviction"));
@@ -277,10 +278,10 @@ class TstRunBrowsing : public QObject
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.setRunStages(storeRunStages());
         QVERIFY(loaded.wait(5000));
-        QCOMPARE(window.currentPage(), QStringLiteral("eviction"));
+        QCOMPARE(window.currentPage(), pages::Eviction);
         QCOMPARE(window.runData().focus, (ConfigChoice{QStringLiteral("SnapKV"), 0.5}));
         QCOMPARE(window.runData().sampleKey, QStringLiteral("s1"));
-        QCOMPARE(window.headSelector()->selection(), saved.heads);
+        QCOMPARE(headSelector(window)->selection(), saved.heads);
         const QString title = window.selectionTitle();
         QVERIFY2(title.contains(QStringLiteral("Routing › Eviction map · run: roundtrip.kvl · "
                                                "configuration: SnapKV @ 0.5 · sample: s1 · "
@@ -329,7 +330,7 @@ class TstRunBrowsing : public QObject
         QVERIFY(loaded.wait(5000));
 
         QSignalSpy rows(&window, &MainWindow::rowsAvailable);
-        window.showTaxonomyRows(
+        pageOf<TaxonomyPage>(window)->showRows(
             {QStringLiteral("SnapKV"), 0.75, QStringLiteral("low_mapped_coverage"), 2});
         QVERIFY(rows.wait(5000));
         QCOMPARE(rows.takeFirst().at(0).toInt(), 2);
@@ -339,29 +340,29 @@ class TstRunBrowsing : public QObject
         auto* sampleCombo = window.findChild<QComboBox*>(QStringLiteral("FocusSample"));
         QVERIFY(configCombo && sampleCombo);
         QVERIFY(configCombo->currentText() != QStringLiteral("SnapKV @ 0.75"));
-        QSignalSpy detail(&window, &MainWindow::sampleDetailAvailable);
+        QSignalSpy detail(pageOf<SamplePage>(window), &SamplePage::detailAvailable);
         window.rowsPanel()->selectRow(1); // s1 under SnapKV@0.75
         QVERIFY(detail.wait(5000));
         QCOMPARE(detail.takeFirst().at(0).toString(), QStringLiteral("s1"));
-        QCOMPARE(window.currentPage(), QStringLiteral("sample"));
-        QCOMPARE(window.pages()->currentWidget(), window.sampleInspector());
+        QCOMPARE(window.currentPage(), pages::Sample);
+        QCOMPARE(window.pages()->currentWidget(), window.page(pages::Sample));
         // The selection line names the inspected row, not the toolbar's focus.
         QVERIFY2(window.selectionTitle().contains(
                      QStringLiteral("configuration: SnapKV @ 0.75 · sample: s1")),
                  qPrintable(window.selectionTitle()));
-        const SampleDetail& d = window.sampleInspector()->detail();
+        const SampleDetail& d = sampleInspector(window)->detail();
         QCOMPARE(d.compressor, QStringLiteral("SnapKV"));
         QCOMPARE(d.ratio, 0.75);
-        QCOMPARE(window.sampleInspector()->contextText(), QStringLiteral("ab cd ef gh ij"));
-        QVERIFY(window.sampleInspector()->summaryText().contains(QLatin1String("gold1")));
+        QCOMPARE(sampleInspector(window)->contextText(), QStringLiteral("ab cd ef gh ij"));
+        QVERIFY(sampleInspector(window)->summaryText().contains(QLatin1String("gold1")));
         // FullCache attention of s1 is stored; SnapKV@0.75's is not.
-        QVERIFY(window.sampleInspector()->referenceHeatmap()->hasData());
-        QVERIFY(!window.sampleInspector()->heatmap()->hasData());
+        QVERIFY(sampleInspector(window)->referenceHeatmap()->hasData());
+        QVERIFY(!sampleInspector(window)->heatmap()->hasData());
         // The drill-down moved the toolbar's focus to the row: configuration and sample
         // agree with the inspector and the selection line.
         QTRY_COMPARE(configCombo->currentText(), QStringLiteral("SnapKV @ 0.75"));
         QTRY_COMPARE(sampleCombo->currentText(), QStringLiteral("s1"));
-        QCOMPARE(window.currentPage(), QStringLiteral("sample"));
+        QCOMPARE(window.currentPage(), pages::Sample);
     }
 
     void accuracyPerSuite()
@@ -376,7 +377,7 @@ class TstRunBrowsing : public QObject
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(path);
         QVERIFY(loaded.wait(5000));
-        auto* accuracy = qobject_cast<AccuracyRatioView*>(window.views().at(0));
+        auto* accuracy = qobject_cast<AccuracyRatioView*>(mainViews(window).at(0));
         QVERIFY(accuracy);
         QCOMPARE(accuracy->data().fullCacheAccuracy, 0.75);
         auto* combo = window.findChild<QComboBox*>(QStringLiteral("AccuracySuite"));
@@ -387,7 +388,7 @@ class TstRunBrowsing : public QObject
         QVERIFY(accuracy->provenance().note.contains(QLatin1String("qa")));
         QVERIFY(accuracy->title().endsWith(QStringLiteral(" · qa")));
         QCOMPARE(window.sessionState().accuracySuite, QStringLiteral("qa"));
-        window.setAccuracySuite({});
+        window.session()->setAccuracySuite({});
         QCOMPARE(accuracy->data().fullCacheAccuracy, 0.75);
         QCOMPARE(combo->currentIndex(), 0);
         QVERIFY(accuracy->provenance().note.isEmpty());
@@ -405,7 +406,7 @@ class TstRunBrowsing : public QObject
         QCOMPARE(window.runData().chainBreaks.bars.size(), 3);
 
         QSignalSpy rows(&window, &MainWindow::rowsAvailable);
-        window.showChainBreakRows(
+        pageOf<ChainBreaksPage>(window)->showRows(
             {QStringLiteral("SnapKV"), 0.5, QStringLiteral("chain_link_2"), 1});
         QVERIFY(rows.wait(5000));
         QCOMPARE(rows.takeFirst().at(0).toInt(), 1);
@@ -423,7 +424,7 @@ class TstRunBrowsing : public QObject
         window.openRun(path);
         QVERIFY(loaded.wait(5000));
         QSignalSpy rows(&window, &MainWindow::rowsAvailable);
-        window.showOverlapRows(
+        pageOf<OverlapPage>(window)->showPair(
             {QStringLiteral("SnapKV"), QStringLiteral("TOVA"), 1.0 / 3, 1, 1, 1});
         QVERIFY(rows.wait(5000));
         const ResultRowsModel* model = window.rowsPanel()->model();
@@ -441,9 +442,9 @@ class TstRunBrowsing : public QObject
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(path);
         QVERIFY(loaded.wait(5000));
-        OverlapLists* lists = window.overlapLists();
+        OverlapLists* lists = overlapLists(window);
         QSignalSpy listed(lists, &OverlapLists::listsAvailable);
-        window.showOverlapRows(
+        pageOf<OverlapPage>(window)->showPair(
             {QStringLiteral("SnapKV"), QStringLiteral("TOVA"), 1.0 / 3, 1, 1, 1});
         QVERIFY(listed.wait(5000));
         auto keys = [lists](OverlapLists::List list) {
@@ -459,11 +460,11 @@ class TstRunBrowsing : public QObject
         QCOMPARE(lists->header(OverlapLists::Both), QStringLiteral("Both: 1 sample(s)"));
         QVERIFY(lists->title().contains(QLatin1String("ratio 0.5")));
         // A row of a list opens its sample, as the rows panel does.
-        QSignalSpy detail(&window, &MainWindow::sampleDetailAvailable);
+        QSignalSpy detail(pageOf<SamplePage>(window), &SamplePage::detailAvailable);
         lists->selectRow(OverlapLists::BOnly, 0);
         QVERIFY(detail.wait(5000));
         QCOMPARE(detail.takeFirst().at(0).toString(), QStringLiteral("s0"));
-        QCOMPARE(window.sampleInspector()->detail().compressor, QStringLiteral("TOVA"));
+        QCOMPARE(sampleInspector(window)->detail().compressor, QStringLiteral("TOVA"));
     }
 
     void overlapAndFailureSetsNameTheRatio()
@@ -474,14 +475,14 @@ class TstRunBrowsing : public QObject
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(path);
         QVERIFY(loaded.wait(5000));
-        FailureSetsView* sets = window.failureSetsView();
+        FailureSetsView* sets = failureSetsView(window);
         QVERIFY(sets->hasData());
         QCOMPARE(sets->data().intersections.size(), 3);
         QVERIFY2(sets->title().endsWith(QLatin1String("at ratio 0.5")), qPrintable(sets->title()));
         QCOMPARE(sets->provenance().ratio, 0.5);
         QCOMPARE(sets->provenance().model, QStringLiteral("tiny"));
         QVERIFY(sets->csv().contains(QLatin1String("0.5,intersection,SnapKV & TOVA,1\n")));
-        auto* overlap = qobject_cast<OverlapMatrixView*>(window.views().at(3));
+        auto* overlap = qobject_cast<OverlapMatrixView*>(mainViews(window).at(3));
         QVERIFY(overlap);
         QVERIFY(overlap->title().endsWith(QLatin1String("at ratio 0.5")));
         QCOMPARE(overlap->provenance().ratio, 0.5);
@@ -505,7 +506,7 @@ class TstRunBrowsing : public QObject
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(path);
         QVERIFY(loaded.wait(5000));
-        auto* accuracy = qobject_cast<AccuracyRatioView*>(window.views().at(0));
+        auto* accuracy = qobject_cast<AccuracyRatioView*>(mainViews(window).at(0));
         QVERIFY(accuracy);
         const QStringList lines = accuracy->csv().split(QLatin1Char('\n'));
         QCOMPARE(lines[0], QStringLiteral("compressor,ratio,accuracy,n,ci95_low,ci95_high,cliff"));
@@ -530,11 +531,11 @@ class TstRunBrowsing : public QObject
         MainWindow window;
         window.setRunStages(storeRunStages());
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
-        QSignalSpy compared(window.comparePanel(), &ComparePanel::detailsAvailable);
+        QSignalSpy compared(comparePanel(window), &ComparePanel::detailsAvailable);
         window.openRun(path);
         QVERIFY(loaded.wait(5000));
         QTRY_VERIFY_WITH_TIMEOUT(compared.count() > 0, 5000);
-        ComparePanel* panel = window.comparePanel();
+        ComparePanel* panel = comparePanel(window);
         QCOMPARE(panel->sample(), QStringLiteral("s1"));
         QCOMPARE(panel->picked(0).config.compressor, QStringLiteral("FullCache"));
         QCOMPARE(panel->picked(1).config, (ConfigChoice{QStringLiteral("SnapKV"), 0.5}));
@@ -559,7 +560,7 @@ class TstRunBrowsing : public QObject
         QVERIFY(loaded.wait(5000));
         window.openRun(b);
         QVERIFY(loaded.wait(5000));
-        ComparePanel* panel = window.comparePanel();
+        ComparePanel* panel = comparePanel(window);
         // Both runs' configurations are offered, the current run's first, named by run.
         QCOMPARE(panel->picked(0).path, b);
         QCOMPARE(panel->picked(0).runName, QStringLiteral("model-b"));
@@ -618,7 +619,7 @@ class TstRunBrowsing : public QObject
         box->close();
         QVERIFY(window.startPageShown());
         QVERIFY(window.runData().path.isEmpty());
-        for (PlotView* v : window.views())
+        for (PlotView* v : mainViews(window))
             QVERIFY2(!v->hasData(), qPrintable(v->title()));
         QVERIFY(window.session()->path().isEmpty());
     }

@@ -6,6 +6,7 @@
 #include "comparefixtures.h"
 #include "comparepanel.h"
 #include "mainwindow.h"
+#include "windowpages.h"
 #include "offscreentestmain.h"
 #include "runcomparepanel.h"
 #include "storerunloader.h"
@@ -144,16 +145,16 @@ class TstRunComparePanels : public QObject
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(m_a);
         QVERIFY(loaded.wait(5000));
-        QCOMPARE(window.runComparePanel()->pathB(), QString());
-        QVERIFY(window.runComparePanel()->summaryText().contains(QLatin1String("second run")));
-        QSignalSpy compared(window.runComparePanel(), &RunComparePanel::comparisonAvailable);
+        QCOMPARE(runComparePanel(window)->pathB(), QString());
+        QVERIFY(runComparePanel(window)->summaryText().contains(QLatin1String("second run")));
+        QSignalSpy compared(runComparePanel(window), &RunComparePanel::comparisonAvailable);
         window.openRun(m_b);
         QVERIFY(loaded.wait(5000));
         QTRY_VERIFY_WITH_TIMEOUT(!compared.isEmpty(), 5000);
         // A stays the run it was (the first opened); B is the new one.
-        QCOMPARE(window.runComparePanel()->pathA(), m_a);
-        QCOMPARE(window.runComparePanel()->pathB(), m_b);
-        QCOMPARE(window.runComparePanel()->deltaModel()->rowCount(), 3);
+        QCOMPARE(runComparePanel(window)->pathA(), m_a);
+        QCOMPARE(runComparePanel(window)->pathB(), m_b);
+        QCOMPARE(runComparePanel(window)->deltaModel()->rowCount(), 3);
     }
 };
 

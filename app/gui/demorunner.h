@@ -1,0 +1,54 @@
+#pragma once
+
+#include <QObject>
+
+class QProgressBar;
+class QStatusBar;
+class QTimer;
+class QToolButton;
+
+namespace kvl {
+
+class RunProcess;
+class RunSession;
+class StartPage;
+struct RunProgress;
+
+// The start page's demo: `kvlens-cli demo --out <path()>` in a child process, its
+// progress on the start page and in the status bar (with a Cancel button), and the run
+// opened as soon as its first samples land, so the first five minutes show views filling
+// in rather than a spinner.
+class DemoRunner : public QObject
+{
+    Q_OBJECT
+  public:
+    DemoRunner(StartPage* start, QStatusBar* status, RunSession* session, QObject* parent);
+
+    // `program` empty: the kvlens-cli found next to the app.
+    void start(const QString& program = {});
+    void cancel();
+    RunProcess* process() const { return m_process; }
+    static QString path();
+
+  signals:
+    // The demo's file holds samples: open it (or re-read it, when it is open).
+    void openRequested(const QString& path);
+    void refreshRequested();
+    void message(const QString& text);
+
+  private:
+    void showProgress(const RunProgress& progress);
+    void onFinished(bool ok, int exitCode, bool cancelled);
+    void pollFile();
+    void hideProgress();
+
+    StartPage* m_start;
+    RunSession* m_session;
+    RunProcess* m_process;
+    QProgressBar* m_progress;
+    QToolButton* m_cancel;
+    QTimer* m_poll;
+    bool m_opened = false;
+};
+
+} // namespace kvl

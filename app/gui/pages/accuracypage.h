@@ -1,0 +1,41 @@
+#pragma once
+
+#include "runpage.h"
+
+class QComboBox;
+
+namespace kvl {
+
+class AccuracyRatioView;
+class BatchFigures;
+
+// Overview › Accuracy: accuracy against ratio per compressor, over every suite or one
+// (a chooser above the view when the run has several). A click on a point makes that
+// configuration the focus of every detail view.
+class AccuracyPage : public RunPage
+{
+    Q_OBJECT
+  public:
+    explicit AccuracyPage(PageHost& host);
+
+    void bind(RunSession* session) override;
+    PlotView* exportedView() const override;
+    void clear() override;
+
+    AccuracyRatioView* view() const { return m_view; }
+    QComboBox* suiteChooser() const { return m_suites; }
+
+    // accuracy, and accuracy-<suite> with the accuracy-by-suite table for a run of several.
+    static void exportFigures(BatchFigures& figures);
+
+  private:
+    void showRun(const RunViewData& data);
+    void showSuite(const QString& suite);
+
+    AccuracyRatioView* m_view = nullptr;
+    QWidget* m_suiteRow = nullptr; // shown when the run has several suites
+    QComboBox* m_suites = nullptr;
+    QString m_title; // the view's own; " · <suite>" added for one suite
+};
+
+} // namespace kvl

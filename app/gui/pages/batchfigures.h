@@ -1,0 +1,74 @@
+#pragma once
+
+#include "runviewdata.h"
+#include "views/provenance.h"
+
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+namespace kvl {
+
+class PlotView;
+
+// What `kvlens --export-figures` collects from the pages: each page fills fresh views
+// (never shown) from the run's data and adds them here with the file name they take,
+// or says why it has nothing to draw. batchexport.cpp writes what was collected.
+class BatchFigures
+{
+  public:
+    // One figure: a filled view and its height over its width.
+    struct Figure
+    {
+        QString name;
+        PlotView* view = nullptr;
+        double aspect = 0.62;
+    };
+    // A CSV with no figure of its own (every suite's accuracy in one table).
+    struct Table
+    {
+        QString name;
+        QString csv;
+        QString note;
+    };
+
+    // `base`: the provenance every figure starts from (run, model, hashes, configuration).
+    BatchFigures(const RunViewData& data, const Provenance& base);
+    ~BatchFigures();
+
+    const RunViewData& data() const { return m_data; }
+
+    // Adopts a view built by a page, its provenance completed with the run's.
+    template <typename View> View* make(View* view, const Provenance& provenance = {})
+    {
+        adopt(view, provenance);
+        return view;
+    }
+    // Adds the view when it holds data, else lists `name: reason` as skipped.
+    void add(const QString& name, PlotView* view, double aspect, const QString& reason);
+    void skip(const QString& name, const QString& reason);
+    void addTable(const QString& name, const QString& csv, const QString& note);
+
+    const std::vector<Figure>& figures() const { return m_figures; }
+    const std::vector<Table>& tables() const { return m_tables; }
+    const QStringList& skipped() const { return m_skipped; }
+    Provenance withBase(Provenance p) const;
+
+    // "SnapKV (window 32)" -> "snapkv-window-32": file names that survive any shell.
+    static QString slug(const QString& text);
+    // "r0.75"
+    static QString ratioTag(double ratio);
+
+  private:
+    void adopt(PlotView* view, const Provenance& provenance);
+
+    const RunViewData& m_data;
+    Provenance m_base;
+    std::unique_ptr<QWidget> m_root; // parent of every view; never shown
+    std::vector<Figure> m_figures;
+    std::vector<Table> m_tables;
+    QStringList m_skipped;
+};
+
+} // namespace kvl

@@ -1,0 +1,34 @@
+#include "runpage.h"
+
+#include "runsession.h"
+
+#include <QFileInfo>
+#include <QVBoxLayout>
+
+namespace kvl {
+
+RunPage::RunPage(PageHost& host, QWidget* parent) : QWidget(parent), m_host(host) {}
+
+void RunPage::bind(RunSession* session)
+{
+    m_session = session;
+    // Heaptrack's way: one signal clears every view.
+    connect(session, &RunSession::closed, this, &RunPage::clear);
+}
+
+void RunPage::setContent(QWidget* content, int top)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, top, 0, 0);
+    layout->addWidget(content);
+}
+
+Provenance RunPage::baseProvenance(const RunViewData& data)
+{
+    Provenance p;
+    p.run = data.runName.isEmpty() ? QFileInfo(data.path).fileName() : data.runName;
+    p.model = data.provenanceModel();
+    return p;
+}
+
+} // namespace kvl
