@@ -114,6 +114,134 @@
         <source>intervals: mean ± 1.96 standard errors; n = the rows whose answer reached the step</source>
         <translation>区間: 平均 ± 1.96 標準誤差、n = 回答がそのステップに達した行数</translation>
     </message>
+    <message>
+        <source>the run holds nothing to draw (%1)</source>
+        <translation>この実行には描画できるものがありません（%1）</translation>
+    </message>
+    <message>
+        <source>unsupported: %1</source>
+        <translation>非対応: %1</translation>
+    </message>
+    <message>
+        <source>failed on %n sample(s): %1</source>
+        <translation>%n 個のサンプルで失敗: %1</translation>
+    </message>
+    <message>
+        <source>no rows</source>
+        <translation>行がありません</translation>
+    </message>
+    <message>
+        <source>not in the run</source>
+        <translation>実行に含まれていません</translation>
+    </message>
+    <message>
+        <source>no FullCache-correct pairs</source>
+        <translation>FullCache が正解のペアがありません</translation>
+    </message>
+    <message>
+        <source>needs two compressors</source>
+        <translation>圧縮手法が 2 つ必要です</translation>
+    </message>
+    <message>
+        <source>%1 has no rows here</source>
+        <translation>%1 にはここで行がありません</translation>
+    </message>
+    <message>
+        <source>neither %1 nor %2 fails a sample here</source>
+        <translation>%1 も %2 もここで失敗するサンプルがありません</translation>
+    </message>
+    <message>
+        <source>Outcomes by compressor and compression ratio</source>
+        <translation>圧縮手法と圧縮率ごとの結果</translation>
+    </message>
+    <message>
+        <source>Compressor</source>
+        <translation>圧縮手法</translation>
+    </message>
+    <message>
+        <source>Mean task score ↑</source>
+        <translation>平均タスクスコア ↑</translation>
+    </message>
+    <message>
+        <source>Mean task score (× 100)</source>
+        <translation>平均タスクスコア (× 100)</translation>
+    </message>
+    <message>
+        <source>rows scored</source>
+        <translation>スコア付きの行</translation>
+    </message>
+    <message>
+        <source>C→W rate (%) ↓</source>
+        <translation>C→W 率 (%) ↓</translation>
+    </message>
+    <message>
+        <source>C→W rate</source>
+        <translation>C→W 率</translation>
+    </message>
+    <message>
+        <source>C→W rows</source>
+        <translation>C→W 行数</translation>
+    </message>
+    <message>
+        <source>FullCache-correct pairs</source>
+        <translation>FullCache が正解のペア</translation>
+    </message>
+    <message>
+        <source>no scored rows</source>
+        <translation>スコア付きの行がありません</translation>
+    </message>
+    <message>
+        <source>C→W failures by suite and compression ratio</source>
+        <translation>スイートと圧縮率ごとの C→W 失敗</translation>
+    </message>
+    <message>
+        <source>Suite</source>
+        <translation>スイート</translation>
+    </message>
+    <message>
+        <source>(no suite)</source>
+        <translation>(スイートなし)</translation>
+    </message>
+    <message>
+        <source>Mean C→W rate (%)</source>
+        <translation>平均 C→W 率 (%)</translation>
+    </message>
+    <message>
+        <source>Mean C→W rate over compressors</source>
+        <translation>圧縮手法全体の平均 C→W 率</translation>
+    </message>
+    <message>
+        <source>compressors averaged</source>
+        <translation>平均した圧縮手法</translation>
+    </message>
+    <message>
+        <source>C→W rows of those</source>
+        <translation>そのうちの C→W 行</translation>
+    </message>
+    <message>
+        <source>their FullCache-correct pairs</source>
+        <translation>それらの FullCache が正解のペア</translation>
+    </message>
+    <message>
+        <source>Failure-set Jaccard: %1 vs %2</source>
+        <translation>失敗集合の Jaccard: %1 対 %2</translation>
+    </message>
+    <message>
+        <source>Failure-set Jaccard</source>
+        <translation>失敗集合の Jaccard</translation>
+    </message>
+    <message>
+        <source>Jaccard of the C→W samples</source>
+        <translation>C→W サンプルの Jaccard</translation>
+    </message>
+    <message>
+        <source>C→W samples of %1</source>
+        <translation>%1 の C→W サンプル</translation>
+    </message>
+    <message>
+        <source>C→W samples of both</source>
+        <translation>両方の C→W サンプル</translation>
+    </message>
 </context>
 <context>
     <name>kvl::AccuracyDeltaModel</name>
@@ -159,6 +287,37 @@
     </message>
 </context>
 <context>
+    <name>kvl::AccuracyPage</name>
+    <message>
+        <source>Suite:</source>
+        <translation>スイート:</translation>
+    </message>
+    <message>
+        <source>Selected %1 at ratio %2</source>
+        <translation>%1（圧縮率 %2）を選択しました</translation>
+    </message>
+    <message>
+        <source>All suites</source>
+        <translation>すべてのスイート</translation>
+    </message>
+    <message>
+        <source>no accuracy rows in the run</source>
+        <translation>この実行には正答率の行がありません</translation>
+    </message>
+    <message>
+        <source>the run has no suite</source>
+        <translation>この実行にはスイートがありません</translation>
+    </message>
+    <message>
+        <source>the run has one suite (%1): accuracy is it</source>
+        <translation>この実行のスイートは 1 つ（%1）だけです: 正答率はそのスイートのものです</translation>
+    </message>
+    <message>
+        <source>no accuracy rows for the suite</source>
+        <translation>このスイートには正答率の行がありません</translation>
+    </message>
+</context>
+<context>
     <name>kvl::AccuracyRatioView</name>
     <message>
         <source>Accuracy vs compression ratio</source>
@@ -189,6 +348,73 @@ Open a run file (File › Open run…) or start one (File › New run…) to see
     <message>
         <source>Wilson score intervals</source>
         <translation>Wilson スコア区間</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::AttentionPage</name>
+    <message>
+        <source>No FullCache attention stored for this sample.</source>
+        <translation>このサンプルの FullCache アテンションは保存されていません。</translation>
+    </message>
+    <message>
+        <source>Question attention · FullCache</source>
+        <translation>質問のアテンション · FullCache</translation>
+    </message>
+    <message>
+        <source>no FullCache attention stored</source>
+        <translation>FullCache のアテンションは保存されていません</translation>
+    </message>
+    <message>
+        <source>Question attention · %1</source>
+        <translation>質問のアテンション · %1</translation>
+    </message>
+    <message>
+        <source>no attention stored</source>
+        <translation>アテンションは保存されていません</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::BatchExport</name>
+    <message>
+        <source>no compressed configuration with rows in the run</source>
+        <translation>実行に行のある圧縮構成がありません</translation>
+    </message>
+    <message>
+        <source>no ratio with two compressors and samples</source>
+        <translation>2 つの圧縮手法とサンプルがそろった圧縮率がありません</translation>
+    </message>
+    <message>
+        <source>no interventions in the run</source>
+        <translation>実行に介入がありません</translation>
+    </message>
+    <message>
+        <source>no instruction spans in the run</source>
+        <translation>実行に指示スパンがありません</translation>
+    </message>
+    <message>
+        <source>no leakage measured in the run</source>
+        <translation>実行で漏えいが測定されていません</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::ChainBreaksPage</name>
+    <message>
+        <source>No chain breaks in this run.
+Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows FullCache answers and a compressor fails, this view shows at which step the written chain went wrong.</source>
+        <translation>この実行には連鎖の断絶がありません。
+マルチホップの回答は連鎖を書き出します（Hotel = Sierra = Kilo = 7）。FullCache が正答し圧縮器が誤答した行について、書き出された連鎖がどの段で誤ったかを示します。</translation>
+    </message>
+    <message>
+        <source>Selected %1 multihop C→W rows of %2 at ratio %3: %4</source>
+        <translation>%2（比率 %3）のマルチホップ C→W 行 %1 件を選択: %4</translation>
+    </message>
+    <message>
+        <source>%1 · chain broken at: %2 (C→W)</source>
+        <translation>%1 · 連鎖の断絶: %2 (C→W)</translation>
+    </message>
+    <message>
+        <source>no multihop C→W rows</source>
+        <translation>multihop の C→W 行がありません</translation>
     </message>
 </context>
 <context>
@@ -259,6 +485,96 @@ Open a run file (File › Open run…) or start one (File › New run…) to see
     <message>
         <source>sample %1 (same content as %2)</source>
         <translation>サンプル %1（%2 と同じ内容）</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::DecodingCurvesPage</name>
+    <message>
+        <source>Evidence recall</source>
+        <translation>根拠の再現率</translation>
+    </message>
+    <message>
+        <source>Score by landmark and chunk</source>
+        <translation>ランドマークとチャンク別のスコア</translation>
+    </message>
+    <message>
+        <source>Evidence kept while compressing</source>
+        <translation>圧縮中に保持された根拠</translation>
+    </message>
+    <message>
+        <source>no offloading in the run</source>
+        <translation>実行にオフロードがありません</translation>
+    </message>
+    <message>
+        <source>Evidence recall of retrieval vs compression ratio</source>
+        <translation>圧縮率と検索による根拠の再現率</translation>
+    </message>
+    <message>
+        <source>No offloading in this run.
+Runs of the offloading presses (shadowkv, quest, yakv) show how much of the evidence each decoding step retrieved, per method.</source>
+        <translation>この実行にはオフロードがありません。
+オフロード系プレス（shadowkv、quest、yakv）の実行では、各デコードステップが根拠をどれだけ取得したかを手法ごとに表示します。</translation>
+    </message>
+    <message>
+        <source>Task score by landmark kind and chunk size</source>
+        <translation>ランドマークの種類とチャンクサイズ別のタスクスコア</translation>
+    </message>
+    <message>
+        <source>No offloading in this run.
+Runs of the offloading presses show the task score per landmark kind (colour) and chunk size (line style) against the ratio.</source>
+        <translation>この実行にはオフロードがありません。
+オフロード系プレスの実行では、ランドマークの種類（色）とチャンクサイズ（線種）ごとのタスクスコアを比率に対して表示します。</translation>
+    </message>
+    <message>
+        <source>Evidence kept while decoding, after each compression</source>
+        <translation>デコード中に保持された根拠 (各圧縮の後)</translation>
+    </message>
+    <message>
+        <source>No compression during decoding in this run.
+Runs of the decode-time presses (decoding, compression_ratio_decoding, prefill_decoding, cam) show how much of the evidence the cache still holds after each compression of the answer.</source>
+        <translation>この実行にはデコード中の圧縮がありません。
+デコード時プレス (decoding、compression_ratio_decoding、prefill_decoding、cam) の実行では、回答の各圧縮の後にキャッシュが根拠をどれだけ保持しているかを示します。</translation>
+    </message>
+    <message>
+        <source>no compression during decoding in the run</source>
+        <translation>実行にデコード中の圧縮がありません</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::DemoRunner</name>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Stop the run; finished samples stay in the run file</source>
+        <translation>実行を停止します。完了したサンプルは実行ファイルに残ります</translation>
+    </message>
+    <message numerus="yes">
+        <source>Demo: %n sample(s) finished</source>
+        <translation>
+            <numerusform>デモ: %n サンプル完了</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Demo: %1 of %2 samples</source>
+        <translation>デモ: %2 サンプル中 %1</translation>
+    </message>
+    <message>
+        <source>, about %1 s left</source>
+        <translation>、残り約 %1 秒</translation>
+    </message>
+    <message>
+        <source>Demo finished.</source>
+        <translation>デモが完了しました。</translation>
+    </message>
+    <message>
+        <source>Demo cancelled; finished samples are kept.</source>
+        <translation>デモをキャンセルしました。完了したサンプルは保持されます。</translation>
+    </message>
+    <message>
+        <source>Demo failed (exit code %1).</source>
+        <translation>デモが失敗しました（終了コード %1）。</translation>
     </message>
 </context>
 <context>
@@ -380,74 +696,21 @@ The eviction map shows, per layer and context position, the share of kv-heads th
     </message>
 </context>
 <context>
-    <name>kvl::Exporter</name>
-    <message>
-        <source>no accuracy rows in the run</source>
-        <translation>この実行には正答率の行がありません</translation>
-    </message>
-    <message>
-        <source>no accuracy rows for the suite</source>
-        <translation>このスイートには正答率の行がありません</translation>
-    </message>
-    <message>
-        <source>the run has no suite</source>
-        <translation>この実行にはスイートがありません</translation>
-    </message>
-    <message>
-        <source>the run has one suite (%1): accuracy is it</source>
-        <translation>この実行のスイートは 1 つ（%1）だけです: 正答率はそのスイートのものです</translation>
-    </message>
-    <message>
-        <source>no C→W row with a failure signature</source>
-        <translation>失敗シグネチャのある C→W 行がありません</translation>
-    </message>
-    <message>
-        <source>Where multihop C→W rows leave the gold chain</source>
-        <translation>マルチホップの C→W 行が正解の連鎖から外れる位置</translation>
-    </message>
-    <message>
-        <source>no multihop C→W rows</source>
-        <translation>multihop の C→W 行がありません</translation>
-    </message>
-    <message>
-        <source>no ratio with two compressors and samples</source>
-        <translation>2 つの圧縮手法とサンプルがそろった圧縮率がありません</translation>
-    </message>
-    <message>
-        <source>no failures to overlap</source>
-        <translation>重ねる失敗がありません</translation>
-    </message>
-    <message>
-        <source>no compressor fails a sample at this ratio</source>
-        <translation>この圧縮率でサンプルに失敗する圧縮手法はありません</translation>
-    </message>
-    <message>
-        <source>Question attention · FullCache</source>
-        <translation>質問のアテンション · FullCache</translation>
-    </message>
-    <message>
-        <source>no FullCache attention stored</source>
-        <translation>FullCache のアテンションは保存されていません</translation>
-    </message>
-    <message>
-        <source>Question attention · %1</source>
-        <translation>質問のアテンション · %1</translation>
-    </message>
-    <message>
-        <source>no attention stored</source>
-        <translation>アテンションは保存されていません</translation>
-    </message>
+    <name>kvl::EvictionPage</name>
     <message>
         <source>no kept mask stored</source>
         <translation>保持マスクは保存されていません</translation>
     </message>
+</context>
+<context>
+    <name>kvl::FailureSetsPage</name>
     <message>
-        <source>no per-layer GER stored for %1</source>
-        <translation>%1 の層ごとの GER は保存されていません</translation>
+        <source>Failures at ratio %1: %2 only</source>
+        <translation>圧縮率 %1 での失敗: %2 のみ</translation>
     </message>
     <message>
-        <source>the run holds nothing to draw (%1)</source>
-        <translation>この実行には描画できるものがありません（%1）</translation>
+        <source>no compressor fails a sample at this ratio</source>
+        <translation>この圧縮率でサンプルに失敗する圧縮手法はありません</translation>
     </message>
 </context>
 <context>
@@ -539,6 +802,13 @@ GER per layer rises towards 1 just before the accuracy cliff; consensus shows wh
     <message>
         <source>Layer</source>
         <translation>層</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::GerPage</name>
+    <message>
+        <source>no per-layer GER stored for %1</source>
+        <translation>%1 の層ごとの GER は保存されていません</translation>
     </message>
 </context>
 <context>
@@ -720,30 +990,6 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
         <translation>セッションを復元できませんでした: %1</translation>
     </message>
     <message>
-        <source>Accuracy</source>
-        <translation>正答率</translation>
-    </message>
-    <message>
-        <source>Taxonomy</source>
-        <translation>分類</translation>
-    </message>
-    <message>
-        <source>Failure overlap</source>
-        <translation>失敗の重なり</translation>
-    </message>
-    <message>
-        <source>Attention</source>
-        <translation>アテンション</translation>
-    </message>
-    <message>
-        <source>Eviction map</source>
-        <translation>退避マップ</translation>
-    </message>
-    <message>
-        <source>Selected %1 at ratio %2</source>
-        <translation>%1（圧縮率 %2）を選択しました</translation>
-    </message>
-    <message>
         <source>Runs</source>
         <translation>実行結果</translation>
     </message>
@@ -900,48 +1146,8 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
         <translation>&lt;h3&gt;KVLens %1&lt;/h3&gt;&lt;p&gt;長文脈言語モデルにおける KV キャッシュ圧縮の可視化分析: 圧縮したモデルが失敗することだけでなく、なぜ失敗するのかを示します。&lt;/p&gt;&lt;p&gt;実行は別の &lt;tt&gt;kvlens-cli&lt;/tt&gt; プロセスで行われ、このウィンドウは実行ファイルを読み込んで描画するだけです。&lt;/p&gt;</translation>
     </message>
     <message>
-        <source>Selected %1 C→W rows of %2 at ratio %3 with signature %4</source>
-        <translation>%2（圧縮率 %3）のシグネチャ %4 の C→W 行 %1 件を選択しました</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>キャンセル</translation>
-    </message>
-    <message>
-        <source>Stop the run; finished samples stay in the run file</source>
-        <translation>実行を停止します。完了したサンプルは実行ファイルに残ります</translation>
-    </message>
-    <message>
-        <source>No FullCache attention stored for this sample.</source>
-        <translation>このサンプルの FullCache アテンションは保存されていません。</translation>
-    </message>
-    <message>
         <source>Ratio:</source>
         <translation>圧縮率:</translation>
-    </message>
-    <message>
-        <source>Sample</source>
-        <translation>サンプル</translation>
-    </message>
-    <message>
-        <source>Selection</source>
-        <translation>選択</translation>
-    </message>
-    <message>
-        <source>Configuration of the attention, eviction map and GER views</source>
-        <translation>アテンション・退避マップ・GER ビューの構成</translation>
-    </message>
-    <message>
-        <source>Sample of the attention and compare views; the eviction map averages over all samples unless one is chosen</source>
-        <translation>アテンションと比較ビューのサンプル。選ばない場合、退避マップは全サンプルの平均です</translation>
-    </message>
-    <message>
-        <source> Configuration: </source>
-        <translation> 構成: </translation>
-    </message>
-    <message>
-        <source>  Sample: </source>
-        <translation>  サンプル: </translation>
     </message>
     <message>
         <source>Rows</source>
@@ -973,10 +1179,6 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
         <source>Could not open %1</source>
         <translation>%1 を開けませんでした</translation>
     </message>
-    <message>
-        <source>All samples (mean)</source>
-        <translation>全サンプル（平均）</translation>
-    </message>
     <message numerus="yes">
         <source>%1: %n row(s)</source>
         <translation>
@@ -984,114 +1186,8 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
         </translation>
     </message>
     <message>
-        <source>%1 · %2 (C→W)</source>
-        <translation>%1 · %2（C→W）</translation>
-    </message>
-    <message>
-        <source>Failures at ratio %1: %2 vs %3</source>
-        <translation>圧縮率 %1 での失敗: %2 対 %3</translation>
-    </message>
-    <message>
-        <source>Demo: %1 of %2 samples</source>
-        <translation>デモ: %2 サンプル中 %1</translation>
-    </message>
-    <message>
-        <source>, about %1 s left</source>
-        <translation>、残り約 %1 秒</translation>
-    </message>
-    <message>
-        <source>Demo finished.</source>
-        <translation>デモが完了しました。</translation>
-    </message>
-    <message>
-        <source>Demo cancelled; finished samples are kept.</source>
-        <translation>デモをキャンセルしました。完了したサンプルは保持されます。</translation>
-    </message>
-    <message>
-        <source>Demo failed (exit code %1).</source>
-        <translation>デモが失敗しました（終了コード %1）。</translation>
-    </message>
-    <message numerus="yes">
-        <source>Demo: %n sample(s) finished</source>
-        <translation>
-            <numerusform>デモ: %n サンプル完了</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Instruction span keep rate vs compression ratio</source>
-        <translation>圧縮率に対する指示スパンの保持率</translation>
-    </message>
-    <message>
-        <source>No instruction spans in this run.
-Runs of the instructions suite (or samples with instruction spans) show how much of each instruction survives, by its order in the prompt.</source>
-        <translation>この実行には指示スパンがありません。
-指示スイート（または指示スパンを持つサンプル）の実行では、プロンプト内の順序ごとに各指示がどれだけ残るかを示します。</translation>
-    </message>
-    <message>
-        <source>System-prompt leakage vs compression ratio</source>
-        <translation>圧縮率に対するシステムプロンプトの漏洩</translation>
-    </message>
-    <message>
-        <source>No leakage measured in this run.
-Runs of the instructions suite measure how often the answer leaks the system prompt.</source>
-        <translation>この実行では漏洩が測定されていません。
-指示スイートの実行では、回答がシステムプロンプトを漏らす頻度を測定します。</translation>
-    </message>
-    <message>
-        <source>Intervention repair rate: attention boost vs sham</source>
-        <translation>介入の修復率: アテンション強化 対 偽介入</translation>
-    </message>
-    <message>
-        <source>No interventions in this run.
-Runs with interventions boost the attention on the evidence of low-EAR rows, and on random entries as a sham.</source>
-        <translation>この実行には介入がありません。
-介入を含む実行では、EAR の低い行の根拠へのアテンションを強化し、偽介入としてランダムなエントリを強化します。</translation>
-    </message>
-    <message>
-        <source>Span keep</source>
-        <translation>スパン保持</translation>
-    </message>
-    <message>
-        <source>Leakage</source>
-        <translation>漏洩</translation>
-    </message>
-    <message>
-        <source>Interventions</source>
-        <translation>介入</translation>
-    </message>
-    <message>
         <source>Where multihop C→W rows leave the gold chain</source>
         <translation>マルチホップの C→W 行が正解の連鎖から外れる位置</translation>
-    </message>
-    <message>
-        <source>No chain breaks in this run.
-Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows FullCache answers and a compressor fails, this view shows at which step the written chain went wrong.</source>
-        <translation>この実行には連鎖の断絶がありません。
-マルチホップの回答は連鎖を書き出します（Hotel = Sierra = Kilo = 7）。FullCache が正答し圧縮器が誤答した行について、書き出された連鎖がどの段で誤ったかを示します。</translation>
-    </message>
-    <message>
-        <source>Chain breaks</source>
-        <translation>連鎖の断絶</translation>
-    </message>
-    <message>
-        <source>Selected %1 multihop C→W rows of %2 at ratio %3: %4</source>
-        <translation>%2（比率 %3）のマルチホップ C→W 行 %1 件を選択: %4</translation>
-    </message>
-    <message>
-        <source>%1 · chain broken at: %2 (C→W)</source>
-        <translation>%1 · 連鎖の断絶: %2 (C→W)</translation>
-    </message>
-    <message>
-        <source>Suite:</source>
-        <translation>スイート:</translation>
-    </message>
-    <message>
-        <source>All suites</source>
-        <translation>すべてのスイート</translation>
-    </message>
-    <message>
-        <source>Failure sets</source>
-        <translation>失敗集合</translation>
     </message>
     <message>
         <source>Heatmaps: one colour sca&amp;le for FullCache and compressed</source>
@@ -1100,66 +1196,6 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
     <message>
         <source>%1: no sample finished; the file says &apos;running&apos; (a run cancelled before its first sample stays so)</source>
         <translation>%1: 完了したサンプルはありません。ファイルは「実行中」と記録しています（最初のサンプルの前に取り消された実行はこのままです）</translation>
-    </message>
-    <message>
-        <source>Samples</source>
-        <translation>サンプル</translation>
-    </message>
-    <message>
-        <source>Overview</source>
-        <translation>概要</translation>
-    </message>
-    <message>
-        <source>How accurate is each compressor at each ratio?</source>
-        <translation>各圧縮手法は各圧縮率でどれだけ正確か？</translation>
-    </message>
-    <message>
-        <source>Failures</source>
-        <translation>失敗</translation>
-    </message>
-    <message>
-        <source>Why do compressed rows fail, and do compressors fail on the same samples?</source>
-        <translation>圧縮した行はなぜ失敗するのか、圧縮手法どうしは同じサンプルで失敗するのか？</translation>
-    </message>
-    <message>
-        <source>Where does the question look, and does boosting the attention on the evidence repair a failure?</source>
-        <translation>質問はどこを見ているのか、根拠へのアテンションを強めると失敗は直るのか？</translation>
-    </message>
-    <message>
-        <source>Question attention</source>
-        <translation>質問のアテンション</translation>
-    </message>
-    <message>
-        <source>Instructions</source>
-        <translation>指示</translation>
-    </message>
-    <message>
-        <source>Do the system prompt and the instructions survive compression?</source>
-        <translation>システムプロンプトと指示は圧縮後も残るか？</translation>
-    </message>
-    <message>
-        <source>Routing</source>
-        <translation>経路</translation>
-    </message>
-    <message>
-        <source>Which entries survive in which layers and heads, and where is the cliff?</source>
-        <translation>どのエントリがどの層・ヘッドで残るのか、崖はどこか？</translation>
-    </message>
-    <message>
-        <source>GER &amp; consensus</source>
-        <translation>GER と合意度</translation>
-    </message>
-    <message>
-        <source>What did the model see and answer, and how do two configurations or two runs compare?</source>
-        <translation>モデルは何を見て何と答えたのか、2 つの構成や 2 つの実行はどう違うのか？</translation>
-    </message>
-    <message>
-        <source>Compare samples</source>
-        <translation>サンプルの比較</translation>
-    </message>
-    <message>
-        <source>Compare runs</source>
-        <translation>実行の比較</translation>
     </message>
     <message>
         <source>Views</source>
@@ -1214,42 +1250,6 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
         <translation>ヘッド: %1</translation>
     </message>
     <message>
-        <source>Evidence recall of retrieval vs compression ratio</source>
-        <translation>圧縮率と検索による根拠の再現率</translation>
-    </message>
-    <message>
-        <source>No offloading in this run.
-Runs of the offloading presses (shadowkv, quest, yakv) show how much of the evidence each decoding step retrieved, per method.</source>
-        <translation>この実行にはオフロードがありません。
-オフロード系プレス（shadowkv、quest、yakv）の実行では、各デコードステップが根拠をどれだけ取得したかを手法ごとに表示します。</translation>
-    </message>
-    <message>
-        <source>Task score by landmark kind and chunk size</source>
-        <translation>ランドマークの種類とチャンクサイズ別のタスクスコア</translation>
-    </message>
-    <message>
-        <source>No offloading in this run.
-Runs of the offloading presses show the task score per landmark kind (colour) and chunk size (line style) against the ratio.</source>
-        <translation>この実行にはオフロードがありません。
-オフロード系プレスの実行では、ランドマークの種類（色）とチャンクサイズ（線種）ごとのタスクスコアを比率に対して表示します。</translation>
-    </message>
-    <message>
-        <source>Evidence recall</source>
-        <translation>根拠の再現率</translation>
-    </message>
-    <message>
-        <source>Score by landmark and chunk</source>
-        <translation>ランドマークとチャンク別のスコア</translation>
-    </message>
-    <message>
-        <source>Retrieval map</source>
-        <translation>検索マップ</translation>
-    </message>
-    <message>
-        <source>Failures at ratio %1: %2 only</source>
-        <translation>圧縮率 %1 での失敗: %2 のみ</translation>
-    </message>
-    <message>
         <source>The run&apos;s rows are still being checked; export once the check is done.</source>
         <translation>実行の行はまだ検査中です。検査が終わってからエクスポートしてください。</translation>
     </message>
@@ -1260,32 +1260,6 @@ Runs of the offloading presses show the task score per landmark kind (colour) an
     <message>
         <source> (%1 written before checksums, not verified)</source>
         <translation>（%1 はチェックサム導入前に書かれたため未検証）</translation>
-    </message>
-    <message>
-        <source>Evidence kept while decoding, after each compression</source>
-        <translation>デコード中に保持された根拠 (各圧縮の後)</translation>
-    </message>
-    <message>
-        <source>No compression during decoding in this run.
-Runs of the decode-time presses (decoding, compression_ratio_decoding, prefill_decoding, cam) show how much of the evidence the cache still holds after each compression of the answer.</source>
-        <translation>この実行にはデコード中の圧縮がありません。
-デコード時プレス (decoding、compression_ratio_decoding、prefill_decoding、cam) の実行では、回答の各圧縮の後にキャッシュが根拠をどれだけ保持しているかを示します。</translation>
-    </message>
-    <message>
-        <source>Decoding</source>
-        <translation>デコード</translation>
-    </message>
-    <message>
-        <source>While the answer is decoded, does the cache keep (decode-time compression) or retrieve (offloading) the evidence each step needs?</source>
-        <translation>回答のデコード中、各ステップに必要な根拠をキャッシュは保持 (デコード時圧縮) または取得 (オフロード) できるか？</translation>
-    </message>
-    <message>
-        <source>Evidence kept while compressing</source>
-        <translation>圧縮中に保持された根拠</translation>
-    </message>
-    <message>
-        <source>Decoding curves</source>
-        <translation>デコード曲線</translation>
     </message>
     <message>
         <source>sample: %1 (attention maps are drawn one sample at a time: the first; pick another in the Sample box)</source>
@@ -1304,6 +1278,164 @@ Runs of the decode-time presses (decoding, compression_ratio_decoding, prefill_d
     <message>
         <source>Not in the source: %1</source>
         <translation>ソースにないもの: %1</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>概要</translation>
+    </message>
+    <message>
+        <source>Failures</source>
+        <translation>失敗</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>アテンション</translation>
+    </message>
+    <message>
+        <source>Instructions</source>
+        <translation>指示</translation>
+    </message>
+    <message>
+        <source>Routing</source>
+        <translation>経路</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>サンプル</translation>
+    </message>
+    <message>
+        <source>Decoding</source>
+        <translation>デコード</translation>
+    </message>
+    <message>
+        <source>How accurate is each compressor at each ratio?</source>
+        <translation>各圧縮手法は各圧縮率でどれだけ正確か？</translation>
+    </message>
+    <message>
+        <source>Why do compressed rows fail, and do compressors fail on the same samples?</source>
+        <translation>圧縮した行はなぜ失敗するのか、圧縮手法どうしは同じサンプルで失敗するのか？</translation>
+    </message>
+    <message>
+        <source>Where does the question look, and does boosting the attention on the evidence repair a failure?</source>
+        <translation>質問はどこを見ているのか、根拠へのアテンションを強めると失敗は直るのか？</translation>
+    </message>
+    <message>
+        <source>Do the system prompt and the instructions survive compression?</source>
+        <translation>システムプロンプトと指示は圧縮後も残るか？</translation>
+    </message>
+    <message>
+        <source>Which entries survive in which layers and heads, and where is the cliff?</source>
+        <translation>どのエントリがどの層・ヘッドで残るのか、崖はどこか？</translation>
+    </message>
+    <message>
+        <source>What did the model see and answer, and how do two configurations or two runs compare?</source>
+        <translation>モデルは何を見て何と答えたのか、2 つの構成や 2 つの実行はどう違うのか？</translation>
+    </message>
+    <message>
+        <source>While the answer is decoded, does the cache keep (decode-time compression) or retrieve (offloading) the evidence each step needs?</source>
+        <translation>回答のデコード中、各ステップに必要な根拠をキャッシュは保持 (デコード時圧縮) または取得 (オフロード) できるか？</translation>
+    </message>
+    <message>
+        <source>Intervention repair rate: attention boost vs sham</source>
+        <translation>介入の修復率: アテンション強化 対 偽介入</translation>
+    </message>
+    <message>
+        <source>No interventions in this run.
+Runs with interventions boost the attention on the evidence of low-EAR rows, and on random entries as a sham.</source>
+        <translation>この実行には介入がありません。
+介入を含む実行では、EAR の低い行の根拠へのアテンションを強化し、偽介入としてランダムなエントリを強化します。</translation>
+    </message>
+    <message>
+        <source>Instruction span keep rate vs compression ratio</source>
+        <translation>圧縮率に対する指示スパンの保持率</translation>
+    </message>
+    <message>
+        <source>No instruction spans in this run.
+Runs of the instructions suite (or samples with instruction spans) show how much of each instruction survives, by its order in the prompt.</source>
+        <translation>この実行には指示スパンがありません。
+指示スイート（または指示スパンを持つサンプル）の実行では、プロンプト内の順序ごとに各指示がどれだけ残るかを示します。</translation>
+    </message>
+    <message>
+        <source>System-prompt leakage vs compression ratio</source>
+        <translation>圧縮率に対するシステムプロンプトの漏洩</translation>
+    </message>
+    <message>
+        <source>No leakage measured in this run.
+Runs of the instructions suite measure how often the answer leaks the system prompt.</source>
+        <translation>この実行では漏洩が測定されていません。
+指示スイートの実行では、回答がシステムプロンプトを漏らす頻度を測定します。</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>正答率</translation>
+    </message>
+    <message>
+        <source>Outcome grid</source>
+        <translation>結果グリッド</translation>
+    </message>
+    <message>
+        <source>Taxonomy</source>
+        <translation>分類</translation>
+    </message>
+    <message>
+        <source>Chain breaks</source>
+        <translation>連鎖の断絶</translation>
+    </message>
+    <message>
+        <source>Failure overlap</source>
+        <translation>失敗の重なり</translation>
+    </message>
+    <message>
+        <source>Failure sets</source>
+        <translation>失敗集合</translation>
+    </message>
+    <message>
+        <source>Suite failures</source>
+        <translation>スイート別の失敗</translation>
+    </message>
+    <message>
+        <source>Question attention</source>
+        <translation>質問のアテンション</translation>
+    </message>
+    <message>
+        <source>Interventions</source>
+        <translation>介入</translation>
+    </message>
+    <message>
+        <source>Span keep</source>
+        <translation>スパン保持</translation>
+    </message>
+    <message>
+        <source>Leakage</source>
+        <translation>漏洩</translation>
+    </message>
+    <message>
+        <source>Eviction map</source>
+        <translation>退避マップ</translation>
+    </message>
+    <message>
+        <source>GER &amp; consensus</source>
+        <translation>GER と合意度</translation>
+    </message>
+    <message>
+        <source>Sample</source>
+        <translation>サンプル</translation>
+    </message>
+    <message>
+        <source>Compare samples</source>
+        <translation>サンプルの比較</translation>
+    </message>
+    <message>
+        <source>Compare runs</source>
+        <translation>実行の比較</translation>
+    </message>
+    <message>
+        <source>Decoding curves</source>
+        <translation>デコード曲線</translation>
+    </message>
+    <message>
+        <source>Retrieval map</source>
+        <translation>検索マップ</translation>
     </message>
 </context>
 <context>
@@ -1806,6 +1938,63 @@ Runs of the decode-time presses (decoding, compression_ratio_decoding, prefill_d
     </message>
 </context>
 <context>
+    <name>kvl::OutcomeGridView</name>
+    <message>
+        <source>Outcomes by compressor and compression ratio</source>
+        <translation>圧縮手法と圧縮率ごとの結果</translation>
+    </message>
+    <message>
+        <source>C→W failures by suite and compression ratio</source>
+        <translation>スイートと圧縮率ごとの C→W 失敗</translation>
+    </message>
+    <message>
+        <source>No compressed rows.
+For every compressor and compression ratio, this view shows the mean task score and the C→W rate (the share of the samples FullCache answers correctly that the compressed cache gets wrong), pooled over the run&apos;s suites, with the counts behind each.</source>
+        <translation>圧縮された行がありません。
+このビューは圧縮手法と圧縮率ごとに、実行の全スイートをまとめた平均タスクスコアと C→W 率 (FullCache が正解するサンプルのうち圧縮キャッシュが誤答する割合) を、それぞれの件数とともに示します。</translation>
+    </message>
+    <message>
+        <source>No compressed rows.
+For every suite and compression ratio, this view shows the C→W rate averaged over the compressors, and how much two compressors&apos; failures overlap (Jaccard of their C→W samples).</source>
+        <translation>圧縮された行がありません。
+このビューはスイートと圧縮率ごとに、圧縮手法全体で平均した C→W 率と、2 つの圧縮手法の失敗の重なり (C→W サンプルの Jaccard) を示します。</translation>
+    </message>
+    <message>
+        <source>Hover a cell for the counts behind its value. Colours are on fixed ranges; grey cells have no value.</source>
+        <translation>セルにカーソルを合わせると値の元になった件数を表示します。色の範囲は固定です。灰色のセルには値がありません。</translation>
+    </message>
+    <message>
+        <source>Compression ratio (share of context KV entries removed)</source>
+        <translation>圧縮率（削除されたコンテキスト KV エントリの割合）</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>該当なし</translation>
+    </message>
+    <message>
+        <source>%1 at ratio %2</source>
+        <translation>%1（圧縮率 %2）</translation>
+    </message>
+    <message>
+        <source>%1
+%2: n/a (%3)</source>
+        <translation>%1
+%2: なし (%3)</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1
+%2: %3%4
+%5</source>
+        <translation>%1
+%2: %3%4
+%5</translation>
+    </message>
+</context>
+<context>
     <name>kvl::OverlapLists</name>
     <message>
         <source>Failures at ratio %1: %2 vs %3 (loading…)</source>
@@ -1883,6 +2072,17 @@ The overlap matrix compares which rows fail under each pair of compressors: same
     <message>
         <source>%1 at ratio %2</source>
         <translation>%1（圧縮率 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::OverlapPage</name>
+    <message>
+        <source>Failures at ratio %1: %2 vs %3</source>
+        <translation>圧縮率 %1 での失敗: %2 対 %3</translation>
+    </message>
+    <message>
+        <source>no failures to overlap</source>
+        <translation>重ねる失敗がありません</translation>
     </message>
 </context>
 <context>
@@ -2445,6 +2645,33 @@ Samples are paired by content (suite, context, question, answer), never by id al
     </message>
 </context>
 <context>
+    <name>kvl::SelectionBar</name>
+    <message>
+        <source>Selection</source>
+        <translation>選択</translation>
+    </message>
+    <message>
+        <source>Configuration of the attention, eviction map and GER views</source>
+        <translation>アテンション・退避マップ・GER ビューの構成</translation>
+    </message>
+    <message>
+        <source>Sample of the attention and compare views; the eviction map averages over all samples unless one is chosen</source>
+        <translation>アテンションと比較ビューのサンプル。選ばない場合、退避マップは全サンプルの平均です</translation>
+    </message>
+    <message>
+        <source> Configuration: </source>
+        <translation> 構成: </translation>
+    </message>
+    <message>
+        <source>  Sample: </source>
+        <translation>  サンプル: </translation>
+    </message>
+    <message>
+        <source>All samples (mean)</source>
+        <translation>全サンプル（平均）</translation>
+    </message>
+</context>
+<context>
     <name>kvl::SignatureNames</name>
     <message>
         <source>Low mapped coverage</source>
@@ -2612,6 +2839,32 @@ kvlens-cli が書いた実行ファイルを開くか、同梱モデルで小さ
     <message>
         <source>no masks or attention were released</source>
         <translation>マスクとアテンションは公開されていません</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::SuiteFailuresPage</name>
+    <message>
+        <source>Failure sets of:</source>
+        <translation>失敗集合:</translation>
+    </message>
+    <message>
+        <source>and</source>
+        <translation>と</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::TaxonomyPage</name>
+    <message>
+        <source>Selected %1 C→W rows of %2 at ratio %3 with signature %4</source>
+        <translation>%2（圧縮率 %3）のシグネチャ %4 の C→W 行 %1 件を選択しました</translation>
+    </message>
+    <message>
+        <source>%1 · %2 (C→W)</source>
+        <translation>%1 · %2（C→W）</translation>
+    </message>
+    <message>
+        <source>no C→W row with a failure signature</source>
+        <translation>失敗シグネチャのある C→W 行がありません</translation>
     </message>
 </context>
 <context>

@@ -37,10 +37,12 @@ inline size_t qHash(const PageId& id, size_t seed = 0)
 // The pages KVLens ships (pageregistry.cpp lists them in the navigator's order).
 namespace pages {
 inline const PageId Accuracy{"accuracy"};
+inline const PageId OutcomeGrid{"outcome-grid"};
 inline const PageId Taxonomy{"taxonomy"};
 inline const PageId ChainBreaks{"chain-breaks"};
 inline const PageId Overlap{"overlap"};
 inline const PageId FailureSets{"failure-sets"};
+inline const PageId SuiteFailures{"suite-failures"};
 inline const PageId Attention{"attention"};
 inline const PageId Interventions{"interventions"};
 inline const PageId SpanKeep{"span-keep"};

@@ -3,6 +3,7 @@
 #include "accuracypage.h"
 #include "attentionpage.h"
 #include "curvespage.h"
+#include "outcomepages.h"
 #include "overlappages.h"
 #include "retrievalmappage.h"
 #include "routingpages.h"
@@ -65,6 +66,9 @@ PageRegistry PageRegistry::standard()
     PageRegistry r;
     r.add(PageEntry::of<AccuracyPage>(pages::Accuracy, G::Overview,
                                       QCoreApplication::translate("kvl::MainWindow", "Accuracy")));
+    r.add(PageEntry::of<OutcomeGridPage>(
+        pages::OutcomeGrid, G::Overview,
+        QCoreApplication::translate("kvl::MainWindow", "Outcome grid")));
     r.add(PageEntry::of<TaxonomyPage>(pages::Taxonomy, G::Failures,
                                       QCoreApplication::translate("kvl::MainWindow", "Taxonomy")));
     r.add(PageEntry::of<ChainBreaksPage>(
@@ -76,6 +80,9 @@ PageRegistry PageRegistry::standard()
     r.add(PageEntry::of<FailureSetsPage>(
         pages::FailureSets, G::Failures,
         QCoreApplication::translate("kvl::MainWindow", "Failure sets")));
+    r.add(PageEntry::of<SuiteFailuresPage>(
+        pages::SuiteFailures, G::Failures,
+        QCoreApplication::translate("kvl::MainWindow", "Suite failures")));
     r.add(PageEntry::of<AttentionPage>(
         pages::Attention, G::Attention,
         QCoreApplication::translate("kvl::MainWindow", "Question attention")));

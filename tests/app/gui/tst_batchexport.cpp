@@ -76,7 +76,9 @@ const QStringList kViews{QStringLiteral("accuracy"),
                          QStringLiteral("ger-consensus-snapkv"),
                          QStringLiteral("span-keep"),
                          QStringLiteral("leakage"),
-                         QStringLiteral("interventions")};
+                         QStringLiteral("interventions"),
+                         QStringLiteral("outcome-grid"),
+                         QStringLiteral("suite-failure-grid")};
 
 } // namespace
 

@@ -157,9 +157,9 @@ class TstMainWindow : public QObject
         MainWindow window;
         window.showRun(sampleRun());
         const QStringList ids = window.navigator()->pageIds();
-        // Thirteen views (Compare split into its two pages) and the two pages of
-        // Decoding: none left out, none twice.
-        QCOMPARE(ids.size(), 16);
+        // Thirteen views (Compare split into its two pages), the two pages of Decoding and
+        // the two outcome grids: none left out, none twice.
+        QCOMPARE(ids.size(), 18);
         QCOMPARE(QSet<QString>(ids.begin(), ids.end()).size(), ids.size());
         QSet<QWidget*> pages;
         for (const QString& key : ids) {

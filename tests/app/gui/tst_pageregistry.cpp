@@ -92,7 +92,7 @@ class TstPageRegistry : public QObject
         action->trigger();
         QCOMPARE(window.currentPage(), kProbe);
         // The pages after it moved down one shortcut.
-        QCOMPARE(viewMenuAction(window, QStringLiteral("Taxonomy"))->shortcut(),
+        QCOMPARE(viewMenuAction(window, QStringLiteral("Outcome grid"))->shortcut(),
                  QKeySequence(QStringLiteral("Ctrl+3")));
 
         // It draws from the session, exports from File › Export, and clears on close.
