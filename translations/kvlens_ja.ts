@@ -550,12 +550,6 @@ Runs of the decode-time presses (decoding, compression_ratio_decoding, prefill_d
         <source>Stop the run; finished samples stay in the run file</source>
         <translation>実行を停止します。完了したサンプルは実行ファイルに残ります</translation>
     </message>
-    <message numerus="yes">
-        <source>Demo: %n sample(s) finished</source>
-        <translation>
-            <numerusform>デモ: %n サンプル完了</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Demo: %1 of %2 samples</source>
         <translation>デモ: %2 サンプル中 %1</translation>
@@ -1935,6 +1929,10 @@ Runs of the instructions suite measure how often the answer leaks the system pro
     <message>
         <source>Each sample runs under FullCache and every press × ratio in a kvlens-cli child process; a cancelled run resumes from its file.</source>
         <translation>各サンプルは kvlens-cli の子プロセスで FullCache とすべてのプレス × 比率で実行されます。取り消した実行はファイルから再開できます。</translation>
+    </message>
+    <message>
+        <source>Checking the run file…</source>
+        <translation>実行ファイルを確認しています…</translation>
     </message>
 </context>
 <context>

@@ -4,11 +4,11 @@
 
 class QProgressBar;
 class QStatusBar;
-class QTimer;
 class QToolButton;
 
 namespace kvl {
 
+class RunLauncher;
 class RunProcess;
 class RunSession;
 class StartPage;
@@ -27,7 +27,7 @@ class DemoRunner : public QObject
     // `program` empty: the kvlens-cli found next to the app.
     void start(const QString& program = {});
     void cancel();
-    RunProcess* process() const { return m_process; }
+    RunProcess* process() const;
     static QString path();
 
   signals:
@@ -39,16 +39,13 @@ class DemoRunner : public QObject
   private:
     void showProgress(const RunProgress& progress);
     void onFinished(bool ok, int exitCode, bool cancelled);
-    void pollFile();
     void hideProgress();
 
     StartPage* m_start;
     RunSession* m_session;
-    RunProcess* m_process;
+    RunLauncher* m_launcher;
     QProgressBar* m_progress;
     QToolButton* m_cancel;
-    QTimer* m_poll;
-    bool m_opened = false;
 };
 
 } // namespace kvl

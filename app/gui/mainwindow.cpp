@@ -8,8 +8,8 @@
 #include "openruns.h"
 #include "pageexport.h"
 #include "rowspanel.h"
+#include "runlauncher.h"
 #include "runpage.h"
-#include "runprocess.h"
 #include "runstatusline.h"
 #include "runwatcher.h"
 #include "selectionbar.h"
@@ -51,7 +51,7 @@ MainWindow::MainWindow(const QString& sessionPath, QWidget* parent, PageRegistry
     createMenus();
     setRunChromeVisible(false);
     m_demo = new DemoRunner(m_start, statusBar(), m_session, this);
-    connect(m_demo, &DemoRunner::openRequested, this, &MainWindow::openRun);
+    connect(m_demo, &DemoRunner::openRequested, this, &MainWindow::openLaunchedRun);
     connect(m_demo, &DemoRunner::refreshRequested, this, &MainWindow::refreshRun);
     connect(m_demo, &DemoRunner::message, this, &MainWindow::showMessage);
     m_runLabel = new QLabel;
@@ -424,16 +424,17 @@ void MainWindow::showNewRunDialog()
                 openRun(path);
         });
         // The views fill in as rows land, not only when the sweep is over.
-        connect(m_newRun->process(), &RunProcess::progressChanged, this, &MainWindow::followNewRun);
+        connect(m_newRun->launcher(), &RunLauncher::runFileReady, this,
+                &MainWindow::openLaunchedRun);
     }
     m_newRun->show();
     m_newRun->raise();
 }
 
-void MainWindow::followNewRun()
+void MainWindow::openLaunchedRun(const QString& path)
 {
-    const QString path = m_newRun ? m_newRun->outputPath() : QString();
-    if (!path.isEmpty() && m_session->canRead() && QFileInfo::exists(path) &&
+    // A run already shown is followed by the watcher; another one is opened.
+    if (m_session->canRead() &&
         QFileInfo(path).absoluteFilePath() != QFileInfo(m_session->path()).absoluteFilePath())
         openRun(path);
 }

@@ -125,7 +125,8 @@ class MainWindow : public QMainWindow, public PageHost
     void exportData();
     bool exportAllowed();
     void showNewRunDialog();
-    void followNewRun();
+    // A sweep launched from the window (New run, demo) has samples in its file.
+    void openLaunchedRun(const QString& path);
     void updateTitle();
     void updateSelectionTitle();
     // Restores what a session saved beyond the focus (heads, zoom, overlap ratio) once

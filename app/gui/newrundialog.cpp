@@ -2,7 +2,9 @@
 
 #include "cliquery.h"
 #include "common/error.h"
+#include "latestrequest.h"
 #include "pressparameterseditor.h"
+#include "runlauncher.h"
 #include "runprocess.h"
 
 #include <QApplication>
@@ -90,9 +92,10 @@ QString modelSummary(const QJsonObject& o)
 } // namespace
 
 NewRunDialog::NewRunDialog(QWidget* parent)
-    : QDialog(parent), m_program(findCli()), m_process(new RunProcess(this)),
-      m_pressQuery(new CliQuery(this)), m_suiteQuery(new CliQuery(this)),
-      m_modelQuery(new CliQuery(this)), m_modelTimer(new QTimer(this))
+    : QDialog(parent), m_program(findCli()), m_launcher(new RunLauncher(this)),
+      m_fileRequest(new LatestRequest(this)), m_pressQuery(new CliQuery(this)),
+      m_suiteQuery(new CliQuery(this)), m_modelQuery(new CliQuery(this)),
+      m_modelTimer(new QTimer(this))
 {
     setWindowTitle(tr("New run"));
     auto* layout = new QVBoxLayout(this);
@@ -177,10 +180,11 @@ NewRunDialog::NewRunDialog(QWidget* parent)
     connect(m_cancel, &QPushButton::clicked, this, &NewRunDialog::cancelRun);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &NewRunDialog::reject);
 
-    connect(m_process, &RunProcess::progressChanged, this, &NewRunDialog::showProgress);
-    connect(m_process, &RunProcess::logLineAvailable, m_log, &QPlainTextEdit::appendPlainText);
-    connect(m_process, &RunProcess::finished, this, &NewRunDialog::onFinished);
-    connect(m_process, &RunProcess::failedToStart, this, [this](const QString& message) {
+    connect(m_launcher, &RunLauncher::progressChanged, this, &NewRunDialog::showProgress);
+    connect(m_launcher->process(), &RunProcess::logLineAvailable, m_log,
+            &QPlainTextEdit::appendPlainText);
+    connect(m_launcher, &RunLauncher::finished, this, &NewRunDialog::onFinished);
+    connect(m_launcher, &RunLauncher::failedToStart, this, [this](const QString& message) {
         m_status->setText(message);
         m_log->appendPlainText(message);
         updateButtons();
@@ -667,7 +671,7 @@ bool NewRunDialog::checking() const
     for (const Check& c : m_datasetChecks)
         if (c.state == Check::State::Pending)
             return true;
-    return false;
+    return m_fileInspecting;
 }
 
 bool NewRunDialog::waitForChecks(int timeoutMs)
@@ -726,7 +730,7 @@ void NewRunDialog::validate()
     else if (m_modelCheck.state == Check::State::Ok)
         modelInfo = m_modelCheck.message;
     showMessages(m_modelStatus, model, modelInfo);
-    m_modelPath->setEnabled(m_directory->isChecked() && !m_process->isRunning());
+    m_modelPath->setEnabled(m_directory->isChecked() && !m_launcher->isRunning());
 
     QStringList samples = of(Part::Samples);
     QStringList sampleInfo;
@@ -761,34 +765,43 @@ void NewRunDialog::validate()
     // The run file: new, the same experiment (resumed) or another one (refused).
     QStringList output = of(Part::Output);
     QString outputInfo;
-    m_fileState = {};
     if (output.isEmpty() && problems.isEmpty()) {
-        m_fileState = inspectRunFile(c.out, c.expectedSpec());
-        switch (m_fileState.kind) {
-        case RunFileState::Kind::Absent:
-            outputInfo = tr("A new run file.");
-            break;
-        case RunFileState::Kind::SameRun:
-            outputInfo = m_fileState.status == QLatin1String("finished")
-                             ? tr("Holds this experiment, finished (%n sample(s)); starting again "
-                                  "only re-reads it.",
-                                  nullptr, int(m_fileState.finished))
-                             : tr("Holds this experiment with %n sample(s) finished: Start "
-                                  "resumes it.",
-                                  nullptr, int(m_fileState.finished));
-            break;
-        case RunFileState::Kind::OtherRun:
-            output << tr("Holds another experiment (%n sample(s); its spec differs in '%1'): "
-                         "choose a new file, or use its settings to resume it.",
-                         nullptr, int(m_fileState.finished))
-                          .arg(m_fileState.detail);
-            break;
-        case RunFileState::Kind::NotARun:
-            output << tr("Exists and is not a run file (%1): choose a new file.")
-                          .arg(m_fileState.detail);
-            break;
-        }
-    } else if (output.isEmpty() && QFileInfo::exists(c.out)) {
+        if (!m_reuseInspection)
+            inspectOutput(c.out, c.expectedSpec());
+        if (m_fileInspecting)
+            outputInfo = tr("Checking the run file…");
+        else
+            switch (m_fileState.kind) {
+            case RunFileState::Kind::Absent:
+                outputInfo = tr("A new run file.");
+                break;
+            case RunFileState::Kind::SameRun:
+                outputInfo =
+                    m_fileState.status == QLatin1String("finished")
+                        ? tr("Holds this experiment, finished (%n sample(s)); starting again "
+                             "only re-reads it.",
+                             nullptr, int(m_fileState.finished))
+                        : tr("Holds this experiment with %n sample(s) finished: Start "
+                             "resumes it.",
+                             nullptr, int(m_fileState.finished));
+                break;
+            case RunFileState::Kind::OtherRun:
+                output << tr("Holds another experiment (%n sample(s); its spec differs in '%1'): "
+                             "choose a new file, or use its settings to resume it.",
+                             nullptr, int(m_fileState.finished))
+                              .arg(m_fileState.detail);
+                break;
+            case RunFileState::Kind::NotARun:
+                output << tr("Exists and is not a run file (%1): choose a new file.")
+                              .arg(m_fileState.detail);
+                break;
+            }
+    } else {
+        m_fileRequest->cancel();
+        m_fileInspecting = false;
+        m_fileState = {};
+    }
+    if (output.isEmpty() && !problems.isEmpty() && QFileInfo::exists(c.out)) {
         outputInfo = tr("An existing file: it is compared with the experiment once the form "
                         "is complete.");
     }
@@ -799,6 +812,27 @@ void NewRunDialog::validate()
         m_command->setPlainText(commandLine());
     m_beta->setEnabled(m_interventions->currentData().toString() != QLatin1String("none"));
     updateButtons();
+}
+
+void NewRunDialog::inspectOutput(const QString& path, const QJsonObject& expectedSpec)
+{
+    m_fileState = {};
+    m_fileInspecting = true;
+    auto show = [this](const RunFileState& state) {
+        m_fileState = state;
+        m_fileInspecting = false;
+        m_reuseInspection = true;
+        validate();
+        m_reuseInspection = false;
+    };
+    m_fileRequest->run<RunFileState>(
+        [path, expectedSpec] { return inspectRunFile(path, expectedSpec); }, show,
+        [show](const QString& message) {
+            RunFileState state;
+            state.kind = RunFileState::Kind::NotARun;
+            state.detail = message;
+            show(state);
+        });
 }
 
 void NewRunDialog::useRunFileSettings()
@@ -819,9 +853,13 @@ void NewRunDialog::useRunFileSettings()
 
 bool NewRunDialog::startRun()
 {
-    if (m_process->isRunning())
+    if (m_launcher->isRunning())
         return false;
+    // The form as it stands, with the run file as last inspected (the CLI refuses a file
+    // of another experiment in any case).
+    m_reuseInspection = true;
     validate();
+    m_reuseInspection = false;
     if (checking()) {
         m_status->setText(tr("Still checking the choices with kvlens-cli; start again in a "
                              "moment."));
@@ -840,23 +878,28 @@ bool NewRunDialog::startRun()
     m_status->setText(resume ? tr("Resuming %1…").arg(QFileInfo(outputPath()).fileName())
                              : tr("Starting %1…").arg(QFileInfo(m_program).fileName()));
     m_log->appendPlainText(QStringLiteral("$ ") + commandLine());
-    m_process->start(m_program, arguments());
+    m_launcher->start(m_program, arguments(), outputPath());
     updateButtons();
     return true;
 }
 
+RunProcess* NewRunDialog::process() const
+{
+    return m_launcher->process();
+}
+
 void NewRunDialog::cancelRun()
 {
-    if (!m_process->isRunning())
+    if (!m_launcher->isRunning())
         return;
     m_status->setText(tr("Cancelling…"));
-    m_process->cancel();
+    m_launcher->cancel();
 }
 
 void NewRunDialog::reject()
 {
     // Closing the dialog while a run is going would orphan it; ask for Cancel first.
-    if (m_process->isRunning()) {
+    if (m_launcher->isRunning()) {
         m_status->setText(tr("A run is in progress: cancel it before closing."));
         return;
     }
@@ -890,7 +933,7 @@ void NewRunDialog::onFinished(bool ok, int exitCode, bool cancelled)
     if (cancelled)
         m_status->setText(tr("Cancelled: %n finished sample(s) are in the run file; Resume "
                              "continues it.",
-                             nullptr, int(m_fileState.finished)));
+                             nullptr, m_launcher->process()->lastProgress().done));
     else if (ok)
         m_status->setText(tr("Finished."));
     else
@@ -901,7 +944,7 @@ void NewRunDialog::onFinished(bool ok, int exitCode, bool cancelled)
 
 void NewRunDialog::updateButtons()
 {
-    const bool running = m_process->isRunning();
+    const bool running = m_launcher->isRunning();
     const bool resumable = m_fileState.kind == RunFileState::Kind::SameRun &&
                            m_fileState.status != QLatin1String("finished");
     m_start->setText(resumable ? tr("Resume") : tr("Start"));

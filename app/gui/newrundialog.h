@@ -24,7 +24,9 @@ class QTimer;
 namespace kvl {
 
 class CliQuery;
+class LatestRequest;
 class PressParametersEditor;
+class RunLauncher;
 class RunProcess;
 struct RunProgress;
 
@@ -63,7 +65,9 @@ class NewRunDialog : public QDialog
     bool waitForChecks(int timeoutMs = 30000);
     RunFileState runFileState() const { return m_fileState; }
     PressParametersEditor* pressEditor() const { return m_presses; }
-    RunProcess* process() const { return m_process; }
+    RunProcess* process() const;
+    // The sweep the dialog launched: the window opens its file as samples land.
+    RunLauncher* launcher() const { return m_launcher; }
 
     void setOutputPath(const QString& path);
     QString outputPath() const;
@@ -94,6 +98,9 @@ class NewRunDialog : public QDialog
     void updateVariants();
     void addDatasets(const QStringList& paths);
     void validate();
+    // Reads what the output path holds on a worker thread (a large run file takes a
+    // while); validate() shows "checking" until it lands.
+    void inspectOutput(const QString& path, const QJsonObject& expectedSpec);
     void showProgress(const RunProgress& progress);
     void onFinished(bool ok, int exitCode, bool cancelled);
     void updateButtons();
@@ -110,7 +117,7 @@ class NewRunDialog : public QDialog
     };
 
     QString m_program;
-    RunProcess* m_process;
+    RunLauncher* m_launcher;
     CliQuery* m_pressQuery;
     CliQuery* m_suiteQuery;
     CliQuery* m_modelQuery;
@@ -124,6 +131,9 @@ class NewRunDialog : public QDialog
     QString m_pendingVariant;
     QTimer* m_modelTimer;
     RunFileState m_fileState;
+    LatestRequest* m_fileRequest;
+    bool m_fileInspecting = false;
+    bool m_reuseInspection = false; // validate() shows the inspection it has
     QJsonObject m_suiteJson;
     QString m_suiteError;
 

@@ -202,7 +202,9 @@ class TstNewRunFlow : public QObject
         for (const ConfigChoice& c : window.runData().configs)
             snapkv |= c.compressor == QLatin1String("snapkv:window=8") && c.ratio == 0.5;
         QVERIFY(snapkv);
-        // Started again on its own file: the same experiment, nothing left to run.
+        // Started again on its own file: the same experiment, nothing left to run (the
+        // file is inspected off the GUI thread).
+        QVERIFY(dialog->waitForChecks());
         QCOMPARE(dialog->runFileState().kind, RunFileState::Kind::SameRun);
     }
 
@@ -245,6 +247,7 @@ class TstNewRunFlow : public QObject
         QVERIFY(window.lastError().isEmpty());
 
         // Resume: the same experiment, relaunched on the same file, runs the rest.
+        QVERIFY(dialog->waitForChecks());
         QCOMPARE(dialog->runFileState().kind, RunFileState::Kind::SameRun);
         QCOMPARE(dialog->runFileState().finished, kept);
         bool resumeButton = false;
