@@ -83,6 +83,11 @@ QJsonObject SessionState::toJson() const
         selection[QLatin1String("attention_zoom")] = rangeToJson(attentionZoom);
     if (evictionZoom.first >= 0)
         selection[QLatin1String("eviction_zoom")] = rangeToJson(evictionZoom);
+    if (!inspectedSample.isEmpty())
+        selection[QLatin1String("inspected")] =
+            QJsonObject{{QLatin1String("sample"), inspectedSample},
+                        {QLatin1String("compressor"), inspectedCompressor},
+                        {QLatin1String("ratio"), inspectedRatio}};
     o[QLatin1String("selection")] = selection;
     QJsonObject window;
     window[QLatin1String("geometry")] = QString::fromLatin1(windowGeometry.toBase64());
@@ -126,6 +131,10 @@ SessionState SessionState::fromJson(const QJsonObject& o)
     s.heads.head = std::max(0, heatmapHeads.value(QLatin1String("head")).toInt(0));
     s.attentionZoom = rangeFromJson(sel.value(QLatin1String("attention_zoom")));
     s.evictionZoom = rangeFromJson(sel.value(QLatin1String("eviction_zoom")));
+    const QJsonObject inspected = sel.value(QLatin1String("inspected")).toObject();
+    s.inspectedSample = inspected.value(QLatin1String("sample")).toString();
+    s.inspectedCompressor = inspected.value(QLatin1String("compressor")).toString();
+    s.inspectedRatio = inspected.value(QLatin1String("ratio")).toDouble(-1.0);
     const QJsonObject window = o.value(QLatin1String("window")).toObject();
     s.windowGeometry =
         QByteArray::fromBase64(window.value(QLatin1String("geometry")).toString().toLatin1());

@@ -40,6 +40,10 @@ struct SessionState
     // Zoomed position ranges [begin, end) of the attention and eviction maps; -1: whole.
     std::pair<int, int> attentionZoom{-1, -1};
     std::pair<int, int> evictionZoom{-1, -1};
+    // The row the Sample page showed (its sample and configuration); empty: none.
+    QString inspectedSample;
+    QString inspectedCompressor;
+    double inspectedRatio = -1.0;
     QByteArray windowGeometry;
     QByteArray windowState;
 

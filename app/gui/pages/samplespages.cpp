@@ -8,6 +8,7 @@
 #include "runsession.h"
 #include "sampledetail.h"
 #include "sampleinspector.h"
+#include "sessionstate.h"
 #include "viewoptions.h"
 #include "views/heatmapview.h"
 
@@ -31,18 +32,38 @@ void SamplePage::bind(RunSession* session)
 
 void SamplePage::inspect(const ResultRow& row)
 {
-    const QString path = session()->path();
-    const StoredResult r = row.result;
-    m_inspector->setBusy(r.sampleKey);
     host().showPage(id());
+    load(row.result.sampleKey, row.result.compressor, row.result.ratio);
+}
+
+void SamplePage::load(const QString& sampleKey, const QString& compressor, double ratio)
+{
+    const QString path = session()->path();
+    m_inspector->setBusy(sampleKey);
     m_request->run<SampleDetail>(
-        [path, r] { return loadSampleDetail(path, r.sampleKey, r.compressor, r.ratio); },
+        [path, sampleKey, compressor, ratio] {
+            return loadSampleDetail(path, sampleKey, compressor, ratio);
+        },
         [this](const SampleDetail& d) {
             m_inspector->setDetail(d);
             emit shownSelectionChanged();
             emit detailAvailable(d.sample.key);
         },
         [this](const QString& message) { m_inspector->setBusy(message); });
+}
+
+void SamplePage::saveState(SessionState& state) const
+{
+    const SampleDetail& d = m_inspector->detail();
+    state.inspectedSample = d.sample.key;
+    state.inspectedCompressor = d.sample.key.isEmpty() ? QString() : d.compressor;
+    state.inspectedRatio = d.sample.key.isEmpty() ? -1.0 : d.ratio;
+}
+
+void SamplePage::restoreState(const SessionState& state)
+{
+    if (!state.inspectedSample.isEmpty() && !session()->path().isEmpty())
+        load(state.inspectedSample, state.inspectedCompressor, state.inspectedRatio);
 }
 
 PlotView* SamplePage::exportedView() const

@@ -24,6 +24,9 @@ class SamplePage : public RunPage
     PageFigure figure() const override;
     ShownSelection shownSelection(const ShownSelection& focus) const override;
     void clear() override;
+    // The row shown is part of the session file; a restore shows it again.
+    void saveState(SessionState& state) const override;
+    void restoreState(const SessionState& state) override;
     SampleInspector* inspector() const { return m_inspector; }
 
   signals:
@@ -32,6 +35,8 @@ class SamplePage : public RunPage
 
   private:
     void inspect(const ResultRow& row);
+    // Reads the row's sample off the GUI thread and shows it.
+    void load(const QString& sampleKey, const QString& compressor, double ratio);
 
     SampleInspector* m_inspector = nullptr;
     LatestRequest* m_request = nullptr;

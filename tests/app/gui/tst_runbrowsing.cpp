@@ -252,6 +252,7 @@ class TstRunBrowsing : public QObject
         // Every selection made in one window is what the next window shows.
         const QString path = writeRun(QStringLiteral("roundtrip.kvl"), {0, 1, 2, 3});
         SessionState saved;
+        QString shownContext;
         {
             MainWindow window;
             window.setRunStages(storeRunStages());
@@ -262,10 +263,32 @@ class TstRunBrowsing : public QObject
             QVERIFY(loaded.wait(5000));
             window.setFocusSample(QStringLiteral("s1"));
             QVERIFY(loaded.wait(5000));
+            // A row read whole on the Sample page (TOVA@0.5 of s2), then another page.
+            QSignalSpy detail(pageOf<SamplePage>(window), &SamplePage::detailAvailable);
+            ResultRow row;
+            row.result.sampleKey = QStringLiteral("s2");
+            row.result.compressor = QStringLiteral("TOVA");
+            row.result.ratio = 0.5;
+            window.session()->inspectRow(row);
+            QVERIFY(detail.wait(5000));
+            shownContext = sampleInspector(window)->contextText();
+            QVERIFY(!shownContext.isEmpty());
+            // The drill-down moved the focus to the row.
+            QTRY_VERIFY_WITH_TIMEOUT(window.runData().focus ==
+                                             (ConfigChoice{QStringLiteral("TOVA"), 0.5}) &&
+                                         !window.isLoading(),
+                                     5000);
+            window.setFocusConfiguration(QStringLiteral("SnapKV"), 0.5);
+            QVERIFY(loaded.wait(5000));
+            window.setFocusSample(QStringLiteral("s1"));
+            QVERIFY(loaded.wait(5000));
             window.showPage(pages::Eviction);
             headSelector(window)->setSelection({HeadSelection::Mode::OneHead, 1, 1});
             saved = window.sessionState();
         }
+        QCOMPARE(saved.inspectedSample, QStringLiteral("s2"));
+        QCOMPARE(saved.inspectedCompressor, QStringLiteral("TOVA"));
+        QCOMPARE(saved.inspectedRatio, 0.5);
         QCOMPARE(saved.currentPage, QStringLiteral("eviction"));
         QCOMPARE(saved.selectedCompressor, QStringLiteral("SnapKV"));
         QCOMPARE(saved.selectedRatio, 0.5);
@@ -282,6 +305,11 @@ class TstRunBrowsing : public QObject
         QCOMPARE(window.runData().focus, (ConfigChoice{QStringLiteral("SnapKV"), 0.5}));
         QCOMPARE(window.runData().sampleKey, QStringLiteral("s1"));
         QCOMPARE(headSelector(window)->selection(), saved.heads);
+        // The Sample page shows the row it showed, context and all.
+        QTRY_COMPARE_WITH_TIMEOUT(sampleInspector(window)->detail().sample.key,
+                                  QStringLiteral("s2"), 5000);
+        QCOMPARE(sampleInspector(window)->detail().compressor, QStringLiteral("TOVA"));
+        QCOMPARE(sampleInspector(window)->contextText(), shownContext);
         const QString title = window.selectionTitle();
         QVERIFY2(title.contains(QStringLiteral("Routing › Eviction map · run: roundtrip.kvl · "
                                                "configuration: SnapKV @ 0.5 · sample: s1 · "

@@ -32,6 +32,9 @@ SessionState everythingSet()
     s.heads = {HeadSelection::Mode::OneHead, 5, 2};
     s.attentionZoom = {120, 380};
     s.evictionZoom = {8, 64};
+    s.inspectedSample = QStringLiteral("niah-03");
+    s.inspectedCompressor = QStringLiteral("TOVA");
+    s.inspectedRatio = 0.5;
     s.windowGeometry = QByteArray("\x01\x02\x00\xff", 4);
     s.windowState = QByteArray("state");
     return s;
