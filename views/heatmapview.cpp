@@ -56,10 +56,14 @@ void HeatmapView::setHeadSelection(const HeadSelection& selection)
     if (selection == m_selection)
         return;
     m_selection = selection;
+    // Own rows first, so that the peers size a shared colour range on them, then again
+    // with the peers' new rows: every linked map ends on one range.
+    applySelection();
     for (const QPointer<HeatmapView>& peer : std::as_const(m_peers))
         if (peer)
             peer->setHeadSelection(selection);
-    applySelection();
+    if (hasData())
+        rebuild();
 }
 
 void HeatmapView::applySelection()

@@ -219,8 +219,12 @@ QCPColorMap* PooledMapView::addPooledColorMap(QCPAxis* x, QCPAxis* y,
     const double width = double(last - first) / std::max(1, bins);
     auto* map = new QCPColorMap(x, y);
     map->data()->setSize(bins, rows);
-    map->data()->setRange(QCPRange(first + width / 2 - 0.5, last - width / 2 - 0.5),
-                          QCPRange(0, rows - 1));
+    // QCustomPlot spans a single cell over a range of zero size: give one bin, or one row
+    // (a single kv-head), its own width or it is drawn zero pixels wide.
+    const QCPRange keys = bins > 1 ? QCPRange(first + width / 2 - 0.5, last - width / 2 - 0.5)
+                                   : QCPRange(first - 0.5, last - 0.5);
+    const QCPRange values = rows > 1 ? QCPRange(0, rows - 1) : QCPRange(-0.5, 0.5);
+    map->data()->setRange(keys, values);
     for (int r = 0; r < rows; ++r)
         for (int b = 0; b < bins; ++b)
             map->data()->setCell(b, r, cells[r * bins + b]);

@@ -55,6 +55,64 @@ class TestHeadGridView : public QObject
 {
     Q_OBJECT
   private slots:
+    // The attention page's pair (FullCache above the compressed map) in every head mode:
+    // both draw (one kv-head is a single row: it must not collapse to zero pixels) and
+    // both end on one colour range, whichever mode the selector last chose.
+    void pairedHeadModesDrawOnOneScale_data()
+    {
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<int>("rows");
+        QTest::newRow("layers mean") << int(HeadSelection::Mode::LayersMean) << 3;
+        QTest::newRow("one layer's heads") << int(HeadSelection::Mode::LayerHeads) << 2;
+        QTest::newRow("one kv-head") << int(HeadSelection::Mode::OneHead) << 1;
+    }
+    void pairedHeadModesDrawOnOneScale()
+    {
+        QFETCH(int, mode);
+        QFETCH(int, rows);
+        HeatmapView reference, compressed;
+        reference.setScalePartner(&compressed);
+        // Compression concentrates attention on what it keeps: the compressed map peaks
+        // higher than FullCache's, so a range sized on its previous rows would show.
+        Heatmap half = perHeadMap();
+        for (double& v : half.perHead)
+            v *= 1.5;
+        for (double& v : half.values)
+            v *= 1.5;
+        for (HeatmapView* v : {&reference, &compressed}) {
+            v->resize(700, 320);
+            v->show();
+            QVERIFY(QTest::qWaitForWindowExposed(v));
+        }
+        reference.setData(perHeadMap());
+        compressed.setData(half);
+        // Through every mode first, so that a stale range of the previous one would show.
+        for (const auto m : {HeadSelection::Mode::LayerHeads, HeadSelection::Mode::LayersMean,
+                             HeadSelection::Mode::OneHead})
+            compressed.setHeadSelection({m, 2, 1}); // ends on the compressed peak, 0.9
+        compressed.setHeadSelection({HeadSelection::Mode(mode), 0, 0});
+        for (HeatmapView* v : {&reference, &compressed}) {
+            QVERIFY(v->hasData());
+            QCOMPARE(v->data().rows, rows);
+            v->plot()->replot();
+            const QVector<QCPColorMap*> maps = mapsOf(v->plot()->axisRect(0));
+            QVERIFY(!maps.isEmpty());
+            QVERIFY(maps.front()->data()->keyRange().size() > 0);
+            QVERIFY(maps.front()->data()->valueRange().size() > 0);
+            // Drawn: the middle line of the map is not all one colour.
+            const QImage image = v->plot()->toPixmap().toImage();
+            const QRect r = v->plot()->axisRect(0)->rect();
+            QSet<QRgb> colours;
+            for (int x = r.left() + 1; x < r.right(); ++x)
+                colours.insert(image.pixel(x, r.center().y()));
+            QVERIFY2(colours.size() > 2, qPrintable(QString::number(colours.size())));
+        }
+        // One range for both, of the rows now drawn (never the previous mode's 0.9).
+        QCOMPARE(reference.colorRange(), compressed.colorRange());
+        QVERIFY(reference.colorRange().second < 0.9);
+        QVERIFY(reference.colorRange().second > 0);
+    }
+
     void onePanelPerHeadOnOneScale()
     {
         HeadGridView view;
