@@ -51,6 +51,8 @@ RatioPlotView::RatioPlotView(const QString& title, const QString& emptyHint, QWi
 {
     plot()->setMouseTracking(true);
     connect(plot(), &QCustomPlot::mouseMove, this, &RatioPlotView::showPointTip);
+    // On the widget, not in the figure's footer: an exported figure cannot be hovered.
+    plot()->setToolTip(tr("Hover a point for its n"));
 }
 
 QString RatioPlotView::nRange(const QVector<int>& n)
@@ -249,7 +251,6 @@ void RatioPlotView::finishRatioPlot(const RatioAxes& axes, const QString& note)
         parts << tr("bars: 95% intervals");
     if (m_step > 0)
         parts << tr("series at one ratio drawn slightly apart, so equal values stay visible");
-    parts << tr("hover a point for its n");
     QFont font = plot()->font();
     font.setPointSizeF(font.pointSizeF() * 0.85);
     auto* foot = new QCPTextElement(plot(), parts.join(QStringLiteral(" · ")), font);

@@ -160,6 +160,8 @@ void AttentionPage::exportFigures(BatchFigures& figures)
                 data.referenceMissing.isEmpty() ? tr("no FullCache attention stored")
                                                 : data.referenceMissing);
     auto* heatmap = figures.make(new HeatmapView, data.heatmapProvenance);
+    // One colour scale for the two files, as in the window: equal colours, equal attention.
+    heatmap->setScalePartner(reference);
     heatmap->setTitle(tr("Question attention · %1").arg(data.focus.label()));
     if (!data.heatmap.isEmpty())
         heatmap->setData(data.heatmap);

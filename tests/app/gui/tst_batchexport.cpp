@@ -5,7 +5,11 @@
 // tied with the others, which come later); SnapKV@0.5 stores attention (s1), masks
 // and layer stats; span keep, leakage and interventions are measured; no multihop
 // sample, so no chain breaks.
+#include "attentionpage.h"
 #include "batchexport.h"
+#include "batchfigures.h"
+#include "storerunloader.h"
+#include "views/heatmapview.h"
 #include "guioptions.h"
 #include "guirunfixture.h"
 
@@ -86,6 +90,24 @@ class TstBatchExport : public QObject
 {
     Q_OBJECT
   private slots:
+    void heatmapPairSharesOneScale()
+    {
+        // The two attention files of a batch export are drawn on one colour range, as the
+        // window's pair: equal colours mean equal attention across the two figures.
+        QTemporaryDir dir;
+        const QString run = dir.filePath(QStringLiteral("run.kvl"));
+        writeTwoSuiteRun(run);
+        const RunViewData data = loadRunViewData(RunRequest{run, {}, -1.0, {}});
+        BatchFigures figures(data, Provenance{});
+        AttentionPage::exportFigures(figures);
+        QCOMPARE(figures.figures().size(), std::size_t(2));
+        auto* reference = qobject_cast<HeatmapView*>(figures.figures()[0].view);
+        auto* compressed = qobject_cast<HeatmapView*>(figures.figures()[1].view);
+        QVERIFY(reference && compressed);
+        QVERIFY(reference->colorRange().second > 0);
+        QCOMPARE(reference->colorRange(), compressed->colorRange());
+    }
+
     void writesEveryViewInEveryFormat()
     {
         QTemporaryDir dir;
