@@ -16,12 +16,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const kvl::DatasetFormat& format = formats[data[0] % formats.size()];
     const QString path = kvl::fuzz::writeTempFile(kvl::fuzz::bytesOf(data + 1, size - 1),
                                                   QStringLiteral("input"));
-    kvl::ImportOptions options;
-    options.sourcePath = kvl::fuzz::writeTempFile(
+    // The same source for every input: written once, not per input.
+    static const QString sourcePath = kvl::fuzz::writeTempFile(
         R"({"id": "niah_multikey_1_000000", "suite": "ruler", "context": "The key is 42.", )"
         R"("question": "What is the key?", "answer": "42"})"
         "\n",
         QStringLiteral("source.jsonl"));
+    kvl::ImportOptions options;
+    options.sourcePath = sourcePath;
     try {
         kvl::importDataset(format.name, path, options);
     } catch (const kvl::Error& e) {

@@ -31,8 +31,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         kvl::fuzz::rejected(e);
         return 0;
     }
-    const QString out = kvl::fuzz::writeTempFile(QByteArray(), QStringLiteral("unused")) +
-                        QStringLiteral(".kvl");
+    // One output path for every input (removed after each): found once, not per input.
+    static const QString out =
+        kvl::fuzz::writeTempFile(QByteArray(), QStringLiteral("unused")) + QStringLiteral(".kvl");
     try {
         kvl::writeImportedRun(run, out, QStringLiteral("fuzz"));
     } catch (const kvl::Error& e) {
