@@ -1431,6 +1431,22 @@ Runs of the instructions suite measure how often the answer leaks the system pro
         <source>Retrieval map</source>
         <translation>検索マップ</translation>
     </message>
+    <message>
+        <source>Single column (3.5 in)</source>
+        <translation>1 段組 (3.5 インチ)</translation>
+    </message>
+    <message>
+        <source>Double column (7 in)</source>
+        <translation>2 段組 (7 インチ)</translation>
+    </message>
+    <message>
+        <source>As on screen</source>
+        <translation>画面と同じ</translation>
+    </message>
+    <message>
+        <source>Figure size:</source>
+        <translation>図のサイズ:</translation>
+    </message>
 </context>
 <context>
     <name>kvl::MissingRowsText</name>
@@ -2226,13 +2242,13 @@ The overlap matrix compares which rows fail under each pair of compressors: same
         <translation>同じ圧縮率の系列は、値が等しくても見えるよう少しずらして描画</translation>
     </message>
     <message>
-        <source>hover a point for its n</source>
-        <translation>点にマウスを重ねると n を表示</translation>
-    </message>
-    <message>
         <source>%1 at %2 %3: %4</source>
         <comment>series at step 2: value</comment>
         <translation>%1 (%2 %3): %4</translation>
+    </message>
+    <message>
+        <source>Hover a point for its n</source>
+        <translation>点にカーソルを合わせると n を表示します</translation>
     </message>
 </context>
 <context>

@@ -8,10 +8,11 @@
 #include "attentionpage.h"
 #include "batchexport.h"
 #include "batchfigures.h"
-#include "storerunloader.h"
-#include "views/heatmapview.h"
 #include "guioptions.h"
 #include "guirunfixture.h"
+#include "pageexport.h"
+#include "storerunloader.h"
+#include "views/heatmapview.h"
 
 #include <QCryptographicHash>
 #include <QImage>
@@ -90,6 +91,23 @@ class TstBatchExport : public QObject
 {
     Q_OBJECT
   private slots:
+    void windowExportOffersThePaperSizes()
+    {
+        // File › Export figure offers the batch export's widths and names the file after
+        // the view and what it shows, without spaces or "·".
+        HeatmapView view;
+        view.setTitle(QStringLiteral("Question attention — SnapKV @ 0.5 · sample s1"));
+        QCOMPARE(defaultFigureName(&view),
+                 QStringLiteral("question-attention-snapkv-0.5-sample-s1"));
+        const FigureExporter::PrintSize single = presetSize(FigurePreset::SingleColumn, 0.5);
+        QCOMPARE(single.widthInches, 3.5);
+        QCOMPARE(single.heightInches, 1.75);
+        QCOMPARE(presetSize(FigurePreset::DoubleColumn, 0.5).widthInches, 7.0);
+        // A window-shaped view (15 x 7 in on screen) is not exported as a strip.
+        QCOMPARE(presetSize(FigurePreset::DoubleColumn, 0.1).heightInches, 7.0 * 0.4);
+        QCOMPARE(presetSize(FigurePreset::AsOnScreen, 0.5).widthInches, 0.0);
+    }
+
     void heatmapPairSharesOneScale()
     {
         // The two attention files of a batch export are drawn on one colour range, as the
