@@ -26,6 +26,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QVBoxLayout>
@@ -137,7 +138,13 @@ void MainWindow::createPages()
         page->setId(entry.id);
         page->bind(m_session);
         connect(page, &RunPage::shownSelectionChanged, this, &MainWindow::updateSelectionTitle);
-        m_pages->addWidget(page);
+        // A page taller than the window scrolls rather than growing the window past a
+        // laptop screen (a 1280 x 720 window shows every page).
+        auto* frame = new QScrollArea;
+        frame->setWidget(page);
+        frame->setWidgetResizable(true);
+        frame->setFrameShape(QFrame::NoFrame);
+        m_pages->addWidget(frame);
         m_pageById.insert(entry.id, page);
         m_navigator->addPage(entry.id.toString(), entry.title);
     }
@@ -148,7 +155,7 @@ void MainWindow::createPages()
     });
     connect(m_navigator, &ViewNavigator::pageChanged, this, [this](const QString& id) {
         if (RunPage* page = this->page(PageId::fromString(id)))
-            m_pages->setCurrentWidget(page);
+            m_pages->setCurrentWidget(frameOf(page));
         updateSelectionTitle();
     });
     // The selection line over the pages: which run, configuration, sample and heads the
@@ -175,6 +182,18 @@ QVector<RunPage*> MainWindow::runPages() const
     return out;
 }
 
+RunPage* MainWindow::currentRunPage() const
+{
+    return page(currentPage());
+}
+
+QWidget* MainWindow::frameOf(const RunPage* page)
+{
+    // The scroll area the page sits in (its viewport's parent).
+    QWidget* viewport = page ? page->parentWidget() : nullptr;
+    return viewport ? viewport->parentWidget() : nullptr;
+}
+
 PageId MainWindow::currentPage() const
 {
     return PageId::fromString(m_navigator->currentPage());
@@ -187,13 +206,16 @@ bool MainWindow::showPage(const PageId& id)
 
 PlotView* MainWindow::currentView() const
 {
-    auto* page = qobject_cast<RunPage*>(m_pages->currentWidget());
+    const RunPage* page = currentRunPage();
     return page ? page->exportedView() : nullptr;
 }
 
 void MainWindow::createDocks()
 {
-    // The navigator on the left, above the list of open runs: one narrow column.
+    // The navigator on the left, above the list of open runs: one narrow column, the full
+    // height of the window, so that the Rows dock below the pages does not stack under it
+    // (stacked, the two asked for more than a 720-pixel screen).
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     m_navigatorDock = new QDockWidget(tr("Views"), this);
     m_navigatorDock->setObjectName(QStringLiteral("ViewsDock"));
     // Not closable: without it the views would be reachable through the menu only.
@@ -368,8 +390,7 @@ void MainWindow::updateTitle()
 
 QString MainWindow::selectionTitle() const
 {
-    return selectionLine(*m_navigator, *m_session,
-                         qobject_cast<const RunPage*>(m_pages->currentWidget()));
+    return selectionLine(*m_navigator, *m_session, currentRunPage());
 }
 
 void MainWindow::updateSelectionTitle()
@@ -398,8 +419,7 @@ void MainWindow::exportFigure()
 {
     if (!exportAllowed())
         return;
-    const QString message =
-        exportPageFigure(this, qobject_cast<const RunPage*>(m_pages->currentWidget()));
+    const QString message = exportPageFigure(this, currentRunPage());
     if (!message.isEmpty())
         showMessage(message);
 }
@@ -408,8 +428,7 @@ void MainWindow::exportData()
 {
     if (!exportAllowed())
         return;
-    const QString message =
-        exportPageData(this, qobject_cast<const RunPage*>(m_pages->currentWidget()));
+    const QString message = exportPageData(this, currentRunPage());
     if (!message.isEmpty())
         showMessage(message);
 }

@@ -80,6 +80,9 @@ class MainWindow : public QMainWindow, public PageHost
     ViewNavigator* navigator() const { return m_navigator; }
     QStackedWidget* pages() const { return m_pages; }
     PageId currentPage() const;
+    RunPage* currentRunPage() const;
+    // The widget of the page stack that holds `page` (a scroll area around it).
+    static QWidget* frameOf(const RunPage* page);
     bool showPage(const PageId& id) override;
     // The view File › Export takes from the current page.
     PlotView* currentView() const;

@@ -373,7 +373,7 @@ class TstRunBrowsing : public QObject
         QVERIFY(detail.wait(5000));
         QCOMPARE(detail.takeFirst().at(0).toString(), QStringLiteral("s1"));
         QCOMPARE(window.currentPage(), pages::Sample);
-        QCOMPARE(window.pages()->currentWidget(), window.page(pages::Sample));
+        QCOMPARE(window.currentRunPage(), window.page(pages::Sample));
         // The selection line names the inspected row, not the toolbar's focus.
         QVERIFY2(window.selectionTitle().contains(
                      QStringLiteral("configuration: SnapKV @ 0.75 · sample: s1")),
