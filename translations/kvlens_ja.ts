@@ -2087,6 +2087,12 @@ The overlap matrix compares which rows fail under each pair of compressors: same
         <source>%1 at ratio %2</source>
         <translation>%1（圧縮率 %2）</translation>
     </message>
+    <message numerus="yes">
+        <source> · greyed: %n failure(s) in all, too few to compare</source>
+        <translation>
+            <numerusform> · 灰色: 失敗は合計 %n 件で、比較するには少なすぎます</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>kvl::OverlapPage</name>

@@ -3,28 +3,42 @@
 #include <algorithm>
 #include <cmath>
 #include <utility>
+#include <vector>
 
 namespace kvl {
 
 double cliffRatio(const AccuracyCurve& curve)
 {
+    struct Point
+    {
+        double ratio, accuracy, lo, hi;
+    };
     const int n = int(std::min(curve.ratios.size(), curve.accuracy.size()));
-    std::vector<std::pair<double, double>> points;
+    const double nan = std::nan("");
+    std::vector<Point> points;
     for (int i = 0; i < n; ++i)
         if (!std::isnan(curve.ratios[i]) && !std::isnan(curve.accuracy[i]))
-            points.emplace_back(curve.ratios[i], curve.accuracy[i]);
+            points.push_back({curve.ratios[i], curve.accuracy[i], curve.lo.value(i, nan),
+                              curve.hi.value(i, nan)});
     std::stable_sort(points.begin(), points.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
+                     [](const Point& a, const Point& b) { return a.ratio < b.ratio; });
     double steepest = 0.0;
-    double cliff = std::nan("");
+    double cliff = nan;
     for (size_t i = 1; i < points.size(); ++i) {
-        const double dr = points[i].first - points[i - 1].first;
+        const Point& before = points[i - 1];
+        const Point& after = points[i];
+        const double dr = after.ratio - before.ratio;
         if (dr <= 0.0)
             continue;
-        const double slope = (points[i].second - points[i - 1].second) / dr;
+        // A drop the intervals do not separate may be noise (n = 12 gives intervals
+        // ±0.25 wide): no cliff is marked there.
+        const bool intervals = !std::isnan(before.lo) && !std::isnan(after.hi);
+        if (intervals && after.hi >= before.lo)
+            continue;
+        const double slope = (after.accuracy - before.accuracy) / dr;
         if (slope < steepest) {
             steepest = slope;
-            cliff = points[i].first;
+            cliff = after.ratio;
         }
     }
     return cliff;

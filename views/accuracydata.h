@@ -38,7 +38,9 @@ struct AccuracyData
 // steepest drop, i.e. the right end of the segment with the most negative slope
 // Δaccuracy/Δratio between consecutive ratios (points sorted by ratio first).
 // "SnapKV drops at 0.75" names the ratio where accuracy is already low, so the
-// marker goes there, not on the segment's midpoint. NaN when accuracy never drops.
+// marker goes there, not on the segment's midpoint. Where the curve has 95% intervals,
+// only a drop whose intervals separate (the upper bound after below the lower bound
+// before) counts. NaN when accuracy never drops, or never clearly.
 double cliffRatio(const AccuracyCurve& curve);
 
 } // namespace kvl

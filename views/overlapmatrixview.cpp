@@ -95,18 +95,42 @@ void OverlapMatrixView::rebuild()
     scale->setMarginGroup(QCP::msTop | QCP::msBottom, group);
     pal.applyTo(scale->axis());
 
+    QFont cellFont = plot()->font();
+    if (n > 4)
+        cellFont.setPointSizeF(cellFont.pointSizeF() * 0.85);
     for (int a = 0; a < n; ++a) {
         for (int b = 0; b < n; ++b) {
-            const double j = m_data.jaccard.value(m_data.index(a, b), std::nan(""));
+            const int i = m_data.index(a, b);
+            const double j = m_data.jaccard.value(i, std::nan(""));
+            const bool few = a != b && !std::isnan(j) && unionOf(a, b) < m_minimumUnion;
+            if (few) {
+                // Too few failures for the Jaccard to mean anything: greyed, sizes kept.
+                auto* veil = new QCPItemRect(plot());
+                veil->setClipAxisRect(m_rect);
+                veil->topLeft->setAxes(x, y);
+                veil->bottomRight->setAxes(x, y);
+                veil->topLeft->setCoords(b - 0.5, a - 0.5);
+                veil->bottomRight->setCoords(b + 0.5, a + 0.5);
+                veil->setPen(Qt::NoPen);
+                veil->setBrush(QColor(0x9A, 0x9A, 0x9A, 230));
+            }
             auto* text = new QCPItemText(plot());
             text->setClipAxisRect(m_rect);
             text->position->setAxes(x, y);
             text->position->setCoords(b, a);
-            text->setText(std::isnan(j) ? QStringLiteral("–") : QString::number(j, 'f', 2));
+            text->setFont(cellFont);
+            QString label = std::isnan(j) ? QStringLiteral("–") : QString::number(j, 'f', 2);
+            // The set sizes behind the ratio: |A|, |B| and |A ∩ B|.
+            if (a != b && !std::isnan(j))
+                label += QStringLiteral("\n%1 · %2 · ∩%3")
+                             .arg(m_data.aOnly.value(i) + m_data.both.value(i))
+                             .arg(m_data.bOnly.value(i) + m_data.both.value(i))
+                             .arg(m_data.both.value(i));
+            text->setText(label);
             // Light text on the dark (low) end of cividis, dark text on the light end.
             text->setColor(!std::isnan(j) && j > 0.55 ? QColor(0x10, 0x10, 0x10) : Qt::white);
-            if (std::isnan(j))
-                text->setColor(pal.foreground);
+            if (std::isnan(j) || few)
+                text->setColor(few ? QColor(0x20, 0x20, 0x20) : pal.foreground);
         }
     }
     m_marker = new QCPItemRect(plot());
@@ -166,11 +190,28 @@ OverlapSelection OverlapMatrixView::selectionOf(int a, int b) const
 QString OverlapMatrixView::describe(int a, int b) const
 {
     const OverlapSelection s = selectionOf(a, b);
-    return tr("%1 vs %2: Jaccard %3 · %1 only %4 · %2 only %5 · both %6")
-        .arg(s.a, s.b, std::isnan(s.jaccard) ? tr("n/a") : QString::number(s.jaccard, 'f', 3))
-        .arg(s.aOnly)
-        .arg(s.bOnly)
-        .arg(s.both);
+    QString text =
+        tr("%1 vs %2: Jaccard %3 · %1 only %4 · %2 only %5 · both %6")
+            .arg(s.a, s.b, std::isnan(s.jaccard) ? tr("n/a") : QString::number(s.jaccard, 'f', 3))
+            .arg(s.aOnly)
+            .arg(s.bOnly)
+            .arg(s.both);
+    if (a != b && !std::isnan(s.jaccard) && unionOf(a, b) < m_minimumUnion)
+        text += tr(" · greyed: %n failure(s) in all, too few to compare", nullptr, unionOf(a, b));
+    return text;
+}
+
+int OverlapMatrixView::unionOf(int a, int b) const
+{
+    const int i = m_data.index(a, b);
+    return m_data.aOnly.value(i) + m_data.bOnly.value(i) + m_data.both.value(i);
+}
+
+void OverlapMatrixView::setMinimumUnion(int rows)
+{
+    m_minimumUnion = std::max(0, rows);
+    if (hasData())
+        rebuild();
 }
 
 void OverlapMatrixView::selectPair(int a, int b)

@@ -33,6 +33,13 @@ class OverlapMatrixView : public PlotView
     OverlapSelection selectionOf(int a, int b) const;
     // One line describing a cell: "SnapKV vs TOVA: Jaccard 0.21 · SnapKV only 12 · ..."
     QString describe(int a, int b) const;
+    // A pair whose failures number fewer than this (|A ∪ B|) is greyed: a Jaccard of
+    // 1.00 from one shared row says nothing. Default 5.
+    static constexpr int kMinimumUnion = 5;
+    void setMinimumUnion(int rows);
+    int minimumUnion() const { return m_minimumUnion; }
+    // |A ∪ B| of cell (a, b).
+    int unionOf(int a, int b) const;
 
   signals:
     void pairSelected(const kvl::OverlapSelection& selection);
@@ -41,6 +48,7 @@ class OverlapMatrixView : public PlotView
     void rebuild() override;
 
   private:
+    int m_minimumUnion = kMinimumUnion;
     void onMouseMove(QMouseEvent* event);
     void onMouseRelease(QMouseEvent* event);
     void updateSelectionMarker();

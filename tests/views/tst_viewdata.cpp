@@ -46,6 +46,27 @@ class TstViewData : public QObject
             QCOMPARE(got, cliff);
     }
 
+    void cliffNeedsSeparatedIntervals()
+    {
+        // n = 12 per point: a drop from 0.75 to 0.5 with Wilson intervals [0.47, 0.91]
+        // and [0.25, 0.75] overlapping is not a cliff; the same drop with n = 400
+        // ([0.70, 0.79] and [0.45, 0.55]) is.
+        AccuracyCurve small{QStringLiteral("x"), {0.25, 0.75}, {0.75, 0.5}};
+        small.lo = {0.47, 0.25};
+        small.hi = {0.91, 0.75};
+        QVERIFY(std::isnan(kvl::cliffRatio(small)));
+        AccuracyCurve large = small;
+        large.lo = {0.70, 0.45};
+        large.hi = {0.79, 0.55};
+        QCOMPARE(kvl::cliffRatio(large), 0.75);
+        // The steepest separated drop wins over a steeper one the intervals do not separate.
+        AccuracyCurve mixed{QStringLiteral("x"), {0.25, 0.5, 0.75}, {0.9, 0.8, 0.3}};
+        mixed.lo = {0.85, 0.75, 0.1};
+        mixed.hi = {0.95, 0.84, 0.8};
+        // 0.5 → 0.75 falls 0.5 but [0.1, 0.8] overlaps [0.75, 0.85]; 0.25 → 0.5 separates.
+        QCOMPARE(kvl::cliffRatio(mixed), 0.5);
+    }
+
     void csvEscape_data()
     {
         QTest::addColumn<QString>("field");

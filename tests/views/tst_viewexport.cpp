@@ -19,15 +19,16 @@ class TstViewExport : public QObject
     {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("expected");
-        // FullCache first (ratio 0), then each curve in input order; A's cliff is
-        // 0.75 (slope -2.0 beats -0.4); the second curve rises, so it has none. n and
-        // the interval as given; unknown ones (the second curve) as empty fields.
+        // FullCache first (ratio 0), then each curve in input order. A's steepest drop,
+        // 0.5 → 0.75 (slope -2.0), is no cliff: with n = 10 its intervals [0.4, 0.9] and
+        // [0.05, 0.5] overlap; the second curve rises, so it has none. n and the interval
+        // as given; unknown ones (the second curve) as empty fields.
         QTest::newRow("accuracy") << "accuracy"
                                   << "compressor,ratio,accuracy,n,ci95_low,ci95_high,cliff\n"
                                      "FullCache,0,0.9,10,0.6,0.98,0\n"
                                      "A,0.5,0.7,10,0.4,0.9,0\n"
                                      "A,0.25,0.8,10,0.5,0.95,0\n"
-                                     "A,0.75,0.2,10,0.05,0.5,1\n"
+                                     "A,0.75,0.2,10,0.05,0.5,0\n"
                                      "\"AdaKV(SnapKV, 0.2)\",0.25,0.5,,,,0\n"
                                      "\"AdaKV(SnapKV, 0.2)\",0.5,0.6,,,,0\n";
         // Shares: 3/4, 1/4; an empty bar has no share (empty field, not 0).

@@ -122,6 +122,36 @@ class TstViewSelection : public QObject
         QTEST(s.jaccard, "jaccard");
     }
 
+    void overlapCellsShowSetSizes()
+    {
+        // sample::overlap(): A vs B = 2 only A, 1 only B, 1 both → |A| 3, |B| 2, ∩ 1, union 4,
+        // under the default minimum of 5: greyed, and the read-out says why.
+        OverlapMatrixView view;
+        view.setData(sample::overlap());
+        showAndLayOut(&view);
+        QStringList texts;
+        int veils = 0;
+        for (int i = 0; i < view.plot()->itemCount(); ++i) {
+            if (auto* t = qobject_cast<QCPItemText*>(view.plot()->item(i)))
+                texts << t->text();
+            else if (auto* r = qobject_cast<QCPItemRect*>(view.plot()->item(i)))
+                veils += r->brush().style() != Qt::NoBrush;
+        }
+        QVERIFY2(texts.contains(QStringLiteral("0.25\n3 · 2 · ∩1")),
+                 qPrintable(texts.join(QLatin1Char('|'))));
+        QCOMPARE(view.unionOf(0, 1), 4);
+        QCOMPARE(veils, 2); // (A, B) and (B, A)
+        QVERIFY(view.describe(0, 1).contains(QLatin1String("too few to compare")));
+        // With a lower minimum the cells are drawn as any other.
+        view.setMinimumUnion(4);
+        veils = 0;
+        for (int i = 0; i < view.plot()->itemCount(); ++i)
+            if (auto* r = qobject_cast<QCPItemRect*>(view.plot()->item(i)))
+                veils += r->brush().style() != Qt::NoBrush;
+        QCOMPARE(veils, 0);
+        QVERIFY(!view.describe(0, 1).contains(QLatin1String("too few")));
+    }
+
     void overlapOutsideMatrix()
     {
         OverlapMatrixView view;
@@ -137,6 +167,10 @@ class TstViewSelection : public QObject
     {
         OverlapMatrixView view;
         view.setData(sample::overlap());
+        QCOMPARE(view.describe(0, 1),
+                 QStringLiteral("A vs B: Jaccard 0.250 · A only 2 · B only 1 · both 1 · greyed: "
+                                "4 failure(s) in all, too few to compare"));
+        view.setMinimumUnion(4);
         QCOMPARE(view.describe(0, 1),
                  QStringLiteral("A vs B: Jaccard 0.250 · A only 2 · B only 1 · both 1"));
     }
