@@ -122,7 +122,7 @@ void OverlapMatrixView::rebuild()
             QString label = std::isnan(j) ? QStringLiteral("–") : QString::number(j, 'f', 2);
             // The set sizes behind the ratio: |A|, |B| and |A ∩ B|.
             if (a != b && !std::isnan(j))
-                label += QStringLiteral("\n%1 · %2 · ∩%3")
+                label += QStringLiteral("\n|A| %1 · |B| %2 · ∩ %3")
                              .arg(m_data.aOnly.value(i) + m_data.both.value(i))
                              .arg(m_data.bOnly.value(i) + m_data.both.value(i))
                              .arg(m_data.both.value(i));

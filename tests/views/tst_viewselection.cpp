@@ -137,7 +137,7 @@ class TstViewSelection : public QObject
             else if (auto* r = qobject_cast<QCPItemRect*>(view.plot()->item(i)))
                 veils += r->brush().style() != Qt::NoBrush;
         }
-        QVERIFY2(texts.contains(QStringLiteral("0.25\n3 · 2 · ∩1")),
+        QVERIFY2(texts.contains(QStringLiteral("0.25\n|A| 3 · |B| 2 · ∩ 1")),
                  qPrintable(texts.join(QLatin1Char('|'))));
         QCOMPARE(view.unionOf(0, 1), 4);
         QCOMPARE(veils, 2); // (A, B) and (B, A)
