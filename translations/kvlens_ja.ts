@@ -1447,6 +1447,14 @@ Runs of the instructions suite measure how often the answer leaks the system pro
         <source>Figure size:</source>
         <translation>図のサイズ:</translation>
     </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%2 件中 %1 件</translation>
+    </message>
+    <message>
+        <source>FullCache right on %1: little to diagnose, since a C→W row needs FullCache right first. Are the contexts past the model&apos;s trained length, or the task beyond it?</source>
+        <translation>FullCache の正解は %1: C→W 行には FullCache の正解が前提のため、診断できることはわずかです。コンテキストがモデルの学習長を超えているか、タスクがモデルの能力を超えていませんか?</translation>
+    </message>
 </context>
 <context>
     <name>kvl::MissingRowsText</name>

@@ -4,6 +4,7 @@
 #include "demorunner.h"
 #include "detailhints.h"
 #include "latestrequest.h"
+#include "littletodiagnose.h"
 #include "newrundialog.h"
 #include "openruns.h"
 #include "pageexport.h"
@@ -170,6 +171,13 @@ void MainWindow::createPages()
     runLayout->setContentsMargins(0, 0, 0, 0);
     runLayout->setSpacing(0);
     runLayout->addWidget(m_selectionTitle);
+    m_caveat = new QLabel;
+    m_caveat->setObjectName(QStringLiteral("FailuresCaveat"));
+    m_caveat->setWordWrap(true);
+    m_caveat->setContentsMargins(6, 3, 6, 3);
+    m_caveat->setStyleSheet(QStringLiteral("QLabel { background: #FFF4CE; color: #4A3B00; }"));
+    m_caveat->hide();
+    runLayout->addWidget(m_caveat);
     runLayout->addWidget(m_pages, 1);
     m_stack->addWidget(m_runPage);
 }
@@ -393,10 +401,21 @@ QString MainWindow::selectionTitle() const
     return selectionLine(*m_navigator, *m_session, currentRunPage());
 }
 
+void MainWindow::updateCaveat()
+{
+    const PageEntry* entry = m_registry.find(currentPage());
+    const QString text = entry && entry->group == PageGroup::Failures
+                             ? littleToDiagnose(m_session->data())
+                             : QString();
+    m_caveat->setText(text);
+    m_caveat->setVisible(!text.isEmpty());
+}
+
 void MainWindow::updateSelectionTitle()
 {
     if (!m_selectionTitle)
         return;
+    updateCaveat();
     const QString text = selectionTitle();
     // The page in bold, the selection after it.
     const qsizetype cut = text.indexOf(QStringLiteral(" · "));

@@ -132,6 +132,8 @@ class MainWindow : public QMainWindow, public PageHost
     void openLaunchedRun(const QString& path);
     void updateTitle();
     void updateSelectionTitle();
+    // The caveat line over the Failures pages (littleToDiagnose), for the page shown.
+    void updateCaveat();
     // Restores what a session saved beyond the focus (heads, zoom, overlap ratio) once
     // its run's details are shown.
     void applyPendingRestore();
@@ -158,6 +160,7 @@ class MainWindow : public QMainWindow, public PageHost
     ViewNavigator* m_navigator = nullptr;
     QDockWidget* m_navigatorDock = nullptr;
     QLabel* m_selectionTitle = nullptr;
+    QLabel* m_caveat = nullptr; // over the Failures pages: little to diagnose
     SelectionBar* m_selectionBar = nullptr;
     QListWidget* m_runList = nullptr;
     RowsPanel* m_rows = nullptr;

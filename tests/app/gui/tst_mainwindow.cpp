@@ -98,6 +98,43 @@ class TstMainWindow : public QObject
         QVERIFY(window.sessionState().openRuns.isEmpty());
     }
 
+    void failurePagesSayWhenThereIsLittleToDiagnose()
+    {
+        // FullCache right on 1 of 4: the Failures pages carry the caveat, other pages not.
+        MainWindow window;
+        RunViewData d = sampleRun();
+        d.accuracy.fullCacheAccuracy = 0.25;
+        d.accuracy.fullCacheN = 4;
+        d.accuracy.fullCacheCorrect = 1;
+        window.showRun(d);
+        auto* caveat = window.findChild<QLabel*>(QStringLiteral("FailuresCaveat"));
+        QVERIFY(caveat);
+        window.showPage(pages::Taxonomy);
+        QVERIFY(!caveat->isHidden());
+        QVERIFY2(caveat->text().startsWith(QLatin1String("FullCache right on 1 of 4:")),
+                 qPrintable(caveat->text()));
+        window.showPage(pages::Accuracy);
+        QVERIFY(caveat->isHidden());
+        window.showPage(pages::Overlap);
+        QVERIFY(!caveat->isHidden());
+        // A run FullCache mostly answers right has no caveat.
+        d.accuracy.fullCacheAccuracy = 0.75;
+        d.accuracy.fullCacheCorrect = 3;
+        window.showRun(d);
+        QVERIFY(caveat->isHidden());
+        // Per suite: one suite below the threshold is named.
+        d.suites = {QStringLiteral("niah"), QStringLiteral("qa")};
+        AccuracyData niah = d.accuracy, qa = d.accuracy;
+        qa.fullCacheAccuracy = 0.0;
+        qa.fullCacheCorrect = 0;
+        qa.fullCacheN = 6;
+        d.suiteAccuracy = {niah, qa};
+        window.showRun(d);
+        QVERIFY(!caveat->isHidden());
+        QVERIFY2(caveat->text().contains(QLatin1String("0 of 6 (qa)")), qPrintable(caveat->text()));
+        QVERIFY(!caveat->text().contains(QLatin1String("niah")));
+    }
+
     void partialRunLeavesOtherViewsEmpty()
     {
         MainWindow window;
