@@ -647,6 +647,14 @@ The run file&apos;s status is &apos;%1&apos; and it holds no finished sample.</s
             <numerusform>%n サンプルの平均</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>No row in this run: the sweep skipped all %n sample(s).
+First reason: %1</source>
+        <translation>
+            <numerusform>この実行には行がありません: スイープは %n 個のサンプルをすべてスキップしました。
+最初の理由: %1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>kvl::EvictionMapView</name>

@@ -34,7 +34,7 @@ namespace {
 // "" when every view may draw; else the hint of a focus that cannot be drawn.
 QString noConfigurationHint(const RunViewData& data)
 {
-    if (data.sampleCount == 0 || !data.focus.compressor.isEmpty())
+    if (data.resultCount == 0 || !data.focus.compressor.isEmpty())
         return {}; // describeRunState() has said why every view is empty
     return QCoreApplication::translate(
         "kvl::DetailHints",
@@ -76,7 +76,7 @@ void describeAttentionViews(const RunViewData& data, HeatmapView* heatmap, Heatm
     if (!noConfig.isEmpty()) {
         showHint(heatmap, noConfig);
         showHint(reference, noConfig);
-    } else if (data.sampleCount > 0) {
+    } else if (data.resultCount > 0) {
         showHint(heatmap,
                  QCoreApplication::translate("kvl::DetailHints", "No attention of %1 to draw.\n%2")
                      .arg(config, becauseText(data.focus, data.heatmapMissing)));
@@ -93,7 +93,7 @@ void describeEvictionView(const RunViewData& data, EvictionMapView* eviction)
     const QString noConfig = noConfigurationHint(data);
     if (!noConfig.isEmpty())
         showHint(eviction, noConfig);
-    else if (data.sampleCount > 0)
+    else if (data.resultCount > 0)
         showHint(eviction,
                  QCoreApplication::translate("kvl::DetailHints", "No eviction map of %1.\n%2")
                      .arg(config, becauseText(data.focus, data.evictionMissing)));
@@ -113,9 +113,30 @@ void describeEvictionView(const RunViewData& data, EvictionMapView* eviction)
 
 void describeRunState(const RunViewData& data, const QVector<PlotView*>& views)
 {
-    if (data.path.isEmpty() || data.sampleCount > 0) {
+    // Samples the sweep skipped whole (too long for the model, say), and the first reason.
+    qint64 skipped = 0;
+    QString firstReason;
+    for (const MissingCell& m : data.missing)
+        if (m.compressor.isEmpty()) {
+            skipped += m.samples;
+            if (firstReason.isEmpty())
+                firstReason = m.reason;
+        }
+    const bool everySkipped = data.resultCount == 0 && skipped > 0;
+    if (data.path.isEmpty() || (data.sampleCount > 0 && !everySkipped)) {
         for (PlotView* view : views)
             restoreHint(view);
+        return;
+    }
+    if (everySkipped) {
+        const QString hint =
+            QCoreApplication::translate("kvl::DetailHints",
+                                        "No row in this run: the sweep skipped all %n sample(s).\n"
+                                        "First reason: %1",
+                                        nullptr, int(skipped))
+                .arg(firstReason);
+        for (PlotView* view : views)
+            showHint(view, hint);
         return;
     }
     const QString hint =

@@ -4,7 +4,6 @@
 #include "comparepanel.h"
 #include "guirunfixture.h"
 #include "mainwindow.h"
-#include "windowpages.h"
 #include "missingrowstext.h"
 #include "offscreentestmain.h"
 #include "overlaplists.h"
@@ -23,6 +22,7 @@
 #include "views/heatmapview.h"
 #include "views/overlapmatrixview.h"
 #include "views/taxonomydata.h"
+#include "windowpages.h"
 
 #include "store/runreader.h"
 #include "store/runwriter.h"
@@ -159,6 +159,43 @@ class TstRunBrowsing : public QObject
         QVERIFY(empty >= 5); // taxonomy, overlap, attention, eviction map, GER at least
         QVERIFY(!referenceHeatmap(window)->hasData());
         QVERIFY(referenceHeatmap(window)->emptyHint().startsWith(QStringLiteral("No sample")));
+    }
+
+    void everySampleSkippedSaysWhy()
+    {
+        // Every sample too long for the model: the run opens, and its views and status
+        // line say how many were skipped and the first reason, not "No run open.".
+        const QString path = writeRun(QStringLiteral("all-skipped.kvl"), {});
+        const QString tooLong =
+            QStringLiteral("sample s7 needs 9000 positions; max_position_embeddings is 4096");
+        {
+            RunWriter writer(path);
+            for (const char* key : {"s7", "s8"}) {
+                SampleInfo skipped;
+                skipped.key = QLatin1String(key);
+                skipped.suite = QStringLiteral("niah");
+                skipped.meta.insert(QStringLiteral("skipped"), tooLong);
+                writer.writeSample(SampleRecord{skipped, {}});
+            }
+        }
+        MainWindow window;
+        window.setRunStages(storeRunStages());
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.openRun(path);
+        QVERIFY(loaded.wait(5000));
+        QVERIFY(!window.startPageShown());
+        QTRY_VERIFY(!window.statusBar()->currentMessage().contains(QLatin1String("checking")));
+        const QString status = window.statusBar()->currentMessage();
+        QVERIFY2(status.contains(QStringLiteral("2 sample(s) skipped: ") + tooLong),
+                 qPrintable(status));
+        for (PlotView* v : mainViews(window))
+            if (!v->hasData())
+                QVERIFY2(v->emptyHint().startsWith(
+                             QStringLiteral("No row in this run: the sweep skipped all 2 "
+                                            "sample(s).\nFirst reason: ") +
+                             tooLong),
+                         qPrintable(v->title() + QLatin1String(": ") + v->emptyHint()));
+        QVERIFY(!mainViews(window).at(0)->hasData()); // accuracy
     }
 
     // Rows the sweep could not write (a sample skipped whole, a configuration that failed
