@@ -218,6 +218,15 @@ int runRun(const QStringList& args)
                        .arg(summary.out));
         return 130;
     }
+    // Every sample skipped (all too long, say): the run file records them and why, but a
+    // sweep with no row is no result, and a script or a job array must see that.
+    if (summary.finished && summary.total > 0 && !summary.fullAccuracy) {
+        printError(QStringLiteral("kvlens-cli run: no sample ran: all %1 were skipped (%2 "
+                                  "records why; `kvlens-cli report` lists the reasons)")
+                       .arg(summary.total)
+                       .arg(summary.out));
+        return 3;
+    }
     return 0;
 }
 

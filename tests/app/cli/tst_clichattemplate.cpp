@@ -444,6 +444,22 @@ class TestCliChatTemplate : public QObject
                      .toString()
                      .contains(QStringLiteral("max_position_embeddings")),
                  qPrintable(skipped->meta.value(QStringLiteral("skipped")).toString()));
+
+        // Only the long sample: every sample skipped is no result, and run says so with a
+        // non-zero exit; the file still records the sample and why.
+        const QString onlyLong = dir.filePath(QStringLiteral("only-long.jsonl"));
+        writeFile(onlyLong,
+                  sampleLine(QStringLiteral("long"), kSystem,
+                             QStringLiteral("Nothing happened that day. ").repeated(80), {}));
+        QStringList none = args;
+        none[none.indexOf(data)] = onlyLong;
+        none[none.indexOf(out)] = dir.filePath(QStringLiteral("none.kvl"));
+        const Result nothing = cli(none + QStringList{"--skip-too-long"});
+        QCOMPARE(nothing.code, 3);
+        QVERIFY2(nothing.err.contains(QStringLiteral("no sample ran: all 1 were skipped")),
+                 qPrintable(nothing.err));
+        QVERIFY(kvl::RunReader(dir.filePath(QStringLiteral("none.kvl")))
+                    .sample(QStringLiteral("long")));
     }
 };
 
