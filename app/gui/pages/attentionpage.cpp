@@ -136,17 +136,14 @@ void AttentionPage::clear()
 
 void AttentionPage::saveState(SessionState& state) const
 {
-    state.attentionZoom = m_heatmap->hasData() && m_heatmap->isZoomed()
-                              ? std::pair{m_heatmap->visibleBegin(), m_heatmap->visibleEnd()}
-                              : std::pair{-1, -1};
+    state.attentionZoom = zoomOf(m_heatmap);
 }
 
 void AttentionPage::restoreState(const SessionState& state)
 {
     m_heads->setSelection(state.heads);
     // Zoom last: the maps hold this sample's positions now.
-    if (state.attentionZoom.first >= 0 && m_heatmap->hasData())
-        m_heatmap->setVisibleRange(state.attentionZoom.first, state.attentionZoom.second);
+    restoreZoom(m_heatmap, state.attentionZoom);
 }
 
 void AttentionPage::exportFigures(BatchFigures& figures)

@@ -46,15 +46,12 @@ void EvictionPage::clear()
 
 void EvictionPage::saveState(SessionState& state) const
 {
-    state.evictionZoom = m_view->hasData() && m_view->isZoomed()
-                             ? std::pair{m_view->visibleBegin(), m_view->visibleEnd()}
-                             : std::pair{-1, -1};
+    state.evictionZoom = zoomOf(m_view);
 }
 
 void EvictionPage::restoreState(const SessionState& state)
 {
-    if (state.evictionZoom.first >= 0 && m_view->hasData())
-        m_view->setVisibleRange(state.evictionZoom.first, state.evictionZoom.second);
+    restoreZoom(m_view, state.evictionZoom);
 }
 
 void EvictionPage::exportFigures(BatchFigures& figures)

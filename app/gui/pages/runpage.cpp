@@ -1,6 +1,7 @@
 #include "runpage.h"
 
 #include "runsession.h"
+#include "views/pooledmapview.h"
 
 #include <QFileInfo>
 #include <QVBoxLayout>
@@ -21,6 +22,18 @@ void RunPage::setContent(QWidget* content, int top)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, top, 0, 0);
     layout->addWidget(content);
+}
+
+std::pair<int, int> RunPage::zoomOf(const PooledMapView* map)
+{
+    return map->hasData() && map->isZoomed() ? std::pair{map->visibleBegin(), map->visibleEnd()}
+                                             : std::pair{-1, -1};
+}
+
+void RunPage::restoreZoom(PooledMapView* map, std::pair<int, int> zoom)
+{
+    if (zoom.first >= 0 && map->hasData())
+        map->setVisibleRange(zoom.first, zoom.second);
 }
 
 Provenance RunPage::baseProvenance(const RunViewData& data)

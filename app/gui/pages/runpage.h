@@ -6,10 +6,13 @@
 #include <QVector>
 #include <QWidget>
 
+#include <utility>
+
 namespace kvl {
 
 class PageHost;
 class PlotView;
+class PooledMapView;
 class RunSession;
 struct SessionState;
 
@@ -77,6 +80,9 @@ class RunPage : public QWidget
     // Fills the page with one widget (a view, a panel, a tab widget), `top` pixels below
     // the selection line.
     void setContent(QWidget* content, int top = 0);
+    // A map's zoom as the session file keeps it ({-1, -1}: the whole context), and back.
+    static std::pair<int, int> zoomOf(const PooledMapView* map);
+    static void restoreZoom(PooledMapView* map, std::pair<int, int> zoom);
 
   private:
     PageHost& m_host;
