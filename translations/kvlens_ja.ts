@@ -814,6 +814,177 @@ GER per layer rises towards 1 just before the accuracy cliff; consensus shows wh
     </message>
 </context>
 <context>
+    <name>kvl::Glossary</name>
+    <message>
+        <source>Uncompressed cache</source>
+        <translation>キャッシュ非圧縮</translation>
+    </message>
+    <message>
+        <source>The run of the same sample with the whole cache: the baseline of every comparison.</source>
+        <translation>同じサンプルをキャッシュ全体で実行したもの: すべての比較の基準です。</translation>
+    </message>
+    <message>
+        <source>Compression ratio r</source>
+        <translation>圧縮率 r</translation>
+    </message>
+    <message>
+        <source>The fraction of the context&apos;s KV entries removed (r = 0.75 keeps 25 %); the budget is 1 − r.</source>
+        <translation>コンテキストの KV エントリのうち削除される割合 (r = 0.75 なら 25 % を保持)。予算は 1 − r です。</translation>
+    </message>
+    <message>
+        <source>Outcome transition</source>
+        <translation>結果の遷移</translation>
+    </message>
+    <message>
+        <source>FullCache&apos;s outcome → the compressed outcome: C→C, C→W, W→C or W→W (C correct, W wrong).</source>
+        <translation>FullCache の結果 → 圧縮後の結果: C→C、C→W、W→C、W→W (C は正解、W は誤答)。</translation>
+    </message>
+    <message>
+        <source>Correct to wrong</source>
+        <translation>正解から誤答へ</translation>
+    </message>
+    <message>
+        <source>FullCache answers correctly and the compressed cache does not: the failures compression causes.</source>
+        <translation>FullCache は正解し、圧縮キャッシュは正解しない: 圧縮が引き起こした失敗です。</translation>
+    </message>
+    <message>
+        <source>C→W rate</source>
+        <translation>C→W 率</translation>
+    </message>
+    <message>
+        <source>C→W rows over the rows whose sample FullCache answers correctly, in percent.</source>
+        <translation>FullCache が正解するサンプルの行に対する C→W 行の割合 (%)。</translation>
+    </message>
+    <message>
+        <source>Evidence retention rate</source>
+        <translation>エビデンス保持率</translation>
+    </message>
+    <message>
+        <source>The mean over slots (layer, kv-head) of the share of the evidence tokens kept: (1/|S|) Σ_s |R_s ∩ E| / |E|. Undefined for compressors that keep every position.</source>
+        <translation>スロット (層, kv ヘッド) ごとの保持されたエビデンストークンの割合の平均: (1/|S|) Σ_s |R_s ∩ E| / |E|。すべての位置を保持する圧縮手法では定義されません。</translation>
+    </message>
+    <message>
+        <source>Evidence map coverage</source>
+        <translation>エビデンスのマップ被覆率</translation>
+    </message>
+    <message>
+        <source>The mean over (slot, evidence span) of whether at least half of the span is kept in the slot.</source>
+        <translation>(スロット, エビデンススパン) ごとに、スパンの半分以上がそのスロットに保持されているかの平均。</translation>
+    </message>
+    <message>
+        <source>Distractor retention ratio</source>
+        <translation>紛らわしトークン保持比</translation>
+    </message>
+    <message>
+        <source>D / (D + ERR), D the retention rate of the distractors: above 0.5 the compressor keeps what misleads rather than what answers.</source>
+        <translation>D / (D + ERR)。D は紛らわしいトークンの保持率: 0.5 を超えると、圧縮手法は答えるものより惑わすものを残しています。</translation>
+    </message>
+    <message>
+        <source>Likelihood drift</source>
+        <translation>尤度のずれ</translation>
+    </message>
+    <message>
+        <source>NLL of the gold answer under the compressed cache minus under FullCache, teacher-forced; GPR = exp(−ΔNLL).</source>
+        <translation>正解回答の NLL の、圧縮キャッシュ下と FullCache 下との差 (teacher forcing)。GPR = exp(−ΔNLL)。</translation>
+    </message>
+    <message>
+        <source>Evidence attention ratio</source>
+        <translation>エビデンス注意比</translation>
+    </message>
+    <message>
+        <source>The question&apos;s attention mass on the evidence, compressed over FullCache, from an eager-attention replay: below 0.5 the evidence is kept but not looked at.</source>
+        <translation>質問のエビデンスへの注意量の、圧縮時と FullCache 時の比 (eager attention の再実行による)。0.5 未満ではエビデンスは保持されていても見られていません。</translation>
+    </message>
+    <message>
+        <source>Global eviction rate</source>
+        <translation>グローバル退避率</translation>
+    </message>
+    <message>
+        <source>The share of answer-critical tokens that every head of a layer evicted: such a token has no route left.</source>
+        <translation>層のすべてのヘッドが退避した回答に必要なトークンの割合: そのトークンには経路が残っていません。</translation>
+    </message>
+    <message>
+        <source>Head consensus</source>
+        <translation>ヘッドの合意度</translation>
+    </message>
+    <message>
+        <source>Distinct per-head argmax positions over the heads of a layer: low when the heads agree.</source>
+        <translation>層の各ヘッドの argmax 位置の種類数をヘッド数で割った値: ヘッドが一致すると低くなります。</translation>
+    </message>
+    <message>
+        <source>Failure-set Jaccard</source>
+        <translation>失敗集合の Jaccard</translation>
+    </message>
+    <message>
+        <source>|A ∩ B| / |A ∪ B| of two compressors&apos; failing samples: 1 when they fail on the same samples.</source>
+        <translation>2 つの圧縮手法の失敗サンプルの |A ∩ B| / |A ∪ B|: 同じサンプルで失敗するとき 1 です。</translation>
+    </message>
+    <message>
+        <source>Low mapped coverage</source>
+        <translation>低カバレッジ</translation>
+    </message>
+    <message>
+        <source>Measured or projected ECov below 0.50: the evidence was evicted.</source>
+        <translation>測定または投影した ECov が 0.50 未満: エビデンスが退避されました。</translation>
+    </message>
+    <message>
+        <source>Partial mapped coverage</source>
+        <translation>部分カバレッジ</translation>
+    </message>
+    <message>
+        <source>Measured or projected ECov in [0.50, 0.90): part of the evidence was evicted.</source>
+        <translation>測定または投影した ECov が [0.50, 0.90): エビデンスの一部が退避されました。</translation>
+    </message>
+    <message>
+        <source>High coverage, likelihood drift</source>
+        <translation>高カバレッジ・尤度ドリフト</translation>
+    </message>
+    <message>
+        <source>ECov at least 0.90 and ΔNLL at least 1: the evidence is there, yet the gold answer became unlikely.</source>
+        <translation>ECov が 0.90 以上かつ ΔNLL が 1 以上: エビデンスはあるのに、正解回答の尤度が下がりました。</translation>
+    </message>
+    <message>
+        <source>Structural, likelihood drift</source>
+        <translation>構造的・尤度ドリフト</translation>
+    </message>
+    <message>
+        <source>Every position kept by construction (ThinK, quantization) and ΔNLL at least 1.</source>
+        <translation>構造上すべての位置を保持 (ThinK、量子化) し、ΔNLL が 1 以上。</translation>
+    </message>
+    <message>
+        <source>Low EAR candidate</source>
+        <translation>低 EAR 候補</translation>
+    </message>
+    <message>
+        <source>Evidence kept (ECov at least 0.90, or structurally) and a valid replay gives EAR below 0.50: kept but not attended to.</source>
+        <translation>エビデンスは保持 (ECov が 0.90 以上、または構造上) され、有効な再実行で EAR が 0.50 未満: 保持されても注意されていません。</translation>
+    </message>
+    <message>
+        <source>Decode/scorer candidate</source>
+        <translation>デコード／採点候補</translation>
+    </message>
+    <message>
+        <source>Evidence kept, |ΔNLL| at most 0.10 and top-k overlap at least 0.90: the answer went wrong while decoding, not in the cache.</source>
+        <translation>エビデンスは保持され、|ΔNLL| が 0.10 以下、top-k 重なりが 0.90 以上: キャッシュではなくデコード中に誤りました。</translation>
+    </message>
+    <message>
+        <source>Conflicting signals</source>
+        <translation>矛盾する診断</translation>
+    </message>
+    <message>
+        <source>More than one of the rules above fires.</source>
+        <translation>上のルールのうち複数が該当します。</translation>
+    </message>
+    <message>
+        <source>Ambiguous</source>
+        <translation>判定不能</translation>
+    </message>
+    <message>
+        <source>No rule fires.</source>
+        <translation>どのルールも該当しません。</translation>
+    </message>
+</context>
+<context>
     <name>kvl::HeadGridView</name>
     <message>
         <source>Question attention, every layer × kv-head</source>
@@ -1462,6 +1633,14 @@ Runs of the instructions suite measure how often the answer leaks the system pro
     <message>
         <source>FullCache right on %1: little to diagnose, since a C→W row needs FullCache right first. Are the contexts past the model&apos;s trained length, or the task beyond it?</source>
         <translation>FullCache の正解は %1: C→W 行には FullCache の正解が前提のため、診断できることはわずかです。コンテキストがモデルの学習長を超えているか、タスクがモデルの能力を超えていませんか?</translation>
+    </message>
+    <message>
+        <source>&amp;Glossary</source>
+        <translation>用語集(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Glossary</source>
+        <translation>用語集</translation>
     </message>
 </context>
 <context>

@@ -7,6 +7,7 @@
 #include "runpage.h"
 #include "viewnavigator.h"
 #include "viewoptions.h"
+#include "views/glossary.h"
 #include "views/plotview.h"
 
 #include <QActionGroup>
@@ -47,6 +48,15 @@ void MainWindow::createMenus()
                "<p>Runs happen in a separate <tt>kvlens-cli</tt> process; this window only "
                "reads run files and draws.</p>")
                 .arg(QApplication::applicationVersion()));
+    });
+    help->addAction(tr("&Glossary"), this, [this] {
+        // Every metric and signature the views name, with its definition.
+        auto* box = new QMessageBox(QMessageBox::NoIcon, tr("Glossary"), glossaryHtml(),
+                                    QMessageBox::Close, this);
+        box->setObjectName(QStringLiteral("Glossary"));
+        box->setTextFormat(Qt::RichText);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
     });
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 }

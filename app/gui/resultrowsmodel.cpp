@@ -1,6 +1,7 @@
 #include "resultrowsmodel.h"
 
 #include "runviewdata.h"
+#include "views/glossary.h"
 #include "views/signaturenames.h"
 
 namespace kvl {
@@ -63,6 +64,8 @@ QVariant ResultRowsModel::data(const QModelIndex& index, int role) const
     case SignatureColumn:
         if (!rec.signature)
             return QString();
+        if (role == Qt::ToolTipRole) // the signature's rule
+            return glossaryTip(signatureName(*rec.signature));
         return role == SortRole ? signatureName(*rec.signature)
                                 : signatureDisplayName(signatureName(*rec.signature));
     case AnswerColumn:
@@ -84,8 +87,33 @@ QVariant ResultRowsModel::data(const QModelIndex& index, int role) const
     }
 }
 
+QString ResultRowsModel::glossaryTermOf(int column)
+{
+    switch (column) {
+    case TransitionColumn:
+        return QStringLiteral("Transition");
+    case FullCacheAnswerColumn:
+        return QStringLiteral("FullCache");
+    case EcovColumn:
+        return QStringLiteral("ECov");
+    case ErrColumn:
+        return QStringLiteral("ERR");
+    case DeltaNllColumn:
+        return QStringLiteral("ΔNLL");
+    case EarColumn:
+        return QStringLiteral("EAR");
+    default:
+        return {};
+    }
+}
+
 QVariant ResultRowsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        // The metric columns say what they measure (the glossary's words).
+        const QString tip = glossaryTip(glossaryTermOf(section));
+        return tip.isEmpty() ? QVariant() : QVariant(tip);
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
         section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);

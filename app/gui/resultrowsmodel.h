@@ -54,6 +54,9 @@ class ResultRowsModel : public QAbstractTableModel
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    // The glossary term a column shows (views/glossary.h); empty for a column of plain
+    // values (sample, answer).
+    static QString glossaryTermOf(int column);
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
