@@ -316,6 +316,10 @@
         <source>no accuracy rows for the suite</source>
         <translation>このスイートには正答率の行がありません</translation>
     </message>
+    <message>
+        <source>Not in these curves: %1</source>
+        <translation>この曲線に含まれないもの: %1</translation>
+    </message>
 </context>
 <context>
     <name>kvl::AccuracyRatioView</name>

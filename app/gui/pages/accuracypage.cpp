@@ -1,6 +1,7 @@
 #include "accuracypage.h"
 
 #include "batchfigures.h"
+#include "missingrowstext.h"
 #include "pagehost.h"
 #include "runsession.h"
 #include "views/accuracyratioview.h"
@@ -29,6 +30,11 @@ AccuracyPage::AccuracyPage(PageHost& host) : RunPage(host)
     row->addStretch();
     m_suiteRow->hide();
     layout->addWidget(m_suiteRow);
+    m_missing = new QLabel;
+    m_missing->setObjectName(QStringLiteral("AccuracyMissing"));
+    m_missing->setWordWrap(true);
+    m_missing->hide();
+    layout->addWidget(m_missing);
     layout->addWidget(m_view, 1);
 }
 
@@ -54,6 +60,14 @@ PlotView* AccuracyPage::exportedView() const
 void AccuracyPage::showRun(const RunViewData& data)
 {
     m_view->setProvenance(baseProvenance(data));
+    // Curves standing on fewer samples than the run holds say so where they are read.
+    const MissingRowsText missing = MissingRowsText::of(data.missing);
+    QString line = missing.summary;
+    if (line.startsWith(QStringLiteral(" · ")))
+        line.remove(0, 3);
+    m_missing->setText(line.isEmpty() ? QString() : tr("Not in these curves: %1").arg(line));
+    m_missing->setToolTip(missing.detail);
+    m_missing->setVisible(!line.isEmpty());
     {
         const QSignalBlocker block(m_suites);
         m_suites->clear();
@@ -86,6 +100,7 @@ void AccuracyPage::clear()
     const QSignalBlocker block(m_suites);
     m_suites->clear();
     m_suiteRow->hide();
+    m_missing->hide();
 }
 
 void AccuracyPage::exportFigures(BatchFigures& figures)

@@ -3,6 +3,7 @@
 #include "runpage.h"
 
 class QComboBox;
+class QLabel;
 
 namespace kvl {
 
@@ -24,6 +25,9 @@ class AccuracyPage : public RunPage
 
     AccuracyRatioView* view() const { return m_view; }
     QComboBox* suiteChooser() const { return m_suites; }
+    // Over the curves: the samples the sweep skipped and the rows that failed, as the
+    // status line says (hidden when none is missing).
+    QLabel* missingLine() const { return m_missing; }
 
     // accuracy, and accuracy-<suite> with the accuracy-by-suite table for a run of several.
     static void exportFigures(BatchFigures& figures);
@@ -34,6 +38,7 @@ class AccuracyPage : public RunPage
 
     AccuracyRatioView* m_view = nullptr;
     QWidget* m_suiteRow = nullptr; // shown when the run has several suites
+    QLabel* m_missing = nullptr;
     QComboBox* m_suites = nullptr;
     QString m_title; // the view's own; " · <suite>" added for one suite
 };

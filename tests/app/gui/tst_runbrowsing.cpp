@@ -237,6 +237,12 @@ class TstRunBrowsing : public QObject
              {QStringLiteral("5 sample(s)"), QStringLiteral("1 sample(s) skipped: ") + tooLong,
               QStringLiteral("1 row(s) failed under SnapKV @ 0.5")})
             QVERIFY2(status.contains(part), qPrintable(part + QLatin1String(" not in: ") + status));
+        // The Overview's accuracy page says the same over its curves.
+        auto* missingLine = pageOf<AccuracyPage>(window)->missingLine();
+        QVERIFY(!missingLine->isHidden());
+        QVERIFY2(missingLine->text().contains(QStringLiteral("1 sample(s) skipped: ") + tooLong) &&
+                     missingLine->text().contains(QStringLiteral("1 row(s) failed")),
+                 qPrintable(missingLine->text()));
         const QString tip = window.statusBar()->toolTip();
         QVERIFY2(tip.contains(QStringLiteral("SnapKV @ 0.5: 1 sample(s) without a row: window 40 "
                                              "is longer than the context")),
@@ -245,6 +251,7 @@ class TstRunBrowsing : public QObject
                  qPrintable(tip));
         window.closeRun();
         QVERIFY(window.statusBar()->toolTip().isEmpty());
+        QVERIFY(missingLine->isHidden());
 
         // Skip reasons name their sample, so they seldom repeat: the line counts them and
         // gives the first; the tool tip lists them.
