@@ -66,14 +66,8 @@ void AttentionPage::bind(RunSession* session)
 
 void AttentionPage::showDetails(const RunViewData& data)
 {
-    const Provenance base = baseProvenance(data);
-    auto withBase = [&base](Provenance p) {
-        p.run = base.run;
-        p.model = base.model;
-        return p;
-    };
-    m_heatmap->setProvenance(withBase(data.heatmapProvenance));
-    m_reference->setProvenance(withBase(data.referenceProvenance));
+    m_heatmap->setProvenance(withRun(data.heatmapProvenance, data));
+    m_reference->setProvenance(withRun(data.referenceProvenance, data));
     if (data.heatmap.isEmpty())
         m_heatmap->clear();
     else
@@ -162,12 +156,7 @@ void AttentionPage::exportFigures(BatchFigures& figures)
     heatmap->setTitle(tr("Question attention · %1").arg(data.focus.label()));
     if (!data.heatmap.isEmpty())
         heatmap->setData(data.heatmap);
-    const QString focus =
-        data.focus.compressor.isEmpty()
-            ? QString()
-            : QStringLiteral("-%1-%2").arg(BatchFigures::slug(data.focus.compressor),
-                                           BatchFigures::ratioTag(data.focus.ratio));
-    figures.add(QStringLiteral("heatmap%1").arg(focus), heatmap, 0.5,
+    figures.add(QStringLiteral("heatmap%1").arg(figures.focusTag()), heatmap, 0.5,
                 data.heatmapMissing.isEmpty() ? tr("no attention stored") : data.heatmapMissing);
 }
 

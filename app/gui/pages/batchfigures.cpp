@@ -66,6 +66,14 @@ QString BatchFigures::slug(const QString& text)
     return out.isEmpty() ? QStringLiteral("view") : out;
 }
 
+QString BatchFigures::focusTag() const
+{
+    const ConfigChoice& focus = m_data.focus;
+    return focus.compressor.isEmpty()
+               ? QString()
+               : QStringLiteral("-%1-%2").arg(slug(focus.compressor), ratioTag(focus.ratio));
+}
+
 QString BatchFigures::ratioTag(double ratio)
 {
     return QStringLiteral("r%1").arg(ratio);

@@ -59,6 +59,8 @@ class BatchFigures
     static QString slug(const QString& text);
     // "r0.75"
     static QString ratioTag(double ratio);
+    // The focus configuration in a file name, "-snapkv-r0.5"; empty without one.
+    QString focusTag() const;
 
   private:
     void adopt(PlotView* view, const Provenance& provenance);

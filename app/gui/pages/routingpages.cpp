@@ -21,11 +21,7 @@ void EvictionPage::bind(RunSession* session)
     connect(session, &RunSession::summaryAvailable, this, describe);
     connect(session, &RunSession::overviewAvailable, this, describe);
     connect(session, &RunSession::detailsAvailable, this, [this](const RunViewData& data) {
-        Provenance p = data.evictionProvenance;
-        const Provenance base = baseProvenance(data);
-        p.run = base.run;
-        p.model = base.model;
-        m_view->setProvenance(p);
+        m_view->setProvenance(withRun(data.evictionProvenance, data));
         if (data.eviction.isEmpty())
             m_view->clear();
         else
@@ -60,12 +56,7 @@ void EvictionPage::exportFigures(BatchFigures& figures)
     auto* view = figures.make(new EvictionMapView, data.evictionProvenance);
     if (!data.eviction.isEmpty())
         view->setData(data.eviction);
-    const QString focus =
-        data.focus.compressor.isEmpty()
-            ? QString()
-            : QStringLiteral("-%1-%2").arg(BatchFigures::slug(data.focus.compressor),
-                                           BatchFigures::ratioTag(data.focus.ratio));
-    figures.add(QStringLiteral("eviction%1").arg(focus), view, 0.62,
+    figures.add(QStringLiteral("eviction%1").arg(figures.focusTag()), view, 0.62,
                 data.evictionMissing.isEmpty() ? tr("no kept mask stored") : data.evictionMissing);
 }
 

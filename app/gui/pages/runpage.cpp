@@ -36,6 +36,14 @@ void RunPage::restoreZoom(PooledMapView* map, std::pair<int, int> zoom)
         map->setVisibleRange(zoom.first, zoom.second);
 }
 
+Provenance RunPage::withRun(Provenance p, const RunViewData& data)
+{
+    const Provenance base = baseProvenance(data);
+    p.run = base.run;
+    p.model = base.model;
+    return p;
+}
+
 Provenance RunPage::baseProvenance(const RunViewData& data)
 {
     Provenance p;

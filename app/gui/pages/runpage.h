@@ -77,6 +77,8 @@ class RunPage : public QWidget
     PageHost& host() const { return m_host; }
     // The run's name and model, the provenance every figure of the run starts from.
     static Provenance baseProvenance(const RunViewData& data);
+    // A view's own provenance (configuration, sample, layer) completed with the run's.
+    static Provenance withRun(Provenance p, const RunViewData& data);
     // Fills the page with one widget (a view, a panel, a tab widget), `top` pixels below
     // the selection line.
     void setContent(QWidget* content, int top = 0);
