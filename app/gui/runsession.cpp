@@ -119,6 +119,7 @@ void RunSession::present(const RunViewData& data)
     m_haveSummary = m_aggregatesIn = m_detailsIn = true;
     m_verified = true;
     emit summaryAvailable(m_data, false);
+    settleOverlapRatio();
     emit overviewAvailable(m_data, false);
     emit detailsAvailable(m_data, false);
 }
@@ -161,6 +162,23 @@ void RunSession::setOverlapRatio(double ratio)
     // Before the run's ratios are known (a restore): kept, checked when they land.
     if (m_data.overlapRatios.isEmpty())
         m_selection.overlapRatio = ratio;
+}
+
+void RunSession::settleOverlapRatio()
+{
+    // Before the run's ratios are known (details ahead of the aggregates) a restored ratio
+    // waits for them.
+    if (m_data.overlapRatios.isEmpty())
+        return;
+    double settled = m_data.overlapRatios.value(m_data.overlapIndex, -1.0);
+    for (double r : m_data.overlapRatios)
+        if (sameRatio(r, m_selection.overlapRatio))
+            settled = r;
+    if (settled == m_selection.overlapRatio)
+        return;
+    m_selection.overlapRatio = settled;
+    if (settled >= 0)
+        emit overlapRatioChanged(settled);
 }
 
 void RunSession::setOverlapPair(const QString& a, const QString& b)
@@ -230,6 +248,7 @@ void RunSession::loadAggregates(bool refresh)
         [stage, path, summary] { return stage ? stage(path, summary) : summary; },
         [this, refresh](const RunViewData& data) {
             takeAggregates(m_data, data);
+            settleOverlapRatio();
             m_aggregatesIn = true;
             emit overviewAvailable(m_data, refresh);
             emitLoadedWhenComplete(refresh);
@@ -255,6 +274,7 @@ void RunSession::loadDetails(bool refresh)
         [stage, request, summary] { return stage ? stage(request, summary) : summary; },
         [this, refresh](const RunViewData& data) {
             takeDetails(m_data, data);
+            settleOverlapRatio();
             m_detailsIn = true;
             emit detailsAvailable(m_data, refresh);
             emitLoadedWhenComplete(refresh);

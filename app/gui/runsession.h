@@ -134,6 +134,9 @@ class RunSession : public QObject
     void loadDetails(bool refresh);
     void verify();
     void emitLoadedWhenComplete(bool refresh);
+    // Before the overview or details are delivered: the overlap ratio asked for when the
+    // run has it, else the run's default (announced with overlapRatioChanged).
+    void settleOverlapRatio();
 
     RunStages m_stages;
     RunRequest m_request;

@@ -56,15 +56,13 @@ void connectRatioChooser(QComboBox* combo, RunSession* session)
 
 } // namespace
 
-int overlapRatioIndex(RunSession* session)
+int overlapRatioIndex(const RunSession* session)
 {
     const RunViewData& data = session->data();
-    const double asked = session->selection().overlapRatio;
+    const double ratio = session->selection().overlapRatio;
     for (int i = 0; i < data.overlapRatios.size(); ++i)
-        if (sameRatio(data.overlapRatios[i], asked))
+        if (sameRatio(data.overlapRatios[i], ratio))
             return i;
-    if (data.overlapIndex >= 0 && data.overlapIndex < data.overlapRatios.size())
-        session->setOverlapRatio(data.overlapRatios[data.overlapIndex]);
     return -1;
 }
 
@@ -103,7 +101,7 @@ PlotView* OverlapPage::exportedView() const
 
 void OverlapPage::showRun(const RunViewData& data)
 {
-    // The ratio the user chose is kept when the run is re-read.
+    // The session's ratio: the one chosen, kept when the run is re-read, else the run's.
     const int kept = overlapRatioIndex(session());
     if (kept >= 0)
         m_view->setData(data.overlaps[kept]);

@@ -69,8 +69,7 @@ class FailureSetsPage : public RunPage
     QComboBox* m_ratios = nullptr;
 };
 
-// The index of the session's overlap ratio in the run's, else (a new run, or a ratio the
-// run lacks) the run's default, which becomes the session's.
-int overlapRatioIndex(RunSession* session);
+// The index of the session's overlap ratio among the run's; -1 when the run has none.
+int overlapRatioIndex(const RunSession* session);
 
 } // namespace kvl
