@@ -22,10 +22,24 @@ endif()
 get_filename_component(KVLENS_OPENBLAS_DIR "${KVLENS_OPENBLAS_LIB}" DIRECTORY)
 message(STATUS "OpenBLAS for the engine: ${KVLENS_OPENBLAS_LIB}")
 
-# Torch headers are expensive; engine libraries share one precompiled header.
+# Torch headers are expensive: the engine libraries share one precompiled header,
+# made for the first of them and reused by the rest. One PCH of <torch/torch.h> is
+# ~600 MB on disk and a minute of build; five separate ones cost CI 2.4 GB and minutes.
+# A reused PCH must be made with the flags its users compile with, so every engine
+# library gets OpenMP's flag (kvlens_model needs it for its `omp parallel` regions;
+# the others do not mind it) and position-independent code.
+find_package(OpenMP REQUIRED)
 function(kvlens_link_torch target)
   target_link_libraries(${target} PUBLIC ${TORCH_LIBRARIES})
-  target_precompile_headers(${target} PRIVATE <torch/torch.h>)
+  target_link_libraries(${target} PRIVATE OpenMP::OpenMP_CXX)
+  set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  get_property(pch_owner GLOBAL PROPERTY KVLENS_TORCH_PCH_OWNER)
+  if(pch_owner)
+    target_precompile_headers(${target} REUSE_FROM ${pch_owner})
+  else()
+    target_precompile_headers(${target} PRIVATE <torch/torch.h>)
+    set_property(GLOBAL PROPERTY KVLENS_TORCH_PCH_OWNER ${target})
+  endif()
 endfunction()
 
 # Puts OpenBLAS first in an executable's dependency list (kept even though no
