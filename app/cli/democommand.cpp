@@ -3,9 +3,9 @@
 #include "clicommand.h"
 #include "clioptions.h"
 #include "clioutput.h"
+#include "demosummary.h"
 #include "reportoutput.h"
 
-#include "checkpoint/modellocator.h"
 #include "common/error.h"
 #include "run/experimentspec.h"
 #include "run/sweepconsole.h"
@@ -41,7 +41,8 @@ int runDemo(const QStringList& args)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "A demo sweep on the bundled model (single-needle retrieval, instructions and "
-        "multihop; StreamingLLM, SnapKV and TOVA at 25/50/75% compression) into a run file, then its report. Open the run "
+        "multihop; StreamingLLM, SnapKV and TOVA at 25/50/75% compression) into a run file, then "
+        "its report. Open the run "
         "file in the KVLens app to explore it. Rerunning resumes."));
     parser.addHelpOption();
     const auto opt = [&](const char* name, const char* help, const char* value,
@@ -55,7 +56,9 @@ int runDemo(const QStringList& args)
     // One thread: the bundled model is small, and libtorch's spinning threads slow it
     // down badly on a busy machine.
     opt("threads", "libtorch threads (0: all cores)", "N", QStringLiteral("1"));
-    opt("format", "report format: text, csv or json", "FORMAT", QStringLiteral("text"));
+    opt("format",
+        "text: a one-screen summary; csv or json: the run's full report (as `report` prints it)",
+        "FORMAT", QStringLiteral("text"));
     parser.process(args);
     const int n = intOption(parser, "n", 1);
     const int threads = intOption(parser, "threads", 0);
@@ -64,7 +67,7 @@ int runDemo(const QStringList& args)
 
     // Says clearly where the bundled model was looked for when it is not there.
     const QString modelArg = parser.value(QStringLiteral("model"));
-    const QString modelDir = resolveModelDir(modelArg, QStringLiteral(KVLENS_SOURCE_RESOURCES));
+    const QString modelDir = modelDirOption(modelArg);
 
     QJsonArray samples, presses, ratios;
     for (const DemoSuite& d : kDemoSuites)
@@ -92,7 +95,7 @@ int runDemo(const QStringList& args)
     const QString out = parser.value(QStringLiteral("out"));
     printError(QStringLiteral("kvlens-cli demo: %1 samples x (FullCache + %2 presses x %3 ratios) "
                               "on %4 -> %5")
-                   .arg(2 * n)
+                   .arg(qsizetype(std::size(kDemoSuites)) * n)
                    .arg(std::size(kDemoPresses))
                    .arg(std::size(kDemoRatios))
                    .arg(QDir::toNativeSeparators(modelDir), out));
@@ -113,13 +116,24 @@ int runDemo(const QStringList& args)
     }
 
     RunReader reader(out);
-    printRunReport(reader, format);
-    printError(QStringLiteral("kvlens-cli demo: %1 samples in %2 s (%3 skipped); open %4 in the "
-                              "KVLens app to explore it")
-                   .arg(summary.done)
-                   .arg(summary.seconds, 0, 'f', 1)
-                   .arg(summary.skipped)
-                   .arg(out));
+    if (format != QLatin1String("text")) {
+        printRunReport(reader, format);
+        return 0;
+    }
+    DemoFacts facts;
+    facts.model = reader.runInfo().modelName;
+    if (facts.model.isEmpty())
+        facts.model = QDir(modelDir).dirName();
+    for (const DemoSuite& d : kDemoSuites)
+        facts.suites << QLatin1String(d.suite);
+    facts.perSuite = n;
+    for (const char* press : kDemoPresses)
+        facts.presses << QLatin1String(press);
+    facts.ratios.assign(std::begin(kDemoRatios), std::end(kDemoRatios));
+    facts.seconds = summary.seconds;
+    facts.skipped = summary.skipped;
+    facts.runFile = out;
+    printLine(demoSummaryText(reader, facts).chopped(1));
     return 0;
 }
 

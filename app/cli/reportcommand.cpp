@@ -1,6 +1,7 @@
-// `kvlens-cli report RUN.kvl [--format text|csv|json] [--suite NAME]`: the run's tables without the
-// GUI (accuracy, transitions, signatures, overlap, spans, leakage, ger, interventions,
-// intervention_groups, intervention_targets, chains, decoding, retrieval, retrieval_fields).
+// `kvlens-cli report RUN.kvl [--format text|csv|json] [--suite NAME] [--all-tables]`: the
+// run's tables without the GUI (accuracy, transitions, signatures, overlap, spans, leakage,
+// ger, interventions, intervention_groups, intervention_targets, chains, decoding,
+// retrieval, retrieval_fields, missing); tables without rows only with --all-tables.
 #include "clicommand.h"
 #include "reportoutput.h"
 
@@ -26,8 +27,13 @@ int runReport(const QStringList& args)
         QStringLiteral("every table over the samples of this suite only (a dataset of an "
                        "imported release, say)"),
         QStringLiteral("NAME"));
+    const QCommandLineOption allTablesOption(
+        QStringLiteral("all-tables"),
+        QStringLiteral("also print the tables that have no rows in this run (text and csv; "
+                       "json always has every key)"));
     parser.addOption(formatOption);
     parser.addOption(suiteOption);
+    parser.addOption(allTablesOption);
     parser.process(args);
     if (parser.positionalArguments().size() != 1)
         throw Error(QStringLiteral("report needs exactly one run file (see --help)"));
@@ -46,7 +52,8 @@ int runReport(const QStringList& args)
                      "carry no checksum; they are reported unverified\n",
                      static_cast<long long>(checked.unverified),
                      static_cast<long long>(checked.unverified + checked.verified));
-    printRunReport(reader, format);
+    printRunReport(reader, format,
+                   parser.isSet(allTablesOption) ? EmptyTables::Print : EmptyTables::Omit);
     return 0;
 }
 const CommandRegistrar registrar("report", "print a run's report (text, csv or json)", &runReport);

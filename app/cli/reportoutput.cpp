@@ -17,14 +17,15 @@ void checkReportFormat(const QString& format)
         throw Error(QStringLiteral("unknown --format '%1' (text, csv or json)").arg(format));
 }
 
-void printRunReport(RunReader& reader, const QString& format)
+void printRunReport(RunReader& reader, const QString& format, EmptyTables empty)
 {
     if (format == QLatin1String("json")) {
         printJson(runReportJson(reader));
         return;
     }
-    const QByteArray text =
-        (format == QLatin1String("csv") ? runReportCsv(reader) : runReportText(reader)).toUtf8();
+    const QByteArray text = (format == QLatin1String("csv") ? runReportCsv(reader, empty)
+                                                            : runReportText(reader, empty))
+                                .toUtf8();
     std::fwrite(text.constData(), 1, std::size_t(text.size()), stdout);
     std::fflush(stdout);
 }

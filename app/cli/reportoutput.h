@@ -1,5 +1,7 @@
 #pragma once
 
+#include "store/runreport.h"
+
 #include <QString>
 
 namespace kvl {
@@ -13,6 +15,7 @@ namespace kvl::cli {
 // Throws kvl::Error unless `format` is text, csv or json.
 void checkReportFormat(const QString& format);
 // The report in `format` (checked): JSON as one line, CSV or aligned text as is.
-void printRunReport(RunReader& reader, const QString& format);
+void printRunReport(RunReader& reader, const QString& format,
+                    EmptyTables empty = EmptyTables::Omit);
 
 } // namespace kvl::cli

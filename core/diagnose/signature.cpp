@@ -29,6 +29,29 @@ QString signatureName(Signature signature)
     return {};
 }
 
+QString signatureGist(Signature signature)
+{
+    switch (signature) {
+    case Signature::LowMappedCoverage:
+        return QStringLiteral("the evidence was evicted");
+    case Signature::PartialMappedCoverage:
+        return QStringLiteral("part of the evidence was evicted");
+    case Signature::HighMappedCoverageLikelihoodDrift:
+        return QStringLiteral("the evidence was kept, yet the gold answer became unlikely");
+    case Signature::StructuralPositionLikelihoodDrift:
+        return QStringLiteral("every position kept, yet the gold answer became unlikely");
+    case Signature::LowEarCandidate:
+        return QStringLiteral("the evidence was kept but not attended to");
+    case Signature::DecodeScorerCandidate:
+        return QStringLiteral("the cache looks intact: the answer went wrong while decoding");
+    case Signature::ConflictingDiagnosticSignals:
+        return QStringLiteral("more than one rule fires");
+    case Signature::Ambiguous:
+        return QStringLiteral("no rule fires");
+    }
+    return {};
+}
+
 const std::vector<Signature>& allSignatures()
 {
     static const std::vector<Signature> all = {

@@ -34,6 +34,9 @@ inline constexpr double kDecodeTopK = 0.90;     // TopK ≥ 0.90 when available
 // The snake_case names of SCIENCE.md, e.g. "low_mapped_coverage".
 QString signatureName(Signature signature);
 std::optional<Signature> signatureFromName(const QString& name);
+// What the signature says in a few plain words, for text reports ("the evidence was
+// evicted"); the app's glossary gives the full rule.
+QString signatureGist(Signature signature);
 // All eight, in table order.
 const std::vector<Signature>& allSignatures();
 

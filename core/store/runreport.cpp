@@ -76,8 +76,8 @@ ReportTable diagnosticsTable(RunReader& reader)
     for (const char* c : diagnosticProfileColumns())
         columns << QStringLiteral("%1_mean").arg(QLatin1String(c))
                 << QStringLiteral("%1_n").arg(QLatin1String(c));
-    ReportTable t = table("diagnostics", "Mean diagnostics of the C->W rows per compressor x ratio",
-                          columns);
+    ReportTable t =
+        table("diagnostics", "Mean diagnostics of the C->W rows per compressor x ratio", columns);
     for (const DiagnosticProfileCell& c : reader.diagnosticProfiles()) {
         QJsonArray row{c.compressor, c.ratio, c.failureRows};
         for (const DiagnosticProfileCell::Mean& m : c.means) {
@@ -140,11 +140,9 @@ std::vector<ReportTable> buildRunReport(RunReader& reader)
 
     // kv_bytes: the mean cache each configuration keeps, so that quantized caches (all
     // positions kept) compare with eviction at the same accuracy.
-    ReportTable acc =
-        table("accuracy",
-              "Accuracy, mean task score and mean cache bytes per compressor x ratio x suite",
-              {"compressor", "ratio", "suite", "n", "correct", "accuracy", "mean_score",
-               "kv_bytes"});
+    ReportTable acc = table(
+        "accuracy", "Accuracy, mean task score and mean cache bytes per compressor x ratio x suite",
+        {"compressor", "ratio", "suite", "n", "correct", "accuracy", "mean_score", "kv_bytes"});
     for (const AccuracyCell& c : reader.accuracy())
         acc.rows.push_back({c.compressor, c.ratio, c.suite, c.n, c.correct, c.accuracy,
                             opt(c.meanScore), opt(c.kvBytes)});
@@ -310,12 +308,31 @@ QJsonObject runReportJson(RunReader& reader)
     return out;
 }
 
-QString runReportCsv(RunReader& reader)
+namespace {
+// The tables to print: all of them, or those with rows (`left` gets the others' names).
+std::vector<ReportTable> printedTables(RunReader& reader, EmptyTables empty, QStringList& left)
 {
-    return reportTablesToCsv(buildRunReport(reader));
+    std::vector<ReportTable> tables = buildRunReport(reader);
+    if (empty == EmptyTables::Print)
+        return tables;
+    std::vector<ReportTable> kept;
+    for (ReportTable& t : tables) {
+        if (t.rows.empty())
+            left << t.name;
+        else
+            kept.push_back(std::move(t));
+    }
+    return kept;
+}
+} // namespace
+
+QString runReportCsv(RunReader& reader, EmptyTables empty)
+{
+    QStringList left;
+    return reportTablesToCsv(printedTables(reader, empty, left));
 }
 
-QString runReportText(RunReader& reader)
+QString runReportText(RunReader& reader, EmptyTables empty)
 {
     const RunInfo info = reader.runInfo();
     const QString head =
@@ -338,7 +355,17 @@ QString runReportText(RunReader& reader)
     }
     if (!scope.isEmpty())
         scope += QLatin1Char('\n');
-    return head + scope + reportTablesToText(buildRunReport(reader));
+    QStringList left;
+    const std::vector<ReportTable> tables = printedTables(reader, empty, left);
+    QString text = head + scope;
+    if (!tables.empty())
+        text += reportTablesToText(tables);
+    if (!left.isEmpty())
+        text += QStringLiteral("%1Tables without rows in this run, left out (--all-tables "
+                               "prints them): %2\n")
+                    .arg(tables.empty() ? QString() : QStringLiteral("\n"),
+                         left.join(QStringLiteral(", ")));
+    return text;
 }
 
 } // namespace kvl

@@ -24,11 +24,19 @@ struct ReportTable
 
 std::vector<ReportTable> buildRunReport(RunReader& reader);
 
+// Whether the CSV and text reports print tables that have no rows in this run (a run
+// without decoding-time presses has no decoding rows, say). JSON keeps every key.
+enum class EmptyTables
+{
+    Omit, // left out; the text report names them in its last line
+    Print // printed, "(no rows)" under the header in the text report
+};
+
 // {"run": {...}, "accuracy": [{column: value, ...}, ...], "transitions": [...], ...}
 QJsonObject runReportJson(RunReader& reader);
 // One CSV block per table: a "# name" line, the header, the rows; blank line between.
-QString runReportCsv(RunReader& reader);
-QString runReportText(RunReader& reader);
+QString runReportCsv(RunReader& reader, EmptyTables empty = EmptyTables::Omit);
+QString runReportText(RunReader& reader, EmptyTables empty = EmptyTables::Omit);
 
 QJsonObject reportTablesToJson(const std::vector<ReportTable>& tables);
 QString reportTablesToCsv(const std::vector<ReportTable>& tables);

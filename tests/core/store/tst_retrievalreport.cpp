@@ -286,7 +286,18 @@ class TestRetrievalReport : public QObject
         QCOMPARE(tables.size(), std::size_t(2));
         QVERIFY(tables[0].rows.empty());
         QVERIFY(tables[1].rows.empty());
-        QVERIFY(runReportText(reader).contains(QStringLiteral("(no rows)")));
+        // Printed with "(no rows)" on request; by default left out and named at the end.
+        QVERIFY(runReportText(reader, EmptyTables::Print).contains(QStringLiteral("(no rows)")));
+        QVERIFY(runReportCsv(reader, EmptyTables::Print).contains(QStringLiteral("# retrieval\n")));
+        const QString text = runReportText(reader);
+        QVERIFY(!text.contains(QStringLiteral("(no rows)")));
+        QVERIFY(!runReportCsv(reader).contains(QStringLiteral("# retrieval\n")));
+        const QString last = text.trimmed().split(QLatin1Char('\n')).last();
+        QVERIFY2(last.startsWith(QStringLiteral("Tables without rows")) &&
+                     last.contains(QStringLiteral("retrieval, retrieval_fields")),
+                 qPrintable(last));
+        // JSON keeps every key.
+        QVERIFY(runReportJson(reader).value(QStringLiteral("retrieval")).isArray());
     }
 };
 
