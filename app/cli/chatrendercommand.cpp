@@ -1,6 +1,7 @@
 // `kvlens-cli chat-render`: a conversation through a model's chat template, rendered as
 // transformers' apply_chat_template(tokenize=False) renders it.
 #include "clicommand.h"
+#include "clioptions.h"
 #include "clioutput.h"
 
 #include "chattemplate/chattemplate.h"
@@ -125,7 +126,8 @@ int runChatRender(const QStringList& args)
         if (!config.isEmpty())
             throw Error(
                 QStringLiteral("give at most one of --model DIR or --tokenizer-config FILE"));
-        config = p.value(QStringLiteral("model")) + QStringLiteral("/tokenizer_config.json");
+        config = modelDirOption(p.value(QStringLiteral("model"))) +
+                 QStringLiteral("/tokenizer_config.json");
     }
     const QString templateFile = p.value(QStringLiteral("chat-template"));
     if (templateFile == QLatin1String("none"))
@@ -169,8 +171,10 @@ int runChatRender(const QStringList& args)
                                         .arg(samples.size()));
         QString tokPath = p.value(QStringLiteral("tokenizer"));
         if (tokPath.isEmpty() && p.isSet(QStringLiteral("model")) &&
-            QFileInfo::exists(p.value(QStringLiteral("model")) + QStringLiteral("/tokenizer.json")))
-            tokPath = p.value(QStringLiteral("model")) + QStringLiteral("/tokenizer.json");
+            QFileInfo::exists(modelDirOption(p.value(QStringLiteral("model"))) +
+                              QStringLiteral("/tokenizer.json")))
+            tokPath = modelDirOption(p.value(QStringLiteral("model"))) +
+                      QStringLiteral("/tokenizer.json");
         const std::unique_ptr<Tokenizer> tok = tokPath.isEmpty() ? nullptr : loadTokenizer(tokPath);
         try {
             const Sample& sample = samples[size_t(index)];

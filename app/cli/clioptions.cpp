@@ -1,5 +1,6 @@
 #include "clioptions.h"
 
+#include "checkpoint/modellocator.h"
 #include "common/error.h"
 
 #include <QCommandLineParser>
@@ -7,6 +8,11 @@
 #include <QJsonDocument>
 
 namespace kvl::cli {
+
+QString modelDirOption(const QString& value)
+{
+    return resolveModelDir(value, QStringLiteral(KVLENS_SOURCE_RESOURCES));
+}
 
 int intOption(const QCommandLineParser& parser, const char* name, int min)
 {

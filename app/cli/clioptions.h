@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QJsonObject>
+#include <QString>
 #include <QtGlobal>
 
 class QCommandLineParser;
@@ -13,6 +14,11 @@ namespace kvl::cli {
 int intOption(const QCommandLineParser& parser, const char* name, int min);
 // A seed option's value (any unsigned 64-bit integer), else kvl::Error naming it.
 quint64 seedOption(const QCommandLineParser& parser, const char* name = "seed");
+
+// A --model value as a model directory: "bundled" is the bundled model (found as
+// resolveModelDir finds it), anything else a directory, unchanged. Every command that
+// takes --model reads it through here, so that each takes "bundled".
+QString modelDirOption(const QString& value);
 
 // The --chat-template and --chat-var options of the commands that turn samples into
 // prompt ids (run, compress, eval, tokenize --sample).

@@ -83,7 +83,7 @@ int runCompress(const QStringList& args)
 
     const PressCatalog catalog;
     const auto press = catalog.press(parser.value(QStringLiteral("press")));
-    const QString modelDir = parser.value(QStringLiteral("model"));
+    const QString modelDir = modelDirOption(parser.value(QStringLiteral("model")));
     const auto model = Transformer::load(modelDir);
     const QString tokenizerPath =
         model->checkpoint()->requireTokenizerPath(parser.value(QStringLiteral("tokenizer")));

@@ -6,7 +6,6 @@
 #include "clioutput.h"
 
 #include "checkpoint/checkpointdir.h"
-#include "checkpoint/modellocator.h"
 #include "common/error.h"
 #include "model/transformer.h"
 #include "run/answerrun.h"
@@ -122,8 +121,7 @@ int runEval(const QStringList& args)
     for (const QString& suite : suites)
         makeTaskGenerator(suite.trimmed()); // unknown names fail before the model loads
 
-    const QString dir = resolveModelDir(parser.value(QStringLiteral("model")),
-                                        QStringLiteral(KVLENS_SOURCE_RESOURCES));
+    const QString dir = modelDirOption(parser.value(QStringLiteral("model")));
     const auto model = Transformer::load(dir);
     const auto tokenizer = loadTokenizer(model->checkpoint()->requireTokenizerPath());
     const PromptFormat format =

@@ -1,5 +1,6 @@
 // `kvlens-cli forward`: logits of every position of an id sequence, as safetensors.
 #include "clicommand.h"
+#include "clioptions.h"
 #include "clioutput.h"
 
 #include "checkpoint/safetensorswriter.h"
@@ -65,7 +66,8 @@ int runForward(const QStringList& args)
     const double rssAtStart = currentRssMegabytes(); // before the weights load
     const std::vector<int> ids = readIds(parser.value(QStringLiteral("ids-file")));
     const at::ScalarType compute = computeDTypeFromName(parser.value(QStringLiteral("dtype")));
-    const auto model = Transformer::load(parser.value(QStringLiteral("model")), compute);
+    const auto model =
+        Transformer::load(modelDirOption(parser.value(QStringLiteral("model"))), compute);
     for (size_t i = 0; i < ids.size(); ++i)
         if (ids[i] >= model->config().vocabSize)
             throw Error(parser.value(QStringLiteral("ids-file")),

@@ -43,7 +43,7 @@ int runGenerate(const QStringList& args)
             throw Error(QStringLiteral("missing --%1 (see --help)").arg(QLatin1String(required)));
     const int maxNew = intOption(parser, "max-new-tokens", 1);
 
-    const auto model = Transformer::load(parser.value(QStringLiteral("model")));
+    const auto model = Transformer::load(modelDirOption(parser.value(QStringLiteral("model"))));
     const auto tokenizer = loadTokenizer(
         model->checkpoint()->requireTokenizerPath(parser.value(QStringLiteral("tokenizer"))));
 

@@ -7,7 +7,6 @@
 #include "clioutput.h"
 
 #include "checkpoint/checkpointdir.h"
-#include "checkpoint/modellocator.h"
 #include "common/error.h"
 #include "model/answerdecoder.h"
 #include "model/transformer.h"
@@ -62,8 +61,7 @@ int runHeads(const QStringList& args)
     std::tie(options.minTokens, options.maxTokens) =
         parseTokenRange(parser.value(QStringLiteral("tokens")), QStringLiteral("--tokens"));
     const auto generator = makeTaskGenerator(parser.value(QStringLiteral("suite")));
-    const QString dir = resolveModelDir(parser.value(QStringLiteral("model")),
-                                        QStringLiteral(KVLENS_SOURCE_RESOURCES));
+    const QString dir = modelDirOption(parser.value(QStringLiteral("model")));
 
     const auto model = Transformer::load(dir);
     const auto tokenizer = loadTokenizer(model->checkpoint()->requireTokenizerPath());

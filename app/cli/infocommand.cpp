@@ -2,11 +2,11 @@
 // architecture and sizes from config.json, the weights' dtypes and parameter count,
 // and the identity hash run files record.
 #include "clicommand.h"
+#include "clioptions.h"
 #include "clioutput.h"
 
 #include "checkpoint/checkpointdir.h"
 #include "checkpoint/hfconfigreader.h"
-#include "checkpoint/modellocator.h"
 #include "common/error.h"
 #include "model/modelweights.h"
 
@@ -103,8 +103,7 @@ int runInfo(const QStringList& args)
     parser.process(args);
     if (!parser.isSet(QStringLiteral("model")))
         throw Error(QStringLiteral("--model DIR is required (a model directory, or 'bundled')"));
-    const QString dir = resolveModelDir(parser.value(QStringLiteral("model")),
-                                        QStringLiteral(KVLENS_SOURCE_RESOURCES));
+    const QString dir = modelDirOption(parser.value(QStringLiteral("model")));
     const auto model = CheckpointDir::open(dir);
     // A directory the engine cannot load is an error here too, not a description.
     checkModelTensors(*model);

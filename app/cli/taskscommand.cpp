@@ -1,5 +1,6 @@
 // `kvlens-cli tasks generate|list|validate|corpus|import`: the task suites as JSONL files.
 #include "clicommand.h"
+#include "clioptions.h"
 #include "clioutput.h"
 
 #include "common/error.h"
@@ -38,7 +39,8 @@ std::pair<std::unique_ptr<Tokenizer>, QString> tokenizerFrom(const QCommandLineP
     if (parser.isSet(kTokenizerOption))
         path = parser.value(kTokenizerOption);
     else if (parser.isSet(kModelOption))
-        path = QDir(parser.value(kModelOption)).filePath(QStringLiteral("tokenizer.json"));
+        path = QDir(modelDirOption(parser.value(kModelOption)))
+                   .filePath(QStringLiteral("tokenizer.json"));
     return {loadTokenizer(path), path};
 }
 

@@ -150,7 +150,8 @@ int runTokenize(const QStringList& args)
 
     QString tokPath = p.value(QStringLiteral("tokenizer"));
     if (p.isSet(QStringLiteral("model")))
-        tokPath = p.value(QStringLiteral("model")) + QStringLiteral("/tokenizer.json");
+        tokPath =
+            modelDirOption(p.value(QStringLiteral("model"))) + QStringLiteral("/tokenizer.json");
     if (tokPath.isEmpty() ||
         (p.isSet(QStringLiteral("model")) && p.isSet(QStringLiteral("tokenizer"))))
         throw Error(QStringLiteral("give exactly one of --model DIR or --tokenizer FILE"));
@@ -163,7 +164,7 @@ int runTokenize(const QStringList& args)
             throw Error(path, QStringLiteral("--index %1 is not in [0, %2)")
                                   .arg(p.value(QStringLiteral("index")))
                                   .arg(samples.size()));
-        const QString modelDir = p.value(QStringLiteral("model"));
+        const QString modelDir = modelDirOption(p.value(QStringLiteral("model")));
         const PromptFormat format =
             PromptFormat::resolve(p.value(QStringLiteral("chat-template")), modelDir,
                                   chatVarsOption(p), QDir::currentPath());

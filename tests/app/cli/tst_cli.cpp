@@ -12,6 +12,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtEndian>
 #include <QtTest>
@@ -376,12 +377,63 @@ class TestCli : public QObject
     void demoPrintsReport()
     {
         const Result r = cli({"demo", "--model", m_model, "--n", "1", "--tokens", "200:300",
-                              "--threads", "1", "--out", path("demo.kvl"), "--format", "json"});
+                              "--threads", "1", "--out", path("demo.kvl")});
         CLI_OK(r);
-        const QJsonObject report = r.lastJson();
+        // The summary fits one screen: what ran, accuracy per press at each ratio beside
+        // FullCache's, why compressed runs failed, and the next commands.
+        // (Progress comes as JSON lines first when stdout is no terminal, for the app.)
+        QStringList lines = QString::fromUtf8(r.out).trimmed().split(QLatin1Char('\n'));
+        lines.removeIf([](const QString& line) { return line.startsWith(QLatin1Char('{')); });
+        const QString summary = lines.join(QLatin1Char('\n'));
+        QVERIFY2(lines.size() <= 60, qPrintable(summary));
+        QVERIFY2(lines[0].startsWith(QStringLiteral("KVLens demo: ")) &&
+                     lines[0].contains(QStringLiteral("3 samples (retrieval, instructions, "
+                                                      "multihop; 1 each)")) &&
+                     lines[0].contains(QStringLiteral("streamingllm, snapkv, tova at 25%/50%/75%")),
+                 qPrintable(summary));
+        const qsizetype accuracy =
+            lines.indexOf(QRegularExpression(QStringLiteral("Accuracy by.*")));
+        QVERIFY2(accuracy > 0, qPrintable(summary));
+        QVERIFY(
+            lines[accuracy + 1].contains(QRegularExpression(QStringLiteral("25%\\s+50%\\s+75%$"))));
+        QVERIFY(lines[accuracy + 2].startsWith(QStringLiteral("FullCache")));
+        for (int i = 0; i < 3; ++i) // one row per press, one accuracy per ratio
+            QVERIFY2(lines[accuracy + 3 + i].contains(QRegularExpression(
+                         QStringLiteral("^(streamingllm|snapkv|tova)(\\s+(0|1)\\.\\d\\d){3}$"))),
+                     qPrintable(lines[accuracy + 3 + i]));
+        QVERIFY2(summary.contains(QRegularExpression(QStringLiteral("\n(Why compressed runs "
+                                                                    "failed|No C->W rows)"))),
+                 qPrintable(summary));
+        QVERIFY(summary.contains(QStringLiteral("kvlens-cli report ") + path("demo.kvl")));
+        QVERIFY(summary.contains(QStringLiteral("kvlens --export-figures ") + path("demo.kvl")));
+        QVERIFY(!summary.contains(QStringLiteral("(no rows)")));
+
+        // The full report: JSON keeps every table; text and CSV leave out those with no
+        // rows (a demo has no decode-time presses) unless --all-tables.
+        const Result json = cli({"report", path("demo.kvl"), "--format", "json"});
+        CLI_OK(json);
+        const QJsonObject report = json.lastJson();
         QVERIFY(report.contains(QStringLiteral("accuracy")));
         QVERIFY(report.contains(QStringLiteral("interventions")));
         QVERIFY(report.contains(QStringLiteral("chains")));
+        QVERIFY(report.value(QStringLiteral("decoding")).toArray().isEmpty());
+        const Result text = cli({"report", path("demo.kvl")});
+        CLI_OK(text);
+        QVERIFY(!text.out.contains("Decode-time presses"));
+        QVERIFY(!text.out.contains("(no rows)"));
+        QVERIFY2(text.out.contains("left out (--all-tables prints them): ") &&
+                     text.out.contains("decoding"),
+                 text.out.constData());
+        const Result all = cli({"report", path("demo.kvl"), "--all-tables"});
+        CLI_OK(all);
+        QVERIFY(all.out.contains("Decode-time presses"));
+        QVERIFY(!all.out.contains("left out"));
+        // The run's head line, then one block per table: every key of the JSON but "run".
+        QCOMPARE(all.out.count("\n\n"), qsizetype(report.size() - 1));
+        const Result csv = cli({"report", path("demo.kvl"), "--format", "csv"});
+        CLI_OK(csv);
+        QVERIFY(!csv.out.contains("# decoding\n"));
+        QVERIFY(csv.out.contains("# accuracy\n"));
         // Retrieval asks single needles (the bundled model's strong variant): one
         // evidence record and its two near-miss distractors.
         kvl::RunReader run(path("demo.kvl"));
@@ -432,6 +484,26 @@ class TestCli : public QObject
         QCOMPARE(rows.jsonLines().size(), 2);
         QCOMPARE(rows.jsonLines()[0].value(QStringLiteral("signature")).toString(),
                  QStringLiteral("low_mapped_coverage"));
+    }
+
+    // Every command that takes --model takes the word "bundled" for the bundled model.
+    void bundledModelEverywhere()
+    {
+        writeFile(path("bundled.txt"), "The code of Anna is 4821.");
+        const Result tok =
+            cli({"tokenize", "--model", "bundled", "--text-file", path("bundled.txt")});
+        CLI_OK(tok);
+        QVERIFY(!tok.lastJson().value(QStringLiteral("ids")).toArray().isEmpty());
+        const Result gen = cli({"tasks", "generate", "--model", "bundled", "--suite", "retrieval",
+                                "--n", "1", "--out", path("bundled.jsonl")});
+        CLI_OK(gen);
+        QVERIFY2(gen.lastJson()
+                     .value(QStringLiteral("tokenizer"))
+                     .toString()
+                     .endsWith(QStringLiteral("kvlens-tiny/tokenizer.json")),
+                 gen.out.constData());
+        const Result info = cli({"info", "--model", "bundled"});
+        CLI_OK(info);
     }
 
     // OpenBLAS falls back to SSE3 "Prescott" kernels on CPUs it does not know; the CLI

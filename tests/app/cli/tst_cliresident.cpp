@@ -66,6 +66,15 @@ class TestCliResident : public QObject
             (1024.0 * 1024.0);
         QCOMPARE(m_fileMb, fileMb);
         QVERIFY2(m_fileMb > 700.0, qPrintable(QString::number(m_fileMb))); // ~387M params x 2 B
+        // With the bundled tokenizer beside it, the directory is a model every command
+        // takes (run, bench --sweep, tokenize).
+        QVERIFY(QFileInfo::exists(QDir(m_model).filePath(QStringLiteral("tokenizer.json"))));
+        writeFile(m_tmp.filePath(QStringLiteral("text.txt")), "The code of Anna is 4821.");
+        const Result tok =
+            cli({QStringLiteral("tokenize"), QStringLiteral("--model"), m_model,
+                 QStringLiteral("--text-file"), m_tmp.filePath(QStringLiteral("text.txt"))});
+        QVERIFY2(tok.code == 0, qPrintable(tok.err));
+        QVERIFY(!tok.lastJson().value(QStringLiteral("ids")).toArray().isEmpty());
         QJsonArray ids;
         for (int i = 0; i < kTokens; ++i)
             ids.append((i * 7919 + 13) % 32000);
