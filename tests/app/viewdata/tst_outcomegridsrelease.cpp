@@ -79,8 +79,9 @@ class TstOutcomeGridsRelease : public QObject
         const GridPanels suites = suiteFailurePanels(suiteFailureGrid(m_outcomes));
         qInfo("outcome grids of the release (%lld rows): read %lld ms, both grids %lld ms",
               reader.resultCount(), loadMs, timer.elapsed());
+        // (Timings are printed, not asserted: the machines are shared, and a sanitizer
+        // build is many times slower.)
         QVERIFY(outcomes.isValid() && suites.isValid());
-        QVERIFY(timer.elapsed() < 5000);
     }
 
     // pooled_population_outcomes.csv: each method × budget's pooled task score and C→W

