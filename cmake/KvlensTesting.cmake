@@ -13,6 +13,7 @@ function(kvlens_add_test)
     KVLENS_BUILD_DIR="${PROJECT_BINARY_DIR}")
   if(T_ENGINE)
     kvlens_use_fast_blas(${T_NAME})
+    kvlens_reuse_torch_pch(${T_NAME})
   endif()
   add_test(NAME ${T_NAME} COMMAND ${T_NAME})
   # The views' and the desktop app's tests carry the label `gui`: packaging/sanitize.sh
