@@ -285,6 +285,18 @@
         <source>Δ (B − A)</source>
         <translation>Δ（B − A）</translation>
     </message>
+    <message>
+        <source>Unpaired: the runs share no sample, so each accuracy is over its own run&apos;s samples and B − A compares two independent estimates.</source>
+        <translation>対応なし：2つの実行に共通のサンプルがないため、各正解率はそれぞれの実行のサンプルに基づき、B − A は独立した2つの推定値の比較です。</translation>
+    </message>
+    <message>
+        <source>Δ (B − A), unpaired</source>
+        <translation>Δ (B − A)、対応なし</translation>
+    </message>
+    <message>
+        <source>n (A / B)</source>
+        <translation>n (A / B)</translation>
+    </message>
 </context>
 <context>
     <name>kvl::AccuracyPage</name>
@@ -2689,6 +2701,18 @@ Samples are paired by content (suite, context, question, answer), never by id al
     <message>
         <source>over the %1 samples both runs hold (matched by content; mismatched and one-run samples left out) · Wilson score intervals</source>
         <translation>両方の実行にある %1 サンプルで集計（内容で対応付け。不一致と片方のみのサンプルは除外）· Wilson スコア区間</translation>
+    </message>
+    <message>
+        <source>unpaired: the runs share no sample (%1) · each over its own samples</source>
+        <translation>対応なし：共通のサンプルなし (%1) · それぞれ自身のサンプルで集計</translation>
+    </message>
+    <message>
+        <source>Accuracy (unpaired)</source>
+        <translation>正解率（対応なし）</translation>
+    </message>
+    <message>
+        <source>unpaired: each run over its own samples (up to %1 in A, %2 in B; no sample in both) · Wilson score intervals</source>
+        <translation>対応なし：各実行はそれぞれのサンプルで集計（A は最大 %1、B は最大 %2、共通サンプルなし） · Wilson スコア区間</translation>
     </message>
 </context>
 <context>

@@ -49,9 +49,9 @@ QVariant AccuracyDeltaModel::data(const QModelIndex& index, int role) const
         case N:
             return r.n;
         case OnlyA:
-            return r.onlyACorrect;
+            return m_table.paired ? QVariant(r.onlyACorrect) : QVariant();
         case OnlyB:
-            return r.onlyBCorrect;
+            return m_table.paired ? QVariant(r.onlyBCorrect) : QVariant();
         default:
             return {};
         }
@@ -74,15 +74,19 @@ QVariant AccuracyDeltaModel::data(const QModelIndex& index, int role) const
                                        : (r.delta > 0 ? QStringLiteral("+") : QString()) +
                                              QString::number(r.delta, 'f', 3);
         case N:
-            return r.n;
+            return m_table.paired ? QString::number(r.n)
+                                  : QStringLiteral("%1 / %2").arg(r.n).arg(r.nB);
         case OnlyA:
-            return r.onlyACorrect;
+            return m_table.paired ? QString::number(r.onlyACorrect) : QStringLiteral("—");
         case OnlyB:
-            return r.onlyBCorrect;
+            return m_table.paired ? QString::number(r.onlyBCorrect) : QStringLiteral("—");
         default:
             return {};
         }
     }
+    if (role == Qt::ToolTipRole && !m_table.paired)
+        return tr("Unpaired: the runs share no sample, so each accuracy is over its own "
+                  "run's samples and B − A compares two independent estimates.");
     if (role == Qt::TextAlignmentRole && index.column() != Compressor)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};
@@ -102,9 +106,9 @@ QVariant AccuracyDeltaModel::headerData(int section, Qt::Orientation orientation
     case AccuracyB:
         return tr("Accuracy B");
     case Delta:
-        return tr("Δ (B − A)");
+        return m_table.paired ? tr("Δ (B − A)") : tr("Δ (B − A), unpaired");
     case N:
-        return tr("n matched");
+        return m_table.paired ? tr("n matched") : tr("n (A / B)");
     case OnlyA:
         return tr("Correct only in A");
     case OnlyB:
@@ -116,6 +120,22 @@ QVariant AccuracyDeltaModel::headerData(int section, Qt::Orientation orientation
 
 QString AccuracyDeltaModel::csv() const
 {
+    if (!m_table.paired) {
+        CsvTable table({QStringLiteral("compressor"), QStringLiteral("ratio"),
+                        QStringLiteral("accuracy_a"), QStringLiteral("accuracy_b"),
+                        QStringLiteral("delta_unpaired"), QStringLiteral("n_a"),
+                        QStringLiteral("n_b")});
+        for (const AccuracyDeltaRow& r : m_table.rows)
+            table.add(r.compressor)
+                .add(r.ratio)
+                .add(r.accuracyA)
+                .add(r.accuracyB)
+                .add(r.delta)
+                .add(r.n)
+                .add(r.nB)
+                .endRow();
+        return table.text();
+    }
     CsvTable table({QStringLiteral("compressor"), QStringLiteral("ratio"),
                     QStringLiteral("accuracy_a"), QStringLiteral("accuracy_b"),
                     QStringLiteral("delta"), QStringLiteral("n_matched"),

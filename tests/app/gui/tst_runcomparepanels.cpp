@@ -6,18 +6,20 @@
 #include "comparefixtures.h"
 #include "comparepanel.h"
 #include "mainwindow.h"
-#include "windowpages.h"
 #include "offscreentestmain.h"
 #include "runcomparepanel.h"
 #include "storerunloader.h"
 #include "views/accuracydeltamodel.h"
 #include "views/heatmapview.h"
 #include "views/ratiocurvesview.h"
+#include "windowpages.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+
+#include <cmath>
 
 using namespace kvl;
 
@@ -136,6 +138,79 @@ class TstRunComparePanels : public QObject
             text.contains(QLatin1String("# comparison of A: run-a (tiny) and B: run-b (tiny)")));
         QVERIFY(text.contains(QLatin1String("\ncompressor,ratio,accuracy_a,accuracy_b,delta,")));
         QVERIFY(text.contains(QLatin1String("\nFullCache,0,0.5,1,0.5,2,0,1\n")));
+    }
+
+    // Two runs without a shared sample (another length, say) compare unpaired: each
+    // configuration's accuracy over its own run's samples, said so everywhere.
+    void runsPageComparesUnpairedRuns()
+    {
+        // Run C: p1 another text under A's id (a mismatch), q2 and q3 new.
+        //   FullCache C C W -> 2/3; SnapKV@0.5 C W W -> 1/3; TOVA@0.5 only here (W C C).
+        // Run A (comparefixtures.h): FullCache 3/4, SnapKV 2/4.
+        const QString c = m_dir.filePath(QStringLiteral("run-c.kvl"));
+        test::writeHandRun(c, {test::kCompareFull, test::kCompareSnap, test::kCompareTova},
+                           {{QStringLiteral("p1"),
+                             QStringLiteral("Max is here"),
+                             QStringLiteral("Max"),
+                             {true, true, false}},
+                            {QStringLiteral("q2"),
+                             QStringLiteral("Lea is there"),
+                             QStringLiteral("Lea"),
+                             {true, false, true}},
+                            {QStringLiteral("q3"),
+                             QStringLiteral("Tim is near"),
+                             QStringLiteral("Tim"),
+                             {false, false, true}}});
+        RunComparePanel panel;
+        QAbstractItemModelTester tester(panel.deltaModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy compared(&panel, &RunComparePanel::comparisonAvailable);
+        panel.setRuns({m_a, c}, m_a);
+        QVERIFY(compared.wait(5000));
+        QVERIFY2(panel.summaryText().contains(QLatin1String("unpaired: the runs share no sample")),
+                 qPrintable(panel.summaryText()));
+        const AccuracyDeltaTable& table = panel.deltaModel()->table();
+        QVERIFY(!table.paired);
+        QCOMPARE(table.rows.size(), 3);
+        QCOMPARE(table.rows[0].compressor, QStringLiteral("FullCache"));
+        QCOMPARE(table.rows[0].n, 4);
+        QCOMPARE(table.rows[0].nB, 3);
+        QCOMPARE(table.rows[0].accuracyA, 0.75);
+        QCOMPARE(table.rows[0].accuracyB, 2.0 / 3.0);
+        QCOMPARE(table.rows[0].delta, 2.0 / 3.0 - 0.75);
+        QCOMPARE(table.rows[1].compressor, QStringLiteral("SnapKV"));
+        QCOMPARE(table.rows[1].accuracyA, 0.5);
+        QCOMPARE(table.rows[1].accuracyB, 1.0 / 3.0);
+        QCOMPARE(table.rows[2].compressor, QStringLiteral("TOVA"));
+        QCOMPARE(table.rows[2].missingFrom, QStringLiteral("A"));
+        QVERIFY(std::isnan(table.rows[2].delta));
+        AccuracyDeltaModel* model = panel.deltaModel();
+        QCOMPARE(model->data(model->index(0, AccuracyDeltaModel::N)).toString(),
+                 QStringLiteral("4 / 3"));
+        QCOMPARE(model->data(model->index(0, AccuracyDeltaModel::OnlyA)).toString(),
+                 QStringLiteral("—"));
+        QVERIFY(model->headerData(AccuracyDeltaModel::Delta, Qt::Horizontal)
+                    .toString()
+                    .contains(QLatin1String("unpaired")));
+
+        // Both runs drawn, each over its own samples: FullCache and SnapKV in both, TOVA in C.
+        RatioCurvesView* curves = panel.curves();
+        QVERIFY(curves->hasData());
+        QCOMPARE(curves->data().curves.size(), 5);
+        QCOMPARE(curves->data().curves[0].n, (QVector<int>{4}));
+        QCOMPARE(curves->data().curves[1].n, (QVector<int>{3}));
+        QVERIFY2(curves->data().intervalNote.startsWith(QLatin1String("unpaired")),
+                 qPrintable(curves->data().intervalNote));
+
+        const QString csvPath = m_dir.filePath(QStringLiteral("unpaired.csv"));
+        panel.exportCsv(csvPath);
+        QFile f(csvPath);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(f.readAll());
+        QVERIFY2(text.contains(QLatin1String(
+                     "\ncompressor,ratio,accuracy_a,accuracy_b,delta_unpaired,n_a,n_b\n")),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("\nSnapKV,0.5,0.5,0.3333")), qPrintable(text));
     }
 
     void windowFeedsTheRunsPage()
