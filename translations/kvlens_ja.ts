@@ -242,6 +242,10 @@
         <source>C→W samples of both</source>
         <translation>両方の C→W サンプル</translation>
     </message>
+    <message>
+        <source>Jaccard: %1 vs %2</source>
+        <translation>Jaccard: %1 対 %2</translation>
+    </message>
 </context>
 <context>
     <name>kvl::AccuracyDeltaModel</name>

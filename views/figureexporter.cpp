@@ -1,5 +1,7 @@
 #include "figureexporter.h"
 
+#include "figurelayoutcheck.h"
+
 #include "common/error.h"
 #include "common/jsonio.h"
 
@@ -295,6 +297,14 @@ QSize FigureExporter::PrintSize::pixelSize() const
                  qRound(layout.height() * dpi / kLayoutDpi));
 }
 
+QStringList FigureExporter::printLayoutProblems(QCustomPlot* plot, const PrintSize& size,
+                                                const QString& footer)
+{
+    ProvenanceFooter withFooter(plot, footer);
+    const PrintLayoutFit fit(plot, size.layoutSize());
+    return figureLayoutProblems(plot, size.layoutSize());
+}
+
 void FigureExporter::savePrintFigure(QCustomPlot* plot, const QString& path, const PrintSize& size,
                                      const QString& title, const QStringList& metadata,
                                      const QString& footerText)
@@ -313,6 +323,7 @@ void FigureExporter::savePrintFigure(QCustomPlot* plot, const QString& path, con
     file.title = title;
     file.description = metadata;
     ProvenanceFooter footer(plot, footerText);
+    const PrintLayoutFit fit(plot, layout);
     writeFigure(path, format, file);
 }
 

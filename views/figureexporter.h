@@ -57,6 +57,10 @@ class FigureExporter
     static void savePrintFigure(QCustomPlot* plot, const QString& path, const PrintSize& size,
                                 const QString& title, const QStringList& metadata,
                                 const QString& footer);
+    // What savePrintFigure would draw badly at `size` with `footer`: text cut by the
+    // canvas or its plot area, texts on top of each other (figurelayoutcheck.h).
+    static QStringList printLayoutProblems(QCustomPlot* plot, const PrintSize& size,
+                                           const QString& footer);
 
     // Writes CSV text (UTF-8) atomically, after `#` comment lines naming the tool and
     // version, the time of export, the provenance and each of `details` (pandas:

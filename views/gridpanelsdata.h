@@ -30,6 +30,7 @@ enum class GridRamp
 struct GridPanel
 {
     QString title;       // above the panel ("Mean task score ↑")
+    QString shortTitle;  // for a narrow print where the title does not fit; empty: none
     QString valueLabel;  // the value in tooltips ("Mean task score")
     QString valueColumn; // the value's CSV column ("mean_score_percent")
     QString unit;        // after the value in cells' tooltips ("%"; empty: none)

@@ -1,5 +1,7 @@
 #include "outcomegridview.h"
 
+#include "figurelayoutcheck.h"
+
 #include "csvtable.h"
 
 #include <QLabel>
@@ -97,10 +99,11 @@ double OutcomeGridView::panelOffset(int index) const
     return index == 0 ? 0.0 : m_data.columnCount() + kPanelGap;
 }
 
-double OutcomeGridView::printAspect() const
+double OutcomeGridView::printHeightInches() const
 {
-    // Title, panel titles, ratio ticks and axis label take about 1.1 in; a row 0.3 in.
-    return (1.1 + 0.3 * std::max(1, m_data.rowCount())) / 7.0;
+    // Title, panel titles, ratio ticks, axis label and footer take about 1.5 in; a row
+    // 0.3 in, at any width (the cells' numbers need the height, not the width).
+    return 1.5 + 0.3 * std::max(1, m_data.rowCount());
 }
 
 void OutcomeGridView::rebuild()
@@ -192,6 +195,8 @@ void OutcomeGridView::rebuild()
         heading->setFont(titleFont);
         heading->setColor(pal.foreground);
         heading->setText(g.title);
+        if (!g.shortTitle.isEmpty())
+            heading->setProperty(kPrintShortText, g.shortTitle);
         heading->setSelectable(false);
     }
     finishRebuild();

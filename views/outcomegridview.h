@@ -51,7 +51,7 @@ class OutcomeGridView : public PlotView
     QString describe(int panel, int row, int column) const;
 
     // Height / width that fits the rows at a print width of 7 inches (batch export).
-    double printAspect() const;
+    double printHeightInches() const;
 
   protected:
     void rebuild() override;

@@ -124,7 +124,7 @@ void write(const BatchFigures& figures, const GuiOptions& options, BatchExportRe
     for (const BatchFigures::Figure& f : figures.figures()) {
         FigureExporter::PrintSize size;
         size.widthInches = width;
-        size.heightInches = width * f.aspect;
+        size.heightInches = f.heightAt(width);
         size.dpi = options.exportDpi;
         for (const QString& format : options.exportFormats) {
             const QString path = dir.filePath(QStringLiteral("%1.%2").arg(f.name, format));

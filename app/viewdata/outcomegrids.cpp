@@ -291,6 +291,8 @@ GridPanels suiteFailurePanels(const SuiteFailureGrid& grid)
     const QString a = grid.pair.a, b = grid.pair.b;
     p.right.title = grid.pair.isValid() ? tr("Failure-set Jaccard: %1 vs %2").arg(a, b)
                                         : tr("Failure-set Jaccard");
+    if (grid.pair.isValid())
+        p.right.shortTitle = tr("Jaccard: %1 vs %2").arg(a, b);
     p.right.valueLabel = tr("Jaccard of the C→W samples");
     p.right.valueColumn = QStringLiteral("jaccard");
     p.right.decimals = 2;

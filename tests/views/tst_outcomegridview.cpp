@@ -71,7 +71,7 @@ void savePrint(OutcomeGridView& view, const QString& name)
     if (!qEnvironmentVariableIsSet("KVLENS_SCREENSHOT_DIR"))
         return;
     FigureExporter::PrintSize size;
-    size.heightInches = 7.0 * view.printAspect();
+    size.heightInches = view.printHeightInches();
     for (const char* format : {"png", "pdf"})
         FigureExporter::savePrintFigure(view.plot(),
                                         qEnvironmentVariable("KVLENS_SCREENSHOT_DIR") +
@@ -188,7 +188,7 @@ class TstOutcomeGridView : public QObject
         }
         // A print figure at 7 inches: the batch export's path.
         FigureExporter::PrintSize size;
-        size.heightInches = 7.0 * view.printAspect();
+        size.heightInches = view.printHeightInches();
         const QString print = dir.filePath(QStringLiteral("print.") + format);
         FigureExporter::savePrintFigure(view.plot(), print, size, view.title(), {}, p.toText());
         QVERIFY(QFileInfo(print).size() > 500);

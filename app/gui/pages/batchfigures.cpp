@@ -37,6 +37,15 @@ void BatchFigures::add(const QString& name, PlotView* view, double aspect, const
         skip(name, reason);
 }
 
+void BatchFigures::addWithHeight(const QString& name, PlotView* view, double heightInches,
+                                 const QString& reason)
+{
+    if (view->hasData())
+        m_figures.push_back({name, view, 0.62, heightInches});
+    else
+        skip(name, reason);
+}
+
 void BatchFigures::skip(const QString& name, const QString& reason)
 {
     m_skipped << QStringLiteral("%1: %2").arg(name, reason);

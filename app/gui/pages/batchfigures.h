@@ -5,6 +5,7 @@
 
 #include <QStringList>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -24,6 +25,15 @@ class BatchFigures
         QString name;
         PlotView* view = nullptr;
         double aspect = 0.62;
+        double heightInches = 0.0; // > 0: this height at every width (grids of rows)
+
+        // The figure's height at `widthInches` on paper: never under 2.6 in, which a
+        // title, a footer and a readable plot need (a single column's 3.5 in x 0.62 is
+        // 2.2 in; tst_figurelayout).
+        double heightAt(double widthInches) const
+        {
+            return heightInches > 0.0 ? heightInches : std::max(widthInches * aspect, 2.6);
+        }
     };
     // A CSV with no figure of its own (every suite's accuracy in one table).
     struct Table
@@ -47,6 +57,10 @@ class BatchFigures
     }
     // Adds the view when it holds data, else lists `name: reason` as skipped.
     void add(const QString& name, PlotView* view, double aspect, const QString& reason);
+    // The same with a height that does not shrink with the width: a grid whose rows
+    // must stay readable in a single column.
+    void addWithHeight(const QString& name, PlotView* view, double heightInches,
+                       const QString& reason);
     void skip(const QString& name, const QString& reason);
     void addTable(const QString& name, const QString& csv, const QString& note);
 

@@ -78,7 +78,8 @@ void OutcomeGridPage::exportFigures(BatchFigures& figures)
     const OutcomeGrid grid = outcomeGrid(loadRunOutcomes(figures.data().path));
     if (!grid.isEmpty())
         view->setData(outcomePanels(grid));
-    figures.add(QStringLiteral("outcome-grid"), view, view->printAspect(), noGridReason());
+    figures.addWithHeight(QStringLiteral("outcome-grid"), view, view->printHeightInches(),
+                          noGridReason());
 }
 
 SuiteFailuresPage::SuiteFailuresPage(PageHost& host)
@@ -172,7 +173,8 @@ void SuiteFailuresPage::exportFigures(BatchFigures& figures)
     const SuiteFailureGrid grid = suiteFailureGrid(loadRunOutcomes(figures.data().path));
     if (!grid.isEmpty())
         view->setData(suiteFailurePanels(grid));
-    figures.add(QStringLiteral("suite-failure-grid"), view, view->printAspect(), noGridReason());
+    figures.addWithHeight(QStringLiteral("suite-failure-grid"), view, view->printHeightInches(),
+                          noGridReason());
 }
 
 } // namespace kvl

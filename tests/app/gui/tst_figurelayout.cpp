@@ -1,0 +1,135 @@
+// Every figure `kvlens --export-figures` writes, laid out at both paper sizes (single
+// column 3.5 in with 7 pt text, double 7 in with 8 pt) with its provenance footer, has
+// no text cut by the canvas or its plot area and no two texts on top of each other
+// (views/figurelayoutcheck.h measures them from QCustomPlot's layout). Two runs: the
+// demo sweep on the bundled model (three suites, three presses at three ratios, real
+// attention and masks over hundreds of tokens; made by kvlens-cli, skipped where it is
+// not built) and the hand-made run of guirunfixture.h (four samples, sparse cells).
+#include "batchfigures.h"
+#include "guirunfixture.h"
+#include "offscreentestmain.h"
+#include "pages/pageregistry.h"
+#include "storerunloader.h"
+#include "views/figureexporter.h"
+#include "views/plotview.h"
+
+#include <QFileInfo>
+#include <QMap>
+#include <QProcess>
+#include <QSet>
+#include <QTemporaryDir>
+
+using namespace kvl;
+
+namespace {
+
+// The export's paper text size, for the time the views are built (batchexport.cpp).
+class PaperFont
+{
+  public:
+    explicit PaperFont(double points) : m_saved(QApplication::font())
+    {
+        QFont font = m_saved;
+        font.setPointSizeF(points);
+        QApplication::setFont(font);
+    }
+    ~PaperFont() { QApplication::setFont(m_saved); }
+
+  private:
+    QFont m_saved;
+};
+
+} // namespace
+
+class TstFigureLayout : public QObject
+{
+    Q_OBJECT
+  private:
+    QTemporaryDir m_dir;
+
+    // The problems of each figure of `run` at `widthInches`, by the figure's file name.
+    QMap<QString, QStringList> problemsOf(const QString& run, double widthInches)
+    {
+        const PaperFont font(widthInches < 5.0 ? 7.0 : 8.0);
+        const RunViewData data = loadRunViewData(RunRequest{run, {}, -1.0, {}});
+        Provenance base;
+        base.run = QFileInfo(run).fileName();
+        base.model = data.provenanceModel();
+        base.runHash = QStringLiteral("0123456789abcdef0123456789abcdef");
+        BatchFigures figures(data, base);
+        const PageRegistry registry = PageRegistry::standard();
+        for (const PageEntry& page : registry.entries())
+            if (page.exportFigures)
+                page.exportFigures(figures);
+        QMap<QString, QStringList> problems;
+        for (const BatchFigures::Figure& f : figures.figures()) {
+            FigureExporter::PrintSize size;
+            size.widthInches = widthInches;
+            size.heightInches = f.heightAt(widthInches);
+            problems[f.name] = FigureExporter::printLayoutProblems(f.view->plot(), size,
+                                                                   f.view->provenance().toText());
+        }
+        return problems;
+    }
+
+    // Every figure is clean but the known ones, whose problems are printed marked
+    // "(known)" (whether one shows depends on the run: nine bars or fewer).
+    void checkFigures(const QString& run, double widthInches,
+                      const QSet<QString>& knownInSingleColumn = {})
+    {
+        const QMap<QString, QStringList> problems = problemsOf(run, widthInches);
+        QVERIFY(!problems.isEmpty());
+        QStringList unexpected;
+        for (auto it = problems.begin(); it != problems.end(); ++it) {
+            const bool known = widthInches < 5.0 && knownInSingleColumn.contains(it.key());
+            for (const QString& p : it.value()) // every one, where a failure message is cut
+                qInfo("%s at %g in: %s%s", qPrintable(it.key()), widthInches, qPrintable(p),
+                      known ? " (known)" : "");
+            if (!known)
+                for (const QString& p : it.value())
+                    unexpected << QStringLiteral("%1: %2").arg(it.key(), p);
+        }
+        QVERIFY2(unexpected.isEmpty(), qPrintable(unexpected.join(QLatin1Char('\n'))));
+    }
+
+  private slots:
+    void handMadeRun_data()
+    {
+        QTest::addColumn<double>("width");
+        QTest::newRow("single column") << 3.5;
+        QTest::newRow("double column") << 7.0;
+    }
+    void handMadeRun()
+    {
+        QFETCH(double, width);
+        const QString run = m_dir.filePath(QStringLiteral("hand.kvl"));
+        if (!QFileInfo::exists(run))
+            test::writeRunOf(run, test::runInfo(), {0, 1, 2, 3}, guitest::sample,
+                             QStringLiteral("finished"));
+        checkFigures(run, width);
+    }
+
+    void demoRun_data() { handMadeRun_data(); }
+    void demoRun()
+    {
+        QFETCH(double, width);
+        const QString cli = QStringLiteral(KVLENS_BUILD_DIR "/app/cli/kvlens-cli");
+        if (!QFileInfo(cli).isExecutable())
+            QSKIP("kvlens-cli is not built here (a sanitizer build leaves the engine out)");
+        const QString run = m_dir.filePath(QStringLiteral("demo.kvl"));
+        if (!QFileInfo::exists(run)) {
+            QProcess demo;
+            demo.start(cli, {QStringLiteral("demo"), QStringLiteral("--n"), QStringLiteral("2"),
+                             QStringLiteral("--out"), run, QStringLiteral("--format"),
+                             QStringLiteral("json")});
+            QVERIFY(demo.waitForFinished(300000));
+            QVERIFY2(demo.exitCode() == 0, demo.readAllStandardError().constData());
+        }
+        // Open (issue 34): the signature bars put their legend beside the plot, which
+        // leaves a single column too little room for nine turned category labels.
+        checkFigures(run, width, {QStringLiteral("taxonomy"), QStringLiteral("chain-breaks")});
+    }
+};
+
+KVL_OFFSCREEN_TEST_MAIN(TstFigureLayout)
+#include "tst_figurelayout.moc"

@@ -1,0 +1,454 @@
+#include "figurelayoutcheck.h"
+
+#include <qcustomplot.h>
+
+#include <QFontMetricsF>
+#include <QImage>
+#include <QPointer>
+
+#include <cmath>
+#include <optional>
+#include <vector>
+
+namespace kvl {
+namespace {
+
+constexpr double kSlack = 1.0; // px: rounding in QCustomPlot's own layout
+
+struct TextBox
+{
+    QString what;
+    QRectF rect;
+};
+
+QSizeF textSize(const QFont& font, const QString& text, int flags = Qt::AlignCenter)
+{
+    return QFontMetricsF(font).boundingRect(QRectF(), flags | Qt::TextDontClip, text).size();
+}
+
+bool inside(const QRectF& inner, const QRectF& outer)
+{
+    return inner.left() >= outer.left() - kSlack && inner.right() <= outer.right() + kSlack &&
+           inner.top() >= outer.top() - kSlack && inner.bottom() <= outer.bottom() + kSlack;
+}
+
+bool overlap(const QRectF& a, const QRectF& b)
+{
+    return a.adjusted(kSlack, kSlack, -kSlack, -kSlack)
+        .intersects(b.adjusted(kSlack, kSlack, -kSlack, -kSlack));
+}
+
+QString describe(const QRectF& r)
+{
+    return QStringLiteral("(%1,%2 %3x%4)")
+        .arg(qRound(r.x()))
+        .arg(qRound(r.y()))
+        .arg(qRound(r.width()))
+        .arg(qRound(r.height()));
+}
+
+QString sideName(QCPAxis::AxisType type)
+{
+    switch (type) {
+    case QCPAxis::atLeft:
+        return QStringLiteral("left");
+    case QCPAxis::atRight:
+        return QStringLiteral("right");
+    case QCPAxis::atTop:
+        return QStringLiteral("top");
+    case QCPAxis::atBottom:
+        return QStringLiteral("bottom");
+    }
+    return {};
+}
+
+// The tick labels of one axis, placed as QCPAxisPainterPrivate places them: beyond the
+// axis's offset, outward tick length and label padding, centred on the tick (rotated
+// labels hang from the tick, as QCustomPlot draws them).
+std::vector<TextBox> tickLabels(QCPAxis* axis)
+{
+    std::vector<TextBox> boxes;
+    const QRect r = axis->axisRect()->rect();
+    const QVector<double> ticks = axis->tickVector();
+    const QVector<QString> labels = axis->tickVectorLabels();
+    const double distance = axis->offset() + std::max(axis->tickLengthOut(), 0) +
+                            axis->tickLabelPadding() + axis->basePen().widthF();
+    const double angle = axis->tickLabelRotation() * M_PI / 180.0;
+    for (int i = 0; i < ticks.size() && i < labels.size(); ++i) {
+        if (!axis->range().contains(ticks[i]) || labels[i].trimmed().isEmpty())
+            continue;
+        const double at = axis->coordToPixel(ticks[i]);
+        const QSizeF s = textSize(axis->tickLabelFont(), labels[i]);
+        // The bounding box of the label turned by `angle`.
+        const double w =
+            std::abs(s.width() * std::cos(angle)) + std::abs(s.height() * std::sin(angle));
+        const double h =
+            std::abs(s.width() * std::sin(angle)) + std::abs(s.height() * std::cos(angle));
+        QRectF box;
+        switch (axis->axisType()) {
+        case QCPAxis::atBottom:
+            box = angle == 0.0 ? QRectF(at - w / 2, r.bottom() + distance, w, h)
+                  : angle > 0  ? QRectF(at - s.height() / 2, r.bottom() + distance, w, h)
+                               : QRectF(at - w + s.height() / 2, r.bottom() + distance, w, h);
+            break;
+        case QCPAxis::atTop:
+            box = QRectF(at - w / 2, r.top() - distance - h, w, h);
+            break;
+        case QCPAxis::atLeft:
+            box = QRectF(r.left() - distance - w, at - h / 2, w, h);
+            break;
+        case QCPAxis::atRight:
+            box = QRectF(r.right() + distance, at - h / 2, w, h);
+            break;
+        }
+        boxes.push_back({QStringLiteral("tick label '%1' of the %2 axis")
+                             .arg(labels[i], sideName(axis->axisType())),
+                         box});
+    }
+    return boxes;
+}
+
+// Two neighbouring tick labels of one axis on top of each other. Turned labels are
+// parallel strips: they collide when their distance across the strips is less than a
+// line of text.
+bool collide(QCPAxis* axis, const TextBox& a, const TextBox& b)
+{
+    const double angle = std::abs(axis->tickLabelRotation()) * M_PI / 180.0;
+    if (angle == 0.0)
+        return overlap(a.rect, b.rect);
+    const double step = axis->orientation() == Qt::Horizontal
+                            ? std::abs(a.rect.center().x() - b.rect.center().x())
+                            : std::abs(a.rect.center().y() - b.rect.center().y());
+    const double line = QFontMetricsF(axis->tickLabelFont()).height();
+    return step * std::sin(angle) < line - kSlack;
+}
+
+// Where QCPItemText draws its text: the text and its padding, placed at the item's
+// position by its position alignment. Rotated items are left out.
+std::optional<TextBox> itemTextBox(QCPItemText* item)
+{
+    if (item->rotation() != 0.0 || item->text().isEmpty() || !item->visible())
+        return std::nullopt;
+    const QPointF at = item->position->pixelPosition();
+    QSizeF s = textSize(item->font(), item->text(), item->textAlignment());
+    const QMargins pad = item->padding();
+    s += QSizeF(pad.left() + pad.right(), pad.top() + pad.bottom());
+    const Qt::Alignment a = item->positionAlignment();
+    const double x = a & Qt::AlignLeft    ? at.x()
+                     : a & Qt::AlignRight ? at.x() - s.width()
+                                          : at.x() - s.width() / 2;
+    const double y = a & Qt::AlignTop      ? at.y()
+                     : a & Qt::AlignBottom ? at.y() - s.height()
+                                           : at.y() - s.height() / 2;
+    return TextBox{QStringLiteral("text '%1'").arg(item->text().simplified().left(40)),
+                   QRectF(QPointF(x, y), s)};
+}
+
+} // namespace
+
+void layOutAt(QCustomPlot* plot, QSize layoutSize)
+{
+    // toPainter lays the plot out at the size, draws, and gives the viewport back.
+    QImage scratch(layoutSize, QImage::Format_ARGB32_Premultiplied);
+    QCPPainter painter(&scratch);
+    plot->toPainter(&painter, layoutSize.width(), layoutSize.height());
+}
+
+QStringList figureLayoutProblems(QCustomPlot* plot, QSize layoutSize)
+{
+    layOutAt(plot, layoutSize);
+    const QRectF canvas(QPointF(0, 0), QSizeF(layoutSize));
+    QStringList problems;
+    std::vector<TextBox> texts; // every placed text, for the overlap check
+
+    for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
+        if (auto* text = qobject_cast<QCPTextElement*>(element)) {
+            if (!text->visible() || text->text().isEmpty())
+                continue;
+            const QSizeF need = textSize(text->font(), text->text(), text->textFlags());
+            const QRectF room = text->rect();
+            const QString what =
+                QStringLiteral("text '%1'").arg(text->text().simplified().left(40));
+            if (need.width() > room.width() + kSlack || need.height() > room.height() + kSlack)
+                problems << QStringLiteral("%1 needs %2x%3 but has %4x%5: cut")
+                                .arg(what)
+                                .arg(qRound(need.width()))
+                                .arg(qRound(need.height()))
+                                .arg(room.width())
+                                .arg(room.height());
+            if (!inside(room, canvas))
+                problems << QStringLiteral("%1 %2 runs off the canvas").arg(what, describe(room));
+            texts.push_back({what, QRectF(room.topLeft(), need).intersected(room)});
+        } else if (auto* legend = qobject_cast<QCPLegend*>(element)) {
+            if (legend->visible() && !inside(legend->outerRect(), canvas))
+                problems << QStringLiteral("legend %1 runs off the canvas")
+                                .arg(describe(legend->outerRect()));
+        }
+    }
+    for (QCPAxisRect* rect : plot->axisRects()) {
+        for (QCPLayoutElement* inset : rect->insetLayout()->elements(false))
+            if (auto* legend = qobject_cast<QCPLegend*>(inset);
+                legend && legend->visible() && !inside(legend->outerRect(), canvas))
+                problems << QStringLiteral("legend %1 runs off the canvas")
+                                .arg(describe(legend->outerRect()));
+        for (QCPAxis* axis : rect->axes()) {
+            if (!axis->visible())
+                continue;
+            if (axis->tickLabels()) {
+                std::vector<TextBox> labels = tickLabels(axis);
+                for (size_t i = 0; i < labels.size(); ++i) {
+                    if (!inside(labels[i].rect, canvas))
+                        problems << QStringLiteral("%1 %2 runs off the canvas")
+                                        .arg(labels[i].what, describe(labels[i].rect));
+                    if (i > 0 && collide(axis, labels[i - 1], labels[i]))
+                        problems << QStringLiteral("%1 overlaps %2")
+                                        .arg(labels[i].what, labels[i - 1].what);
+                }
+            }
+            if (!axis->label().isEmpty()) {
+                // Titles of vertical axes run along the axis: their length is height.
+                const QSizeF s = textSize(axis->labelFont(), axis->label());
+                const bool vertical = axis->orientation() == Qt::Vertical;
+                const double length = vertical ? rect->outerRect().height() : canvas.width();
+                if (s.width() > length + kSlack)
+                    problems << QStringLiteral("title '%1' of the %2 axis is %3 long, the %4 "
+                                               "only %5: cut")
+                                    .arg(axis->label().simplified(), sideName(axis->axisType()))
+                                    .arg(qRound(s.width()))
+                                    .arg(vertical ? QStringLiteral("plot")
+                                                  : QStringLiteral("figure"))
+                                    .arg(qRound(length));
+            }
+        }
+    }
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto* item = qobject_cast<QCPItemText*>(plot->item(i));
+        if (!item)
+            continue;
+        const std::optional<TextBox> box = itemTextBox(item);
+        if (!box)
+            continue;
+        const QRectF clip = item->clipToAxisRect() && item->clipAxisRect()
+                                ? QRectF(item->clipAxisRect()->rect())
+                                : canvas;
+        if (!inside(box->rect, clip))
+            problems << QStringLiteral("%1 %2 is cut by %3")
+                            .arg(box->what, describe(box->rect),
+                                 clip == canvas ? QStringLiteral("the canvas")
+                                                : QStringLiteral("its plot area"));
+        for (const TextBox& other : texts)
+            if (overlap(other.rect, box->rect))
+                problems << QStringLiteral("%1 overlaps %2").arg(box->what, other.what);
+        texts.push_back(*box);
+    }
+    problems.removeDuplicates();
+    return problems;
+}
+
+} // namespace kvl
+
+namespace kvl {
+namespace {
+
+// `text` with line breaks at word boundaries so that no line is wider than `width`.
+QString wrapped(const QString& text, const QFont& font, double width)
+{
+    const QFontMetricsF metrics(font);
+    QStringList lines;
+    for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
+        QString line;
+        for (const QString& word : paragraph.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+                lines << line;
+                line = word;
+            } else {
+                line = longer;
+            }
+        }
+        lines << line;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+// One pass of fitting: what does not fit the current layout is changed, and how to
+// change it back is recorded. Returns whether anything changed.
+bool PrintLayoutFit::fitOnce(QCustomPlot* plot, QSize layoutSize)
+{
+    layOutAt(plot, layoutSize);
+    const QRectF canvas(QPointF(0, 0), QSizeF(layoutSize));
+    bool changed = false;
+    for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
+        auto* text = qobject_cast<QCPTextElement*>(element);
+        if (!text || !text->visible() || text->text().isEmpty())
+            continue;
+        const double room = text->rect().width();
+        if (textSize(text->font(), text->text(), text->textFlags()).width() <= room + kSlack)
+            continue;
+        const QString before = text->text();
+        const QString after = wrapped(before, text->font(), 0.92 * room);
+        if (after == before)
+            continue; // one word wider than the room: nothing to wrap
+        m_undo.push_back([text = QPointer<QCPTextElement>(text), before] {
+            if (text)
+                text->setText(before);
+        });
+        text->setText(after);
+        changed = true;
+    }
+    for (QCPAxisRect* rect : plot->axisRects())
+        for (QCPAxis* axis : rect->axes()) {
+            if (!axis->visible())
+                continue;
+            const double length =
+                axis->orientation() == Qt::Vertical ? rect->rect().height() : rect->rect().width();
+            const QString label = axis->label();
+            if (!label.isEmpty() && textSize(axis->labelFont(), label).width() > length + kSlack) {
+                const QString after = wrapped(label, axis->labelFont(), 0.92 * length);
+                if (after != label) {
+                    m_undo.push_back([axis = QPointer<QCPAxis>(axis), label] {
+                        if (axis)
+                            axis->setLabel(label);
+                    });
+                    axis->setLabel(after);
+                    changed = true;
+                }
+            }
+            if (axis->orientation() == Qt::Horizontal && axis->tickLabels() &&
+                axis->tickLabelRotation() == 0.0 && turnCollidingLabels(axis))
+                changed = true;
+        }
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto* item = qobject_cast<QCPItemText*>(plot->item(i));
+        const std::optional<TextBox> box = item ? itemTextBox(item) : std::nullopt;
+        if (!box)
+            continue;
+        const QRectF clip = item->clipToAxisRect() && item->clipAxisRect()
+                                ? QRectF(item->clipAxisRect()->rect())
+                                : canvas;
+        // Past an edge: moved in (a label at a span's start, a count over the highest
+        // bar, a panel title), or wrapped where it is wider than the room it has.
+        double shift = 0.0;
+        if (box->rect.right() > clip.right() + kSlack)
+            shift = clip.right() - box->rect.right();
+        else if (box->rect.left() < clip.left() - kSlack)
+            shift = clip.left() - box->rect.left();
+        double lift = 0.0;
+        if (box->rect.top() < clip.top() - kSlack)
+            lift = clip.top() - box->rect.top();
+        else if (box->rect.bottom() > clip.bottom() + kSlack)
+            lift = clip.bottom() - box->rect.bottom();
+        if (shift == 0.0 && lift == 0.0)
+            continue;
+        const QString before = item->text();
+        // A view may offer a shorter wording for print (kPrintShortText).
+        const QString shorter = item->property(kPrintShortText).toString();
+        if (!shorter.isEmpty() && shorter != before) {
+            item->setText(shorter);
+            m_undo.push_back([item = QPointer<QCPItemText>(item), before] {
+                if (item)
+                    item->setText(before);
+            });
+            changed = true;
+            continue; // measured again in the next pass
+        }
+        const double room = clip.right() - box->rect.left();
+        if (shift < 0.0 && room >= 0.4 * box->rect.width() && before.contains(QLatin1Char(' '))) {
+            // Wrapped in the room right of its anchor rather than moved over a neighbour.
+            item->setText(wrapped(before, item->font(), 0.95 * room));
+            const std::optional<TextBox> narrower = itemTextBox(item);
+            shift = narrower && narrower->rect.right() > clip.right()
+                        ? clip.right() - narrower->rect.right()
+                        : 0.0;
+        } else if (box->rect.width() > clip.width()) {
+            item->setText(wrapped(before, item->font(), 0.92 * clip.width()));
+            const std::optional<TextBox> narrower = itemTextBox(item);
+            shift = narrower && narrower->rect.right() > clip.right()
+                        ? clip.right() - narrower->rect.right()
+                        : 0.0;
+        }
+        const QPointF coords = item->position->coords();
+        m_undo.push_back([item = QPointer<QCPItemText>(item), before, coords] {
+            if (item) {
+                item->setText(before);
+                item->position->setCoords(coords);
+            }
+        });
+        if (shift != 0.0 || lift != 0.0)
+            item->position->setPixelPosition(item->position->pixelPosition() +
+                                             QPointF(shift, lift));
+        changed = true;
+    }
+    // Cell annotations that run into each other keep their first line, the value, all
+    // of them alike (the details stay in the CSV and the window).
+    std::vector<std::pair<QCPItemText*, QRectF>> placed;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPItemText*>(plot->item(i)))
+            if (const std::optional<TextBox> box = itemTextBox(item))
+                placed.push_back({item, box->rect});
+    bool crowded = false;
+    for (size_t i = 0; i < placed.size() && !crowded; ++i)
+        for (size_t j = 0; j < placed.size() && !crowded; ++j)
+            crowded = i != j && placed[i].first->text().contains(QLatin1Char('\n')) &&
+                      overlap(placed[i].second, placed[j].second);
+    if (crowded)
+        for (const auto& [item, rect] : placed) {
+            const QString before = item->text();
+            if (!before.contains(QLatin1Char('\n')))
+                continue;
+            m_undo.push_back([item = QPointer<QCPItemText>(item), before] {
+                if (item)
+                    item->setText(before);
+            });
+            item->setText(before.section(QLatin1Char('\n'), 0, 0));
+            changed = true;
+        }
+    return changed;
+}
+
+// Tick labels of a horizontal axis that collide are turned 45° and put on one line
+// each ("snapkv\n0.5" -> "snapkv 0.5"), so that each is one strip of text.
+bool PrintLayoutFit::turnCollidingLabels(QCPAxis* axis)
+{
+    const std::vector<TextBox> labels = tickLabels(axis);
+    bool collide = false;
+    for (size_t i = 1; i < labels.size() && !collide; ++i)
+        collide = overlap(labels[i - 1].rect, labels[i].rect);
+    if (!collide)
+        return false;
+    m_undo.push_back([axis = QPointer<QCPAxis>(axis), angle = axis->tickLabelRotation()] {
+        if (axis)
+            axis->setTickLabelRotation(angle);
+    });
+    axis->setTickLabelRotation(axis->axisType() == QCPAxis::atBottom ? -45.0 : 45.0);
+    if (auto text = qSharedPointerDynamicCast<QCPAxisTickerText>(axis->ticker())) {
+        const QMap<double, QString> ticks = text->ticks();
+        QMap<double, QString> oneLine;
+        for (auto it = ticks.begin(); it != ticks.end(); ++it)
+            oneLine.insert(it.key(),
+                           QString(it.value()).replace(QLatin1Char('\n'), QLatin1Char(' ')));
+        m_undo.push_back([text, ticks] { text->setTicks(ticks); });
+        text->setTicks(oneLine);
+    }
+    return true;
+}
+
+PrintLayoutFit::PrintLayoutFit(QCustomPlot* plot, QSize layoutSize)
+{
+    // A wrapped footer takes height, the plot then gets less, a colour scale beside it
+    // other tick labels: a few passes settle it.
+    for (int pass = 0; pass < 3; ++pass)
+        if (!fitOnce(plot, layoutSize))
+            break;
+    layOutAt(plot, layoutSize);
+}
+
+PrintLayoutFit::~PrintLayoutFit()
+{
+    for (auto it = m_undo.rbegin(); it != m_undo.rend(); ++it)
+        (*it)();
+}
+
+} // namespace kvl

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <QSize>
+#include <QStringList>
+
+#include <functional>
+#include <vector>
+
+class QCPAxis;
+class QCustomPlot;
+
+namespace kvl {
+
+// What a paper figure must not do at the size it is exported at: text cut by the
+// canvas or by the rectangle it is clipped to, two texts on top of each other. Lays the
+// plot out at `layoutSize` (1/96 in units, as FigureExporter::PrintSize::layoutSize)
+// exactly as the export does, then measures every text it draws from QCustomPlot's
+// layout rectangles and the fonts' metrics: title and footer elements, each axis's
+// tick labels and title, legends, and text items. Returns one line per problem, empty
+// when the figure is clean; the plot's on-screen layout is restored.
+QStringList figureLayoutProblems(QCustomPlot* plot, QSize layoutSize);
+
+// Lays the plot out at `layoutSize` as an export does; its layout rectangles stay those
+// of that size until the next replot.
+void layOutAt(QCustomPlot* plot, QSize layoutSize);
+
+// The name of a QObject property a view may set on a QCPItemText: a shorter wording
+// that PrintLayoutFit uses where the text does not fit ("Jaccard: A vs B").
+inline constexpr const char* kPrintShortText = "kvlPrintShortText";
+
+// Makes a plot fit a paper size for the time of an export (RAII): a title, note or
+// footer wider than its room is wrapped at word boundaries, an axis title longer than
+// its axis likewise, and the tick labels of a horizontal axis that collide are turned
+// 45°. Gives every text and angle back when destroyed.
+class PrintLayoutFit
+{
+  public:
+    PrintLayoutFit(QCustomPlot* plot, QSize layoutSize);
+    ~PrintLayoutFit();
+    PrintLayoutFit(const PrintLayoutFit&) = delete;
+    PrintLayoutFit& operator=(const PrintLayoutFit&) = delete;
+
+  private:
+    bool fitOnce(QCustomPlot* plot, QSize layoutSize);
+    bool turnCollidingLabels(QCPAxis* axis);
+
+    std::vector<std::function<void()>> m_undo; // in the order the changes were made
+};
+
+} // namespace kvl
