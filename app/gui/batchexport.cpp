@@ -1,6 +1,7 @@
 #include "batchexport.h"
 
 #include "batchfigures.h"
+#include "paperfont.h"
 #include "views/plotview.h"
 
 #include "common/error.h"
@@ -82,24 +83,6 @@ QString configurationOf(const RunViewData& data)
     return text;
 }
 
-// Paper text sizes for the time of an export: the screen's font is too large for a
-// 3.5 in column (titles and footers clip). Views take their fonts from the app's
-// when built, so this goes first; the destructor gives the screen font back.
-class PaperFont
-{
-  public:
-    explicit PaperFont(double pointSize) : m_saved(QApplication::font())
-    {
-        QFont font = m_saved;
-        font.setPointSizeF(pointSize);
-        QApplication::setFont(font);
-    }
-    ~PaperFont() { QApplication::setFont(m_saved); }
-
-  private:
-    QFont m_saved;
-};
-
 QStringList metadata(const PlotView* view, const QString& runPath)
 {
     const Provenance p = view->provenance();
@@ -165,8 +148,8 @@ BatchExportReport exportRunFigures(const GuiOptions& options, const PageRegistry
     }
     const RunViewData data = loadRunViewData(RunRequest{path, {}, -1.0, {}});
     report.runHash = sha256Of(path);
-    // 7 pt in a single column, 8 pt across two: journal body text is 9-10 pt.
-    const PaperFont font(options.exportSize == QLatin1String("single") ? 7.0 : 8.0);
+    const PaperFont font(
+        PaperFont::pointSizeFor(options.exportSize == QLatin1String("single") ? 3.5 : 7.0));
     Provenance base;
     base.run = data.runName.isEmpty() ? QFileInfo(data.path).fileName() : data.runName;
     base.model = data.provenanceModel();

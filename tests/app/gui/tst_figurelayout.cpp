@@ -9,6 +9,7 @@
 #include "guirunfixture.h"
 #include "offscreentestmain.h"
 #include "pages/pageregistry.h"
+#include "paperfont.h"
 #include "storerunloader.h"
 #include "views/figureexporter.h"
 #include "views/plotview.h"
@@ -21,26 +22,6 @@
 
 using namespace kvl;
 
-namespace {
-
-// The export's paper text size, for the time the views are built (batchexport.cpp).
-class PaperFont
-{
-  public:
-    explicit PaperFont(double points) : m_saved(QApplication::font())
-    {
-        QFont font = m_saved;
-        font.setPointSizeF(points);
-        QApplication::setFont(font);
-    }
-    ~PaperFont() { QApplication::setFont(m_saved); }
-
-  private:
-    QFont m_saved;
-};
-
-} // namespace
-
 class TstFigureLayout : public QObject
 {
     Q_OBJECT
@@ -50,7 +31,7 @@ class TstFigureLayout : public QObject
     // The problems of each figure of `run` at `widthInches`, by the figure's file name.
     QMap<QString, QStringList> problemsOf(const QString& run, double widthInches)
     {
-        const PaperFont font(widthInches < 5.0 ? 7.0 : 8.0);
+        const PaperFont font(PaperFont::pointSizeFor(widthInches));
         const RunViewData data = loadRunViewData(RunRequest{run, {}, -1.0, {}});
         Provenance base;
         base.run = QFileInfo(run).fileName();
