@@ -439,9 +439,11 @@ PrintLayoutFit::PrintLayoutFit(QCustomPlot* plot, QSize layoutSize)
 {
     // A wrapped footer takes height, the plot then gets less, a colour scale beside it
     // other tick labels: a few passes settle it.
+    // A pass that changes nothing has laid out the current texts already; only after a
+    // pass that changed something is one more layout (a full render) needed.
     for (int pass = 0; pass < 3; ++pass)
         if (!fitOnce(plot, layoutSize))
-            break;
+            return;
     layOutAt(plot, layoutSize);
 }
 
