@@ -2640,12 +2640,6 @@ Runs of offloading presses (shadowkv, quest, yakv) store, per decoding step, whi
         <translation>2 つの実行の正解率（対応したサンプル）</translation>
     </message>
     <message>
-        <source>Open two runs to overlay their accuracy.
-Samples are paired by content (suite, context, question, answer), never by id alone.</source>
-        <translation>2 つの実行を開くと正解率を重ねて表示します。
-サンプルは内容（スイート、コンテキスト、質問、答え）で対応付け、ID だけでは対応付けません。</translation>
-    </message>
-    <message>
         <source>Samples not compared: the same id naming other content in the two runs (never paired), and samples of one run only</source>
         <translation>比較しないサンプル: 2 つの実行で同じ ID が別の内容を指すもの（対応付けない）と、片方の実行にしかないもの</translation>
     </message>
@@ -2694,6 +2688,12 @@ Samples are paired by content (suite, context, question, answer), never by id al
     <message>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Open two runs to overlay their accuracy.
+Samples are paired by content (suite, context, question, answer), never by id alone; runs that share no sample compare unpaired.</source>
+        <translation>2 つの実行を開くと正解率を重ねて表示します。
+サンプルは内容（スイート、コンテキスト、質問、答え）で対応付け、ID だけでは対応付けません。共通のサンプルがない実行は対応なしで比較します。</translation>
     </message>
 </context>
 <context>

@@ -48,7 +48,8 @@ RunComparePanel::RunComparePanel(QWidget* parent)
     m_curves = new RatioCurvesView(
         tr("Accuracy of two runs over their matched samples"),
         tr("Open two runs to overlay their accuracy.\nSamples are paired by content (suite, "
-           "context, question, answer), never by id alone."));
+           "context, question, answer), never by id alone; runs that share no sample "
+           "compare unpaired."));
     split->addWidget(m_curves);
     auto* right = new QSplitter(Qt::Vertical);
     m_model = new AccuracyDeltaModel(this);
