@@ -1,5 +1,6 @@
 #include "diagnose/diagnosticfile.h"
 
+#include "common/csvtable.h"
 #include "common/error.h"
 #include "common/jsonio.h"
 
@@ -9,83 +10,23 @@
 
 namespace kvl {
 
-namespace {
-
-QStringList splitCsvRecords(const QString& text)
-{
-    // Records end at newlines outside quotes.
-    QStringList records;
-    QString current;
-    bool inQuotes = false;
-    for (QChar c : text) {
-        if (c == QLatin1Char('"'))
-            inQuotes = !inQuotes;
-        if (!inQuotes && (c == QLatin1Char('\n') || c == QLatin1Char('\r'))) {
-            if (!current.trimmed().isEmpty())
-                records << current;
-            current.clear();
-            continue;
-        }
-        current += c;
-    }
-    if (!current.trimmed().isEmpty())
-        records << current;
-    return records;
-}
-} // namespace
-
-QStringList splitCsvRecord(const QString& line)
-{
-    QStringList fields;
-    QString field;
-    bool inQuotes = false;
-    for (qsizetype i = 0; i < line.size(); ++i) {
-        const QChar c = line[i];
-        if (inQuotes) {
-            if (c == QLatin1Char('"') && i + 1 < line.size() && line[i + 1] == QLatin1Char('"')) {
-                field += c;
-                ++i;
-            } else if (c == QLatin1Char('"'))
-                inQuotes = false;
-            else
-                field += c;
-        } else if (c == QLatin1Char('"'))
-            inQuotes = true;
-        else if (c == QLatin1Char(','))
-            fields << std::exchange(field, QString());
-        else
-            field += c;
-    }
-    fields << field;
-    return fields;
-}
-
 std::vector<DiagnosticRow> parseDiagnosticCsv(const QByteArray& bytes, const QString& path)
 {
-    QString text = QString::fromUtf8(bytes);
-    if (text.startsWith(QChar(0xFEFF)))
-        text.remove(0, 1);
-    const QStringList records = splitCsvRecords(text);
-    if (records.isEmpty())
-        throw Error(path, QStringLiteral("empty CSV file (a header row is needed)"));
-    QStringList header = splitCsvRecord(records.front());
+    const CsvTable table = parseCsvTable(bytes, path);
+    QStringList header = table.header;
     for (QString& h : header)
         h = h.trimmed();
     std::vector<DiagnosticRow> rows;
-    for (qsizetype r = 1; r < records.size(); ++r) {
-        const QStringList fields = splitCsvRecord(records[r]);
-        if (fields.size() != header.size())
-            throw Error(path, QStringLiteral("row %1 has %2 fields, the header has %3")
-                                  .arg(r - 1)
-                                  .arg(fields.size())
-                                  .arg(header.size()));
+    rows.reserve(table.rows.size());
+    for (std::size_t r = 0; r < table.rows.size(); ++r) {
+        const QStringList& fields = table.rows[r];
         QJsonObject object;
         for (qsizetype c = 0; c < header.size(); ++c)
             object.insert(header[c], fields[c]);
         try {
             rows.push_back(diagnosticRowFromJson(object));
         } catch (const Error& e) {
-            throw Error(path, QStringLiteral("row %1: %2").arg(r - 1).arg(e.message()));
+            throw Error(recordPlace(path, table.lines[r]), e.message());
         }
     }
     return rows;

@@ -18,7 +18,4 @@ std::vector<DiagnosticRow> readDiagnosticFile(const QString& path);
 std::vector<DiagnosticRow> parseDiagnosticCsv(const QByteArray& bytes, const QString& path);
 std::vector<DiagnosticRow> parseDiagnosticJsonl(const QByteArray& bytes, const QString& path);
 
-// One CSV record split into fields (RFC 4180 quotes: "" inside quotes is a quote).
-QStringList splitCsvRecord(const QString& line);
-
 } // namespace kvl

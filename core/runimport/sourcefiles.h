@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/csvtable.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
@@ -23,25 +25,8 @@ QString fileSha256(const QString& path);
 void forEachJsonlRecord(const QByteArray& bytes, const QString& path,
                         const std::function<void(const QJsonObject&, int line)>& record);
 
-// A CSV table (RFC 4180: quoted fields may hold commas, quotes as "" and line breaks).
-struct CsvTable
-{
-    QStringList header;
-    std::vector<QStringList> rows;
-    std::vector<int> lines; // the line each row starts on (the header is line 1)
-
-    // The column's index, or -1.
-    int column(const QString& name) const { return int(header.indexOf(name)); }
-};
-// Parses `bytes` (UTF-8, optional BOM); a row with another number of fields than the
-// header, or an unterminated quote, is an error naming `path` and the line.
-CsvTable parseCsvTable(const QByteArray& bytes, const QString& path);
-
 // A JSON scalar as text: a string as is, a number in its shortest exact form, a bool as
 // true/false; null and containers are empty. (A CSV cell and a JSONL value then read alike.)
 QString jsonScalarText(const QJsonValue& value);
-
-// "path:line N", the place errors name.
-QString recordPlace(const QString& path, int line);
 
 } // namespace kvl

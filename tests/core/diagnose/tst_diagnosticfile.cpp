@@ -1,6 +1,7 @@
 // Reading external per-row metrics (CSV, JSONL) with KVDiagnosis column names; nulls
 // stay null; malformed input names the file, the row and the column. Also the
 // failure-set overlap counts.
+#include "common/csvtable.h"
 #include "common/error.h"
 #include "common/jsonio.h"
 #include "diagnose/diagnosticfile.h"
@@ -72,7 +73,7 @@ class TestDiagnosticFile : public QObject
             readDiagnosticFile(csv);
             QFAIL("no error");
         } catch (const Error& e) {
-            QVERIFY2(e.message().contains(csv) && e.message().contains(QLatin1String("row 1")) &&
+            QVERIFY2(e.message().contains(csv) && e.message().contains(QLatin1String("line 3")) &&
                          e.message().contains(QLatin1String("EAR")),
                      qPrintable(e.message()));
         }
@@ -105,8 +106,12 @@ class TestDiagnosticFile : public QObject
     }
     void csvSplitting()
     {
-        QCOMPARE(splitCsvRecord(QStringLiteral("a,\"b,c\",,\"d\"\"e\"")),
-                 (QStringList{"a", "b,c", "", "d\"e"}));
+        // classify reads CSV through the core's one CSV reader: quotes, CRLF, blank lines.
+        const CsvTable table =
+            parseCsvTable("w,x,y,z\r\n\r\na,\"b,c\",,\"d\"\"e\"\r\n", QStringLiteral("t.csv"));
+        QCOMPARE(table.rows.size(), std::size_t(1));
+        QCOMPARE(table.rows.front(), (QStringList{"a", "b,c", "", "d\"e"}));
+        QCOMPARE(table.lines.front(), 3);
     }
     void failureOverlap_()
     {
