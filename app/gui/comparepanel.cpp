@@ -14,6 +14,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <array>
 #include <map>
 
@@ -42,7 +43,18 @@ ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent), m_request(new Lat
         m_combos[i]->setSizeAdjustPolicy(QComboBox::AdjustToContents);
         pickers->addWidget(new QLabel(names[i]), 0, 2 * i);
         pickers->addWidget(m_combos[i], 0, 2 * i + 1);
-        connect(m_combos[i], &QComboBox::currentIndexChanged, this, &ComparePanel::reload);
+        m_sampleCombos[i] = new QComboBox;
+        m_sampleCombos[i]->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        m_sampleCombos[i]->setToolTip(
+            tr("The sample this panel shows: the one selected in the toolbar, or one of its "
+               "own to compare two samples under one configuration"));
+        pickers->addWidget(new QLabel(tr("Sample:")), 1, 2 * i);
+        pickers->addWidget(m_sampleCombos[i], 1, 2 * i + 1);
+        connect(m_combos[i], &QComboBox::currentIndexChanged, this, [this, i] {
+            fillSampleChooser(i);
+            reload();
+        });
+        connect(m_sampleCombos[i], &QComboBox::currentIndexChanged, this, &ComparePanel::reload);
         m_maps[i] = new HeatmapView;
         m_maps[i]->setEmptyHint(tr("Pick a configuration and a sample (toolbar) to compare."));
         split->addWidget(m_maps[i]);
@@ -60,10 +72,12 @@ ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent), m_request(new Lat
     layout->addWidget(split, 1);
 }
 
-void ComparePanel::setChoices(const QVector<CompareChoice>& choices)
+void ComparePanel::setChoices(const QVector<CompareChoice>& choices,
+                              const QHash<QString, QStringList>& keysByRun)
 {
-    if (choices == m_choices)
+    if (choices == m_choices && keysByRun == m_runSamples)
         return;
+    m_runSamples = keysByRun;
     std::array<CompareChoice, 3> before = {picked(0), picked(1), picked(2)};
     m_choices = choices;
     for (int i = 0; i < 3; ++i) {
@@ -92,8 +106,34 @@ void ComparePanel::setChoices(const QVector<CompareChoice>& choices)
         const int kept = int(choices.indexOf(before[i]));
         QSignalBlocker block(m_combos[i]);
         m_combos[i]->setCurrentIndex(kept >= 0 ? kept : defaults[i]);
+        fillSampleChooser(i);
     }
     reload();
+}
+
+void ComparePanel::fillSampleChooser(int slot)
+{
+    QComboBox* combo = m_sampleCombos[slot];
+    const QString kept = pickedSample(slot);
+    const QStringList keys = m_runSamples.value(picked(slot).path);
+    QSignalBlocker block(combo);
+    combo->clear();
+    combo->addItem(tr("selected in the toolbar"), QString());
+    for (const QString& key : keys)
+        combo->addItem(key, key);
+    combo->setCurrentIndex(std::max(0, combo->findData(kept)));
+}
+
+void ComparePanel::pickSample(int slot, const QString& sampleKey)
+{
+    const int i = m_sampleCombos[slot]->findData(sampleKey);
+    if (i >= 0)
+        m_sampleCombos[slot]->setCurrentIndex(i);
+}
+
+QString ComparePanel::pickedSample(int slot) const
+{
+    return m_sampleCombos[slot]->currentData().toString();
 }
 
 void ComparePanel::setSample(const QString& sampleKey, const QString& runPath)
@@ -148,15 +188,18 @@ QString runLabel(const QString& path)
     return QFileInfo(path).completeBaseName();
 }
 
-CompareLoad loadCompare(const std::array<CompareChoice, 3>& picks, const QString& sample,
+// `own[i]`: the sample slot i shows instead of the selected one (its key in its run).
+CompareLoad loadCompare(const std::array<CompareChoice, 3>& picks,
+                        const std::array<QString, 3>& own, const QString& sample,
                         const QString& sampleRun)
 {
     CompareLoad load;
     std::map<QString, SampleMatching> matchings; // by the other run's path
     for (int i = 0; i < 3; ++i) {
         const CompareChoice& c = picks[i];
-        QString key = sample;
-        if (!sampleRun.isEmpty() && !c.path.isEmpty() && c.path != sampleRun) {
+        QString key = own[i].isEmpty() ? sample : own[i];
+        if (own[i].isEmpty() && !key.isEmpty() && !sampleRun.isEmpty() && !c.path.isEmpty() &&
+            c.path != sampleRun) {
             auto it = matchings.find(c.path);
             if (it == matchings.end()) {
                 RunReader a(sampleRun);
@@ -198,7 +241,11 @@ CompareLoad loadCompare(const std::array<CompareChoice, 3>& picks, const QString
 
 void ComparePanel::reload()
 {
-    if (m_sample.isEmpty() || m_choices.isEmpty()) {
+    const std::array<QString, 3> own = {pickedSample(0), pickedSample(1), pickedSample(2)};
+    const bool anySample =
+        !m_sample.isEmpty() ||
+        std::any_of(own.begin(), own.end(), [](const QString& k) { return !k.isEmpty(); });
+    if (!anySample || m_choices.isEmpty()) {
         m_match->hide();
         for (int i = 0; i < 3; ++i) {
             m_slotSample[i].clear();
@@ -213,8 +260,8 @@ void ComparePanel::reload()
     for (int i = 0; i < 3; ++i)
         m_maps[i]->setTitle(tr("%1 — loading…").arg(picks[i].label()));
     m_request->run<CompareLoad>(
-        [picks, sample, sampleRun] { return loadCompare(picks, sample, sampleRun); },
-        [this, picks](const CompareLoad& load) {
+        [picks, own, sample, sampleRun] { return loadCompare(picks, own, sample, sampleRun); },
+        [this, picks, own](const CompareLoad& load) {
             m_match->setText(load.matchSummaries.join(QLatin1Char('\n')));
             m_match->setVisible(!load.matchSummaries.isEmpty());
             for (int i = 0; i < 3; ++i) {
@@ -224,7 +271,9 @@ void ComparePanel::reload()
                 if (!load.refusals[i].isEmpty()) {
                     text += QStringLiteral(" — ") + load.refusals[i];
                 } else if (d.found) {
-                    if (load.keys[i] != m_sample)
+                    if (!own[i].isEmpty())
+                        text += QStringLiteral(" — ") + tr("sample %1").arg(load.keys[i]);
+                    else if (load.keys[i] != m_sample)
                         text += QStringLiteral(" — ") +
                                 tr("sample %1 (same content as %2)").arg(load.keys[i], m_sample);
                     // A runaway answer is cut: a title wider than the panel widens the
@@ -238,7 +287,7 @@ void ComparePanel::reload()
                     if (d.result.signature)
                         text += QStringLiteral(" · ") +
                                 signatureDisplayName(signatureName(*d.result.signature));
-                } else {
+                } else if (!load.keys[i].isEmpty()) {
                     text += QStringLiteral(" — ") + tr("no row for sample %1").arg(load.keys[i]);
                 }
                 m_maps[i]->setTitle(text);

@@ -3,6 +3,7 @@
 #include "runviewdata.h"
 #include "sampledetail.h"
 
+#include <QHash>
 #include <QWidget>
 
 class QComboBox;
@@ -26,15 +27,20 @@ struct CompareChoice
 // Two configurations (of one run or of two open runs) side by side under a
 // pinned reference (FullCache by default), all showing the one selected sample:
 // question attention with evidence boxed and evicted entries greyed, answer and
-// signature of each.
+// signature of each. Each panel may instead show a sample of its own (its sample
+// chooser), so that two samples are compared under one configuration: A and B on the
+// same configuration, each on its sample.
 class ComparePanel : public QWidget
 {
     Q_OBJECT
   public:
     explicit ComparePanel(QWidget* parent = nullptr);
 
-    // Keeps the current picks where they are still offered.
-    void setChoices(const QVector<CompareChoice>& choices);
+    // Keeps the current picks where they are still offered. `keysByRun`: the sample keys
+    // each open run holds (by path), offered by a panel's sample chooser when its
+    // configuration belongs to that run.
+    void setChoices(const QVector<CompareChoice>& choices,
+                    const QHash<QString, QStringList>& keysByRun = {});
     // `runPath`: the run the key belongs to. A slot showing another run shows the
     // sample that run holds with the same content (store/samplematching), whatever its
     // id, and refuses a sample with no such match (same id, other content: never
@@ -49,6 +55,11 @@ class ComparePanel : public QWidget
     // 0 = reference, 1 = A, 2 = B.
     void pick(int slot, int choiceIndex);
     CompareChoice picked(int slot) const;
+    // A sample of the slot's run for that slot alone (its id in that run, shown as is);
+    // empty: the selected sample, as the other panels follow it. A key the slot's run
+    // does not offer changes nothing.
+    void pickSample(int slot, const QString& sampleKey);
+    QString pickedSample(int slot) const;
     HeatmapView* heatmap(int slot) const { return m_maps[slot]; }
     // The title of a slot's heatmap: configuration, answer, signature.
     QString caption(int slot) const;
@@ -62,6 +73,9 @@ class ComparePanel : public QWidget
 
   private:
     void reload();
+    // The slot's sample chooser: "the selected sample", then its run's keys; keeps the
+    // key picked when the run still holds it.
+    void fillSampleChooser(int slot);
 
     QVector<CompareChoice> m_choices;
     QString m_sample;
@@ -69,6 +83,8 @@ class ComparePanel : public QWidget
     QString m_slotSample[3];
     QLabel* m_match;
     QComboBox* m_combos[3];
+    QComboBox* m_sampleCombos[3];
+    QHash<QString, QStringList> m_runSamples;
     CompareChoice m_preferred[2];
     HeatmapView* m_maps[3];
     LatestRequest* m_request;

@@ -90,7 +90,7 @@ void MainWindow::connectSession()
         if (m_pendingRestore && m_pendingRestore->currentRun == data.path &&
             m_session->selection().overlapRatio < 0)
             m_session->setOverlapRatio(m_pendingRestore->overlapRatio);
-        m_openRuns->setConfigs(data.path, data.configs);
+        m_openRuns->setLoaded(data.path, data.configs, data.sampleKeys);
         m_watcher->watch(data.path);
         showRunStatus();
         m_stack->setCurrentWidget(m_runPage);

@@ -11,12 +11,14 @@ void OpenRuns::add(const QString& path)
     emit changed();
 }
 
-void OpenRuns::setConfigs(const QString& path, const QVector<ConfigChoice>& configs)
+void OpenRuns::setLoaded(const QString& path, const QVector<ConfigChoice>& configs,
+                         const QStringList& sampleKeys)
 {
     if (path.isEmpty())
         return;
     add(path);
     m_configs.insert(path, configs);
+    m_samples.insert(path, sampleKeys);
     emit changed();
 }
 
@@ -25,6 +27,7 @@ void OpenRuns::remove(const QString& path)
     if (!m_paths.removeAll(path))
         return;
     m_configs.remove(path);
+    m_samples.remove(path);
     emit removed(path);
     emit changed();
 }

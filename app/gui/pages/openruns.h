@@ -8,8 +8,8 @@
 
 namespace kvl {
 
-// The runs open in the window, in the order opened, with the configurations of each one
-// loaded: the Runs dock lists them, the compare pages offer them.
+// The runs open in the window, in the order opened, with the configurations and sample
+// keys of each one loaded: the Runs dock lists them, the compare pages offer them.
 class OpenRuns : public QObject
 {
     Q_OBJECT
@@ -20,11 +20,15 @@ class OpenRuns : public QObject
     bool contains(const QString& path) const { return m_paths.contains(path); }
     // The configurations of a run once it was loaded (empty before).
     QVector<ConfigChoice> configs(const QString& path) const { return m_configs.value(path); }
+    // The sample keys of a run once it was loaded (empty before).
+    QStringList sampleKeys(const QString& path) const { return m_samples.value(path); }
     // How many of the open runs were loaded (their configurations known).
     qsizetype loadedCount() const { return m_configs.size(); }
 
     void add(const QString& path);
-    void setConfigs(const QString& path, const QVector<ConfigChoice>& configs);
+    // What a loaded run holds; adds it when it is not open yet.
+    void setLoaded(const QString& path, const QVector<ConfigChoice>& configs,
+                   const QStringList& sampleKeys);
     void remove(const QString& path);
 
   signals:
@@ -35,6 +39,7 @@ class OpenRuns : public QObject
   private:
     QStringList m_paths;
     QHash<QString, QVector<ConfigChoice>> m_configs;
+    QHash<QString, QStringList> m_samples;
 };
 
 } // namespace kvl

@@ -124,10 +124,13 @@ void CompareSamplesPage::updateChoices()
         paths.prepend(current);
     const bool several = runs.loadedCount() > 1;
     QVector<CompareChoice> choices;
-    for (const QString& path : paths)
+    QHash<QString, QStringList> samples;
+    for (const QString& path : paths) {
+        samples.insert(path, runs.sampleKeys(path));
         for (const ConfigChoice& c : runs.configs(path))
             choices << CompareChoice{path, several ? QFileInfo(path).completeBaseName() : QString(),
                                      c};
+    }
     // A = the focus configuration, B = another compressor at the same ratio.
     CompareChoice a, b;
     for (const CompareChoice& c : choices) {
@@ -141,7 +144,7 @@ void CompareSamplesPage::updateChoices()
             b = c;
     }
     m_panel->setPreferred(a, b);
-    m_panel->setChoices(choices);
+    m_panel->setChoices(choices, samples);
 }
 
 PlotView* CompareSamplesPage::exportedView() const

@@ -1,6 +1,7 @@
 // The Compare tab over two hand-made runs (comparefixtures.h): the Samples page
 // shows a sample of another run only when that run holds the same content (whatever
-// its id) and refuses a mismatched one; the Runs page says how many samples matched,
+// its id) and refuses a mismatched one, and compares two samples under one
+// configuration; the Runs page says how many samples matched,
 // names the rest, overlays both runs' accuracy over the matched samples and lists
 // the deltas (exported with the '#' provenance lines).
 #include "comparefixtures.h"
@@ -83,6 +84,62 @@ class TstRunComparePanels : public QObject
         QCOMPARE(panel.slotSample(2), QString());
         QVERIFY2(panel.caption(2).contains(QLatin1String("holds no sample with the same content")),
                  qPrintable(panel.caption(2)));
+    }
+
+    void samplesPageComparesTwoSamples()
+    {
+        // A and B on one configuration, each on a sample of its own; the reference
+        // follows the toolbar's sample. A panel's own sample is shown under its own id,
+        // even on another run (no content matching: the user chose it).
+        ComparePanel panel;
+        const ConfigChoice full{QStringLiteral("FullCache"), 0.0};
+        const ConfigChoice snap{QStringLiteral("SnapKV"), 0.5};
+        const QHash<QString, QStringList> keys{
+            {m_a, {QStringLiteral("p1"), QStringLiteral("p2"), QStringLiteral("p3")}},
+            {m_b, {QStringLiteral("p1"), QStringLiteral("x2")}}};
+        panel.setChoices({{m_a, QStringLiteral("run-a"), full},
+                          {m_a, QStringLiteral("run-a"), snap},
+                          {m_b, QStringLiteral("run-b"), snap}},
+                         keys);
+        panel.pick(0, 0);
+        panel.pick(1, 1);
+        panel.pick(2, 1);
+        QCOMPARE(panel.pickedSample(1), QString());
+        panel.pickSample(1, QStringLiteral("p1"));
+        QSignalSpy shown(&panel, &ComparePanel::detailsAvailable);
+        panel.pickSample(2, QStringLiteral("p2"));
+        panel.setSample(QStringLiteral("p3"), m_a);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !shown.isEmpty() && panel.slotSample(0) == "p3" && panel.slotSample(2) == "p2", 5000);
+        QCOMPARE(panel.slotSample(1), QStringLiteral("p1"));
+        // p1 under SnapKV is wrong in run A, p2 right: both named with their sample.
+        QVERIFY2(panel.caption(1).contains(QLatin1String("sample p1")) &&
+                     panel.caption(1).contains(QLatin1String("(wrong)")),
+                 qPrintable(panel.caption(1)));
+        QVERIFY2(panel.caption(2).contains(QLatin1String("sample p2")) &&
+                     panel.caption(2).contains(QLatin1String("answer Ann (correct)")),
+                 qPrintable(panel.caption(2)));
+        QVERIFY(!panel.caption(0).contains(QLatin1String("sample p")));
+
+        // A key its run does not hold changes nothing; B moved to run B offers B's keys.
+        panel.pickSample(1, QStringLiteral("x2"));
+        QCOMPARE(panel.pickedSample(1), QStringLiteral("p1"));
+        shown.clear();
+        panel.pick(2, 2);
+        QCOMPARE(panel.pickedSample(2), QString()); // p2 is not an id of run B
+        panel.pickSample(2, QStringLiteral("p1"));
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && panel.slotSample(2) == "p1" &&
+                                     panel.caption(2).contains(QLatin1String("Zoe Hart")),
+                                 5000);
+        // Chosen by id, not refused as the toolbar's p1 of run A would be.
+        QVERIFY2(!panel.caption(2).contains(QLatin1String("not compared")),
+                 qPrintable(panel.caption(2)));
+
+        // Back to the toolbar's sample: the other run's sample is matched by content again.
+        shown.clear();
+        panel.pickSample(2, QString());
+        panel.setSample(QStringLiteral("p2"), m_a);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty() && panel.slotSample(2) == "x2", 5000);
     }
 
     void runsPageComparesMatchedSamples()
