@@ -1,5 +1,6 @@
 #include "headgridview.h"
 
+#include "colorscaleticks.h"
 #include "headselection.h"
 #include "heatmapview.h"
 
@@ -218,6 +219,7 @@ void HeadGridView::rebuild()
     scale->setDataRange(QCPRange(m_colorRange.first, m_colorRange.second));
     scale->axis()->setLabel(tr("Attention (one scale)"));
     scale->setBarWidth(10);
+    fitColorScaleTicks(scale);
     plot()->plotLayout()->setColumnStretchFactor(1, 0.01);
     finishRebuild();
 }

@@ -1,6 +1,7 @@
 #include "overlapmatrixview.h"
 
 #include "colormaps.h"
+#include "colorscaleticks.h"
 #include "csvtable.h"
 
 #include <QLabel>
@@ -94,6 +95,7 @@ void OverlapMatrixView::rebuild()
     m_rect->setMarginGroup(QCP::msTop | QCP::msBottom, group);
     scale->setMarginGroup(QCP::msTop | QCP::msBottom, group);
     pal.applyTo(scale->axis());
+    fitColorScaleTicks(scale);
 
     QFont cellFont = plot()->font();
     if (n > 4)

@@ -1,5 +1,7 @@
 #include "pooledmapview.h"
 
+#include "colorscaleticks.h"
+
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QRubberBand>
@@ -250,6 +252,7 @@ QCPColorScale* PooledMapView::addColorScale(QCPAxisRect* rect, QCPColorMap* map,
     rect->setMarginGroup(QCP::msTop | QCP::msBottom, group);
     scale->setMarginGroup(QCP::msTop | QCP::msBottom, group);
     viewPalette().applyTo(scale->axis());
+    fitColorScaleTicks(scale);
     return scale;
 }
 
