@@ -506,6 +506,18 @@ Multihop answers write the chain out (Hotel = Sierra = Kilo = 7); for the rows F
         <source>sample %1 (same content as %2)</source>
         <translation>サンプル %1（%2 と同じ内容）</translation>
     </message>
+    <message>
+        <source>The sample this panel shows: the one selected in the toolbar, or one of its own to compare two samples under one configuration</source>
+        <translation>このパネルが表示するサンプル：ツールバーで選択したもの、または一つの構成で二つのサンプルを比べるための個別のサンプル</translation>
+    </message>
+    <message>
+        <source>Sample:</source>
+        <translation>サンプル：</translation>
+    </message>
+    <message>
+        <source>selected in the toolbar</source>
+        <translation>ツールバーで選択中</translation>
+    </message>
 </context>
 <context>
     <name>kvl::DecodingCurvesPage</name>
@@ -772,6 +784,10 @@ With two or more compressors at one ratio, this view counts the samples each com
         <translation>
             <numerusform>%1 で失敗（C→W）: %n サンプル</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>the %1 largest of %2 intersections; the CSV holds every one</source>
+        <translation>%2 個の共通部分のうち大きい %1 個。CSV にはすべてを収録</translation>
     </message>
 </context>
 <context>

@@ -49,7 +49,7 @@ FailureSetsView::FailureSetsView(QWidget* parent)
 QStringList FailureSetsView::members(int column) const
 {
     QStringList names;
-    if (column >= 0 && column < m_data.intersections.size())
+    if (column >= 0 && column < shownColumns())
         for (int m : m_data.intersections[column].members)
             names << m_data.names.value(m);
     return names;
@@ -58,7 +58,7 @@ QStringList FailureSetsView::members(int column) const
 QStringList FailureSetsView::nonMembers(int column) const
 {
     QStringList names;
-    if (column >= 0 && column < m_data.intersections.size())
+    if (column >= 0 && column < shownColumns())
         for (int s = 0; s < m_data.names.size(); ++s)
             if (!m_data.intersections[column].members.contains(s))
                 names << m_data.names[s];
@@ -67,7 +67,7 @@ QStringList FailureSetsView::nonMembers(int column) const
 
 void FailureSetsView::selectColumn(int column)
 {
-    m_selected = column >= 0 && column < m_data.intersections.size() ? column : -1;
+    m_selected = column >= 0 && column < shownColumns() ? column : -1;
     if (hasData())
         rebuild();
     if (m_selected >= 0)
@@ -80,6 +80,10 @@ void FailureSetsView::setData(const FailureSets& data)
     m_selected = -1;
     Provenance p = provenance();
     p.ratio = data.ratio;
+    if (shownColumns() < m_data.intersections.size())
+        p.note = tr("the %1 largest of %2 intersections; the CSV holds every one")
+                     .arg(shownColumns())
+                     .arg(m_data.intersections.size());
     setProvenance(p);
     setHasData(!m_data.isEmpty());
     // The ratio belongs in the title: the same compressors fail other samples elsewhere.
@@ -101,7 +105,7 @@ void FailureSetsView::rebuild()
 {
     const ViewPalette& pal = viewPalette();
     const int sets = int(m_data.names.size());
-    const int columns = int(m_data.intersections.size());
+    const int columns = shownColumns();
     resetPlot();
     auto* grid = new QCPLayoutGrid;
     plot()->plotLayout()->addElement(1, 0, grid);
@@ -112,8 +116,10 @@ void FailureSetsView::rebuild()
     grid->addElement(1, 1, m_dots);
     grid->addElement(1, 0, sizes);
     grid->setColumnStretchFactors({0.28, 0.72});
-    // Dot rows a readable height each; the bars take the rest.
-    grid->setRowStretchFactors({0.62, 0.38});
+    // Dot rows a readable height each (more presses, a larger share); the bars take
+    // the rest.
+    const double dotShare = std::clamp(0.07 * sets, 0.38, 0.6);
+    grid->setRowStretchFactors({1.0 - dotShare, dotShare});
     auto* columnsGroup = new QCPMarginGroup(plot());
     m_bars->setMarginGroup(QCP::msLeft | QCP::msRight, columnsGroup);
     m_dots->setMarginGroup(QCP::msLeft | QCP::msRight, columnsGroup);
@@ -233,7 +239,7 @@ void FailureSetsView::rebuild()
 
 QString FailureSetsView::describe(int column) const
 {
-    if (column < 0 || column >= m_data.intersections.size())
+    if (column < 0 || column >= shownColumns())
         return {};
     const FailureIntersection& i = m_data.intersections[column];
     QStringList names;
@@ -253,7 +259,20 @@ int FailureSetsView::columnAt(const QPoint& pixel) const
     if (!area.contains(pixel))
         return -1;
     const int c = int(std::lround(m_dots->axis(QCPAxis::atBottom)->pixelToCoord(pixel.x())));
-    return c >= 0 && c < m_data.intersections.size() ? c : -1;
+    return c >= 0 && c < shownColumns() ? c : -1;
+}
+
+int FailureSetsView::shownColumns() const
+{
+    const int all = int(m_data.intersections.size());
+    return m_maxColumns > 0 ? std::min(all, m_maxColumns) : all;
+}
+
+void FailureSetsView::setMaxColumns(int n)
+{
+    m_maxColumns = std::max(0, n);
+    if (hasData())
+        rebuild();
 }
 
 QPoint FailureSetsView::columnCenter(int column) const

@@ -21,6 +21,10 @@ class FailureSetsView : public PlotView
 
     // Takes the ratio into the title and the provenance.
     void setData(const FailureSets& data);
+    // Draws only the `n` largest intersections (0: all), saying so under the plot; the
+    // CSV keeps every one. For print: eight presses have up to 255 intersections, and
+    // a single column shows ~30 readable ones.
+    void setMaxColumns(int n);
     const FailureSets& data() const { return m_data; }
     void clear() override;
 
@@ -49,11 +53,13 @@ class FailureSetsView : public PlotView
     void rebuild() override;
 
   private:
+    int shownColumns() const;
     QString m_baseTitle;
     FailureSets m_data;
     QCPAxisRect* m_bars = nullptr;
     QCPAxisRect* m_dots = nullptr;
     int m_selected = -1;
+    int m_maxColumns = 0;
     int m_pressColumn = -1;
 };
 

@@ -14,6 +14,7 @@ namespace kvl {
 namespace {
 
 constexpr double kSlack = 1.0; // px: rounding in QCustomPlot's own layout
+constexpr double kSmallestLabelPt = 5.0;
 
 struct TextBox
 {
@@ -279,6 +280,9 @@ bool PrintLayoutFit::fitOnce(QCustomPlot* plot, QSize layoutSize)
 {
     layOutAt(plot, layoutSize);
     const QRectF canvas(QPointF(0, 0), QSizeF(layoutSize));
+    // First where the legend goes: every other measure depends on the plot's width.
+    if (moveSideLegendsBelow(plot, canvas.width()))
+        return true;
     bool changed = false;
     for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
         auto* text = qobject_cast<QCPTextElement*>(element);
@@ -316,9 +320,19 @@ bool PrintLayoutFit::fitOnce(QCustomPlot* plot, QSize layoutSize)
                     changed = true;
                 }
             }
-            if (axis->orientation() == Qt::Horizontal && axis->tickLabels() &&
-                axis->tickLabelRotation() == 0.0 && turnCollidingLabels(axis))
+            if (!axis->tickLabels())
+                continue;
+            // Computed ticks (counts, shares) are thinned; named ticks (configurations,
+            // presses) are each needed: turned 45°, then set smaller.
+            if (!qSharedPointerDynamicCast<QCPAxisTickerText>(axis->ticker())) {
+                if (thinCollidingTicks(axis))
+                    changed = true;
+            } else if (axis->orientation() == Qt::Horizontal && axis->tickLabelRotation() == 0.0) {
+                if (turnCollidingLabels(axis))
+                    changed = true;
+            } else if (shrinkCollidingLabels(axis)) {
                 changed = true;
+            }
         }
     for (int i = 0; i < plot->itemCount(); ++i) {
         auto* item = qobject_cast<QCPItemText*>(plot->item(i));
@@ -381,6 +395,37 @@ bool PrintLayoutFit::fitOnce(QCustomPlot* plot, QSize layoutSize)
                                              QPointF(shift, lift));
         changed = true;
     }
+    // A heading over its plot that grew upward when wrapped (a panel title in the plot's
+    // top margin) and now runs into a title above: the plot's top margin grows by what
+    // it lacks.
+    std::vector<QRectF> titles;
+    for (QCPLayoutElement* element : plot->plotLayout()->elements(true))
+        if (auto* text = qobject_cast<QCPTextElement*>(element);
+            text && text->visible() && !text->text().isEmpty())
+            titles.push_back(text->rect());
+    for (int i = 0; i < plot->itemCount(); ++i) {
+        auto* item = qobject_cast<QCPItemText*>(plot->item(i));
+        const std::optional<TextBox> box = item ? itemTextBox(item) : std::nullopt;
+        QCPAxis* keyAxis = item ? item->position->keyAxis() : nullptr;
+        QCPAxisRect* rect = keyAxis ? keyAxis->axisRect() : nullptr;
+        if (!box || !rect || box->rect.bottom() > rect->rect().top() + kSlack)
+            continue;
+        double lacking = 0.0;
+        for (const QRectF& title : titles)
+            if (overlap(title, box->rect))
+                lacking = std::max(lacking, title.bottom() - box->rect.top() + 2.0);
+        if (lacking <= 0.0)
+            continue;
+        const QMargins before = rect->minimumMargins();
+        m_undo.push_back([rect = QPointer<QCPAxisRect>(rect), before] {
+            if (rect)
+                rect->setMinimumMargins(before);
+        });
+        QMargins more = before;
+        more.setTop(std::max(before.top(), rect->margins().top()) + int(std::ceil(lacking)));
+        rect->setMinimumMargins(more);
+        return true; // laid out anew before anything else is measured
+    }
     // Cell annotations that run into each other keep their first line, the value, all
     // of them alike (the details stay in the CSV and the window).
     std::vector<std::pair<QCPItemText*, QRectF>> placed;
@@ -403,6 +448,26 @@ bool PrintLayoutFit::fitOnce(QCustomPlot* plot, QSize layoutSize)
                     item->setText(before);
             });
             item->setText(before.section(QLatin1Char('\n'), 0, 0));
+            changed = true;
+        }
+    if (changed)
+        return true;
+    // Values that still run into each other (an 8 x 8 overlap matrix, the counts over
+    // 40 UpSet columns in a single column) are left out, all of their kind (font) alike:
+    // the colours and axes carry the figure, the CSV every number.
+    QSet<QString> crowdedFonts;
+    for (size_t i = 0; i < placed.size(); ++i)
+        for (size_t j = i + 1; j < placed.size(); ++j)
+            if (placed[i].first->font() == placed[j].first->font() &&
+                overlap(placed[i].second, placed[j].second))
+                crowdedFonts.insert(placed[i].first->font().toString());
+    for (const auto& [item, rect] : placed)
+        if (crowdedFonts.contains(item->font().toString())) {
+            m_undo.push_back([item = QPointer<QCPItemText>(item)] {
+                if (item)
+                    item->setVisible(true);
+            });
+            item->setVisible(false);
             changed = true;
         }
     return changed;
@@ -435,13 +500,151 @@ bool PrintLayoutFit::turnCollidingLabels(QCPAxis* axis)
     return true;
 }
 
+namespace {
+bool labelsCollide(QCPAxis* axis)
+{
+    const std::vector<TextBox> labels = tickLabels(axis);
+    for (size_t i = 1; i < labels.size(); ++i)
+        if (collide(axis, labels[i - 1], labels[i]))
+            return true;
+    return false;
+}
+} // namespace
+
+// Computed tick labels that run into each other: fewer ticks.
+bool PrintLayoutFit::thinCollidingTicks(QCPAxis* axis)
+{
+    const QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
+    if (!ticker || ticker->tickCount() <= 2 || !labelsCollide(axis))
+        return false;
+    const int before = ticker->tickCount();
+    m_undo.push_back([ticker, before] { ticker->setTickCount(before); });
+    ticker->setTickCount(before - 1);
+    return true;
+}
+
+// Named tick labels that collide even turned: a smaller font, down to kSmallestLabelPt
+// (5 pt still reads in print), then turned upright, then grouped; past that the labels
+// stay as they are and the check reports them.
+bool PrintLayoutFit::shrinkCollidingLabels(QCPAxis* axis)
+{
+    const QFont before = axis->tickLabelFont();
+    if (!labelsCollide(axis))
+        return false;
+    if (before.pointSizeF() <= kSmallestLabelPt) {
+        // Upright strips sit a whole tick apart, turned ones only sin 45° of it.
+        if (axis->orientation() == Qt::Horizontal && std::abs(axis->tickLabelRotation()) < 90.0) {
+            m_undo.push_back([axis = QPointer<QCPAxis>(axis), angle = axis->tickLabelRotation()] {
+                if (axis)
+                    axis->setTickLabelRotation(angle);
+            });
+            axis->setTickLabelRotation(axis->axisType() == QCPAxis::atBottom ? -90.0 : 90.0);
+            return true;
+        }
+        return dropRepeatedFirstWords(axis);
+    }
+    m_undo.push_back([axis = QPointer<QCPAxis>(axis), before] {
+        if (axis)
+            axis->setTickLabelFont(before);
+    });
+    QFont smaller = before;
+    smaller.setPointSizeF(std::max(kSmallestLabelPt, before.pointSizeF() * 0.8));
+    axis->setTickLabelFont(smaller);
+    return true;
+}
+
+// Named tick labels still colliding at the smallest font: a first word that repeats the
+// label before it is left out ("snapkv 0.25", "0.5", "0.75", "tova 0.25", ...), as a
+// paper's grouped axis reads.
+bool PrintLayoutFit::dropRepeatedFirstWords(QCPAxis* axis)
+{
+    auto text = qSharedPointerDynamicCast<QCPAxisTickerText>(axis->ticker());
+    if (!text)
+        return false;
+    const QMap<double, QString> ticks = text->ticks();
+    QMap<double, QString> grouped;
+    QString previousFirst;
+    bool dropped = false;
+    for (auto it = ticks.begin(); it != ticks.end(); ++it) {
+        const QString label = it.value().simplified();
+        const qsizetype space = label.indexOf(QLatin1Char(' '));
+        const QString first = space > 0 ? label.left(space) : QString();
+        if (!first.isEmpty() && first == previousFirst) {
+            grouped.insert(it.key(), label.mid(space + 1));
+            dropped = true;
+        } else {
+            grouped.insert(it.key(), it.value());
+        }
+        previousFirst = first;
+    }
+    if (!dropped)
+        return false;
+    m_undo.push_back([text, ticks] { text->setTicks(ticks); });
+    text->setTicks(grouped);
+    return true;
+}
+
+// A legend beside its plot that leaves the plot less than half the figure's width goes
+// to the grid its view named for it (kPrintLegendBelow), in two columns where two fit.
+bool PrintLayoutFit::moveSideLegendsBelow(QCustomPlot* plot, double canvasWidth)
+{
+    bool moved = false;
+    for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
+        auto* legend = qobject_cast<QCPLegend*>(element);
+        if (!legend || !legend->visible())
+            continue;
+        auto* below =
+            qobject_cast<QCPLayoutGrid*>(legend->property(kPrintLegendBelow).value<QObject*>());
+        auto* from = qobject_cast<QCPLayoutGrid*>(legend->layout());
+        if (!below || !from || from == below)
+            continue;
+        double widest = 0.0;
+        for (QCPAxisRect* rect : plot->axisRects())
+            widest = std::max(widest, double(rect->rect().width()));
+        if (widest >= 0.5 * canvasWidth)
+            continue;
+        int index = -1;
+        for (int i = 0; i < from->elementCount(); ++i)
+            if (from->elementAt(i) == legend)
+                index = i;
+        int row = 0, column = 0;
+        from->indexToRowCol(index, row, column);
+        const int wrap = legend->wrap();
+        const QCPLayoutGrid::FillOrder order = legend->fillOrder();
+        from->take(legend);
+        below->addElement(0, 0, legend);
+        double itemWidth = 0.0;
+        for (int i = 0; i < legend->itemCount(); ++i)
+            itemWidth =
+                std::max(itemWidth, double(legend->item(i)->minimumOuterSizeHint().width()));
+        const QMargins m = legend->margins();
+        if (2 * itemWidth + legend->columnSpacing() + m.left() + m.right() <= canvasWidth - 8) {
+            legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
+            legend->setWrap(2);
+            legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+        }
+        m_undo.push_back([legend = QPointer<QCPLegend>(legend),
+                          below = QPointer<QCPLayoutGrid>(below),
+                          from = QPointer<QCPLayoutGrid>(from), row, column, wrap, order] {
+            if (!legend || !below || !from)
+                return;
+            legend->setWrap(wrap);
+            legend->setFillOrder(order, true);
+            below->take(legend);
+            from->addElement(row, column, legend);
+        });
+        moved = true;
+    }
+    return moved;
+}
+
 PrintLayoutFit::PrintLayoutFit(QCustomPlot* plot, QSize layoutSize)
 {
     // A wrapped footer takes height, the plot then gets less, a colour scale beside it
     // other tick labels: a few passes settle it.
     // A pass that changes nothing has laid out the current texts already; only after a
     // pass that changed something is one more layout (a full render) needed.
-    for (int pass = 0; pass < 3; ++pass)
+    for (int pass = 0; pass < 8; ++pass)
         if (!fitOnce(plot, layoutSize))
             return;
     layOutAt(plot, layoutSize);

@@ -28,10 +28,20 @@ void layOutAt(QCustomPlot* plot, QSize layoutSize);
 // that PrintLayoutFit uses where the text does not fit ("Jaccard: A vs B").
 inline constexpr const char* kPrintShortText = "kvlPrintShortText";
 
+// The name of a QObject property a view may set on a legend that stands beside its
+// plot: the QCPLayoutGrid (a QObject*) under the plot where PrintLayoutFit moves the
+// legend when the plot beside it gets less than half the figure's width (the signature
+// bars at 3.5 in). The grid stays empty, and takes no room, on screen.
+inline constexpr const char* kPrintLegendBelow = "kvlPrintLegendBelow";
+
 // Makes a plot fit a paper size for the time of an export (RAII): a title, note or
 // footer wider than its room is wrapped at word boundaries, an axis title longer than
-// its axis likewise, and the tick labels of a horizontal axis that collide are turned
-// 45°. Gives every text and angle back when destroyed.
+// its axis likewise, computed tick labels that collide get fewer ticks, named ones are
+// turned 45° on a horizontal axis, then set smaller (to 5 pt), turned 90°, then grouped (a first
+// word that repeats the label before it left out), cell values that still
+// overlap are left out, and a side legend that leaves its plot too narrow moves under it
+// (kPrintLegendBelow). Gives every text, angle, font, tick count, place and value back
+// when destroyed.
 class PrintLayoutFit
 {
   public:
@@ -43,6 +53,10 @@ class PrintLayoutFit
   private:
     bool fitOnce(QCustomPlot* plot, QSize layoutSize);
     bool turnCollidingLabels(QCPAxis* axis);
+    bool thinCollidingTicks(QCPAxis* axis);
+    bool shrinkCollidingLabels(QCPAxis* axis);
+    bool dropRepeatedFirstWords(QCPAxis* axis);
+    bool moveSideLegendsBelow(QCustomPlot* plot, double canvasWidth);
 
     std::vector<std::function<void()>> m_undo; // in the order the changes were made
 };

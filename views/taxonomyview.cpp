@@ -1,5 +1,7 @@
 #include "taxonomyview.h"
 
+#include "figurelayoutcheck.h"
+
 #include "csvtable.h"
 #include "signaturenames.h"
 
@@ -23,13 +25,11 @@ TaxonomyView::TaxonomyView(QWidget* parent)
                    tr("No run open.\nThe taxonomy shows, for each compressor and ratio, why "
                       "rows that FullCache answers correctly fail under compression."),
                    QStringLiteral("signature"), parent)
-{
-}
+{}
 
 TaxonomyView::TaxonomyView(const QString& title, const QString& emptyHint,
                            const QString& categoryColumn, QWidget* parent)
-    : PlotView(title, emptyHint, parent)
-    , m_categoryColumn(categoryColumn)
+    : PlotView(title, emptyHint, parent), m_categoryColumn(categoryColumn)
 {
     connect(
         plot(), &QCustomPlot::plottableClick, this,
@@ -94,6 +94,12 @@ void TaxonomyView::rebuild()
     legend->setBrush(QBrush(pal.background));
     legend->setBorderPen(Qt::NoPen);
     legend->setTextColor(pal.foreground);
+    // At 3.5 in the bars would get a third of the width: print moves the legend under
+    // them (PrintLayoutFit); on screen this grid is empty and takes no room.
+    auto* underBars = new QCPLayoutGrid;
+    plot()->plotLayout()->addElement(2, 0, underBars);
+    plot()->plotLayout()->setRowStretchFactor(2, 0.001);
+    legend->setProperty(kPrintLegendBelow, QVariant::fromValue<QObject*>(underBars));
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double maxTotal = 0.0;
@@ -140,8 +146,8 @@ void TaxonomyView::rebuild()
 
 QString TaxonomyView::csv() const
 {
-    CsvTable table({QStringLiteral("compressor"), QStringLiteral("ratio"),
-                    m_categoryColumn, QStringLiteral("count"), QStringLiteral("share")});
+    CsvTable table({QStringLiteral("compressor"), QStringLiteral("ratio"), m_categoryColumn,
+                    QStringLiteral("count"), QStringLiteral("share")});
     for (const TaxonomyBar& bar : m_data.bars) {
         const int total = barTotal(bar);
         for (int s = 0; s < m_data.signatures.size(); ++s) {

@@ -29,10 +29,11 @@ Provenance BatchFigures::withBase(Provenance p) const
     return p;
 }
 
-void BatchFigures::add(const QString& name, PlotView* view, double aspect, const QString& reason)
+void BatchFigures::add(const QString& name, PlotView* view, double aspect, const QString& reason,
+                       double minHeightInches)
 {
     if (view->hasData())
-        m_figures.push_back({name, view, aspect});
+        m_figures.push_back({name, view, aspect, 0.0, minHeightInches});
     else
         skip(name, reason);
 }

@@ -26,13 +26,16 @@ class BatchFigures
         PlotView* view = nullptr;
         double aspect = 0.62;
         double heightInches = 0.0; // > 0: this height at every width (grids of rows)
+        // Never under 2.6 in, which a title, a footer and a readable plot need (a single
+        // column's 3.5 in x 0.62 is 2.2 in; tst_figurelayout); more for a figure whose
+        // legend goes under the plot in a single column.
+        double minHeightInches = 2.6;
 
-        // The figure's height at `widthInches` on paper: never under 2.6 in, which a
-        // title, a footer and a readable plot need (a single column's 3.5 in x 0.62 is
-        // 2.2 in; tst_figurelayout).
+        // The figure's height at `widthInches` on paper.
         double heightAt(double widthInches) const
         {
-            return heightInches > 0.0 ? heightInches : std::max(widthInches * aspect, 2.6);
+            return heightInches > 0.0 ? heightInches
+                                      : std::max(widthInches * aspect, minHeightInches);
         }
     };
     // A CSV with no figure of its own (every suite's accuracy in one table).
@@ -56,7 +59,8 @@ class BatchFigures
         return view;
     }
     // Adds the view when it holds data, else lists `name: reason` as skipped.
-    void add(const QString& name, PlotView* view, double aspect, const QString& reason);
+    void add(const QString& name, PlotView* view, double aspect, const QString& reason,
+             double minHeightInches = 2.6);
     // The same with a height that does not shrink with the width: a grid whose rows
     // must stay readable in a single column.
     void addWithHeight(const QString& name, PlotView* view, double heightInches,

@@ -15,9 +15,15 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace kvl {
 
 namespace {
+
+// Columns of an exported UpSet: the largest intersections whose member dots stay apart
+// in a single column (eight presses make up to 255; the CSV keeps every one).
+constexpr int kPrintedIntersections = 12;
 
 QString noOverlapReason()
 {
@@ -239,10 +245,13 @@ void FailureSetsPage::exportFigures(BatchFigures& figures)
         figures.skip(QStringLiteral("failure-sets"), noOverlapReason());
     for (int i = 0; i < data.overlaps.size(); ++i) {
         auto* view = figures.make(new FailureSetsView);
+        view->setMaxColumns(kPrintedIntersections);
         view->setData(data.failureSets.value(i));
         figures.add(QStringLiteral("failure-sets-%1")
                         .arg(BatchFigures::ratioTag(data.overlapRatios.value(i))),
-                    view, 0.75, tr("no compressor fails a sample at this ratio"));
+                    view, 0.75, tr("no compressor fails a sample at this ratio"),
+                    // A dot row per compressor, each as tall as a dot and its name.
+                    std::max(2.6, 1.6 + 0.25 * data.failureSets.value(i).names.size()));
     }
 }
 

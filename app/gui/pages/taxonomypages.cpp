@@ -14,6 +14,10 @@ namespace kvl {
 
 namespace {
 
+// In a single column the bars' legend goes under them (PrintLayoutFit): 2.6 in left the
+// bars a strip between the legend and their turned labels.
+constexpr double kSignatureBarsMinHeight = 3.6;
+
 QString chainBreaksTitle()
 {
     return QCoreApplication::translate("kvl::MainWindow",
@@ -88,7 +92,8 @@ void TaxonomyPage::exportFigures(BatchFigures& figures)
 {
     auto* view = figures.make(new TaxonomyView);
     view->setData(figures.data().taxonomy);
-    figures.add(QStringLiteral("taxonomy"), view, 0.62, tr("no C→W row with a failure signature"));
+    figures.add(QStringLiteral("taxonomy"), view, 0.62, tr("no C→W row with a failure signature"),
+                kSignatureBarsMinHeight);
 }
 
 ChainBreaksPage::ChainBreaksPage(PageHost& host)
@@ -125,7 +130,8 @@ void ChainBreaksPage::exportFigures(BatchFigures& figures)
 {
     auto* view = figures.make(new TaxonomyView(chainBreaksTitle(), {}, QStringLiteral("break")));
     view->setData(figures.data().chainBreaks);
-    figures.add(QStringLiteral("chain-breaks"), view, 0.62, tr("no multihop C→W rows"));
+    figures.add(QStringLiteral("chain-breaks"), view, 0.62, tr("no multihop C→W rows"),
+                kSignatureBarsMinHeight);
 }
 
 } // namespace kvl
