@@ -32,7 +32,9 @@ QString CompareChoice::label() const
                              : QStringLiteral("%1: %2").arg(runName, config.label());
 }
 
-ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent), m_request(new LatestRequest(this))
+ComparePanel::ComparePanel(QWidget* parent)
+    : QWidget(parent), m_request(new LatestRequest(this)),
+      m_idleHint(tr("Pick a configuration and a sample (toolbar) to compare."))
 {
     auto* layout = new QVBoxLayout(this);
     auto* pickers = new QGridLayout;
@@ -56,7 +58,7 @@ ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent), m_request(new Lat
         });
         connect(m_sampleCombos[i], &QComboBox::currentIndexChanged, this, &ComparePanel::reload);
         m_maps[i] = new HeatmapView;
-        m_maps[i]->setEmptyHint(tr("Pick a configuration and a sample (toolbar) to compare."));
+        m_maps[i]->setEmptyHint(m_idleHint);
         split->addWidget(m_maps[i]);
     }
     // One colour range and one zoom over the three panels: equal colours mean equal
@@ -122,6 +124,15 @@ void ComparePanel::fillSampleChooser(int slot)
     for (const QString& key : keys)
         combo->addItem(key, key);
     combo->setCurrentIndex(std::max(0, combo->findData(kept)));
+}
+
+void ComparePanel::setIdleHint(const QString& hint)
+{
+    m_idleHint =
+        hint.isEmpty() ? tr("Pick a configuration and a sample (toolbar) to compare.") : hint;
+    for (int i = 0; i < 3; ++i)
+        if (!m_maps[i]->hasData())
+            m_maps[i]->setEmptyHint(m_idleHint);
 }
 
 void ComparePanel::pickSample(int slot, const QString& sampleKey)
@@ -297,11 +308,16 @@ void ComparePanel::reload()
                 p.ratio = picks[i].config.ratio;
                 p.note = tr("sample %1").arg(load.keys[i].isEmpty() ? m_sample : load.keys[i]);
                 m_maps[i]->setProvenance(p);
-                // A refused slot draws nothing: its empty state says why.
-                m_maps[i]->setEmptyHint(
-                    load.refusals[i].isEmpty()
-                        ? tr("Pick a configuration and a sample (toolbar) to compare.")
-                        : QStringLiteral("%1\n%2").arg(picks[i].label(), load.refusals[i]));
+                // A slot without a map says why: refused, attention not stored for the
+                // row, or not released by the source it was imported from.
+                QString why = m_idleHint;
+                if (!load.refusals[i].isEmpty())
+                    why = QStringLiteral("%1\n%2").arg(picks[i].label(), load.refusals[i]);
+                else if (!d.heatmapMissing.isEmpty())
+                    why = d.heatmapMissing;
+                else if (!d.notReleased.isEmpty())
+                    why = d.notReleased;
+                m_maps[i]->setEmptyHint(why);
                 if (d.heatmap.isEmpty())
                     m_maps[i]->clear();
                 else

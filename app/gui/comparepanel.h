@@ -60,6 +60,9 @@ class ComparePanel : public QWidget
     // does not offer changes nothing.
     void pickSample(int slot, const QString& sampleKey);
     QString pickedSample(int slot) const;
+    // What an empty panel says before it has a sample to show (empty: "pick a
+    // configuration and a sample"); an imported run says what its source did not release.
+    void setIdleHint(const QString& hint);
     HeatmapView* heatmap(int slot) const { return m_maps[slot]; }
     // The title of a slot's heatmap: configuration, answer, signature.
     QString caption(int slot) const;
@@ -85,6 +88,7 @@ class ComparePanel : public QWidget
     QComboBox* m_combos[3];
     QComboBox* m_sampleCombos[3];
     QHash<QString, QStringList> m_runSamples;
+    QString m_idleHint;
     CompareChoice m_preferred[2];
     HeatmapView* m_maps[3];
     LatestRequest* m_request;

@@ -9,6 +9,7 @@
 #include "sampledetail.h"
 #include "sampleinspector.h"
 #include "sessionstate.h"
+#include "storepolicy.h"
 #include "viewoptions.h"
 #include "views/heatmapview.h"
 
@@ -104,6 +105,9 @@ void CompareSamplesPage::bind(RunSession* session)
     RunPage::bind(session);
     connect(session, &RunSession::detailsAvailable, this, [this](const RunViewData& data) {
         updateChoices();
+        m_panel->setIdleHint(data.importedFrom.isEmpty()
+                                 ? QString()
+                                 : notReleasedText(data.importedFrom, data.notReleased));
         m_panel->setSample(data.sampleKey, this->session()->path());
     });
     connect(session, &RunSession::rowInspected, this, [this](const ResultRow& row) {

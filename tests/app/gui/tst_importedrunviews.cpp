@@ -1,15 +1,19 @@
 // A run imported from elsewhere (kvlens-cli import-run) in the app's view data: the
 // fixture release of tests/data/runimport/kvdiagnosis, whose rows hold outcomes and
 // diagnostics but no masks, attention or contexts. The views that have data show it;
-// those that would need what the source never released say so in place, and the
+// those that would need what the source never released say so in place (Compare samples
+// included), and the
 // figures' provenance names the source.
+#include "comparepanel.h"
 #include "contexthtml.h"
 #include "missingrowstext.h"
 #include "sampledetail.h"
 #include "storerunloader.h"
 
 #include "runimport/runimportformats.h"
+#include "views/heatmapview.h"
 
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -77,6 +81,27 @@ class TestImportedRunViews : public QObject
         QCOMPARE(d.heatmapMissing, said);
         const QString html = contextHtml(d);
         QVERIFY2(html.contains(QLatin1String("Imported from KVDiagnosis release")), qPrintable(html.left(200)));
+    }
+
+    // Compare samples: the answers in the captions, the maps' empty state says why.
+    void compareSamplesSaysWhatIsAbsent()
+    {
+        const QString said =
+            QStringLiteral("Imported from KVDiagnosis release: no masks, attention or contexts were released.");
+        ComparePanel panel;
+        panel.setIdleHint(said);
+        QCOMPARE(panel.heatmap(1)->emptyHint(), said);
+        panel.setChoices({{m_path, {}, {QStringLiteral("FullCache"), 0.0}},
+                          {m_path, {}, {QStringLiteral("snapkv"), 0.75}},
+                          {m_path, {}, {QStringLiteral("snapkv"), 0.75}}});
+        QSignalSpy shown(&panel, &ComparePanel::detailsAvailable);
+        panel.setSample(QStringLiteral("hotpotqa::hotpotqa_000000"), m_path);
+        QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 5000);
+        QVERIFY2(panel.caption(1).contains(QLatin1String("answer Lyon")), qPrintable(panel.caption(1)));
+        for (int slot = 0; slot < 3; ++slot) {
+            QVERIFY(!panel.heatmap(slot)->hasData());
+            QCOMPARE(panel.heatmap(slot)->emptyHint(), said);
+        }
     }
 
     void unsupportedCellsAreNoFailures()
