@@ -80,10 +80,13 @@ void FailureSetsView::setData(const FailureSets& data)
     m_selected = -1;
     Provenance p = provenance();
     p.ratio = data.ratio;
-    if (shownColumns() < m_data.intersections.size())
-        p.note = tr("the %1 largest of %2 intersections; the CSV holds every one")
-                     .arg(shownColumns())
-                     .arg(m_data.intersections.size());
+    const bool capped = shownColumns() < m_data.intersections.size();
+    const QString shown = tr("the %1 largest of %2 intersections; the CSV holds every one")
+                              .arg(shownColumns())
+                              .arg(m_data.intersections.size());
+    if (capped)
+        p.note = shown;
+    setNote(capped ? shown : QString());
     setProvenance(p);
     setHasData(!m_data.isEmpty());
     // The ratio belongs in the title: the same compressors fail other samples elsewhere.

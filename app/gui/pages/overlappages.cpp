@@ -24,6 +24,9 @@ namespace {
 // Columns of an exported UpSet: the largest intersections whose member dots stay apart
 // in a single column (eight presses make up to 255; the CSV keeps every one).
 constexpr int kPrintedIntersections = 12;
+// In the window: columns a 1280-px screen draws ~15 px apart (the CSV and the
+// drill-down keep every one).
+constexpr int kShownIntersections = 40;
 
 QString noOverlapReason()
 {
@@ -176,6 +179,7 @@ FailureSetsPage::FailureSetsPage(PageHost& host) : RunPage(host), m_view(new Fai
     layout->setContentsMargins(0, 4, 0, 0);
     m_ratios = addRatioRow(layout);
     layout->addWidget(m_view, 1);
+    m_view->setMaxColumns(kShownIntersections);
 }
 
 void FailureSetsPage::bind(RunSession* session)
