@@ -1751,10 +1751,6 @@ Runs of the instructions suite measure how often the answer leaks the system pro
         <translation>スイートあたりのサンプル数は 1 以上にしてください。</translation>
     </message>
     <message>
-        <source>Tokens &apos;%1&apos; is not MIN:MAX or N (1 ≤ MIN ≤ MAX).</source>
-        <translation>トークン数 &apos;%1&apos; は MIN:MAX または N の形ではありません（1 ≤ MIN ≤ MAX）。</translation>
-    </message>
-    <message>
         <source>%1: no such file.</source>
         <translation>%1: ファイルがありません。</translation>
     </message>
@@ -1765,18 +1761,6 @@ Runs of the instructions suite measure how often the answer leaks the system pro
     <message>
         <source>An empty press spec.</source>
         <translation>プレスの指定が空です。</translation>
-    </message>
-    <message>
-        <source>&apos;%1&apos; is not a number.</source>
-        <translation>&apos;%1&apos; は数値ではありません。</translation>
-    </message>
-    <message>
-        <source>%1: a ratio is the share of the context removed, in [0, 1).</source>
-        <translation>%1: 圧縮率はコンテキストから削除する割合で、[0, 1) の範囲です。</translation>
-    </message>
-    <message>
-        <source>Presses need at least one ratio.</source>
-        <translation>プレスには圧縮率が 1 つ以上必要です。</translation>
     </message>
     <message>
         <source>Unknown intervention target &apos;%1&apos;.</source>
@@ -3113,6 +3097,29 @@ kvlens-cli が書いた実行ファイルを開くか、同梱モデルで小さ
     <message>
         <source>and</source>
         <translation>と</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::SweepWords</name>
+    <message>
+        <source>token range &apos;%1&apos; is not MIN:MAX or N (1 ≤ MIN ≤ MAX)</source>
+        <translation>トークン数 &apos;%1&apos; は MIN:MAX または N の形ではありません（1 ≤ MIN ≤ MAX）。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a number</source>
+        <translation>&apos;%1&apos; は数値ではありません。</translation>
+    </message>
+    <message>
+        <source>%1: a ratio is the share of the context removed, in [0, 1)</source>
+        <translation>%1: 圧縮率はコンテキストから削除する割合で、[0, 1) の範囲です。</translation>
+    </message>
+    <message>
+        <source>%1 is listed twice</source>
+        <translation>%1 が 2 回指定されています。</translation>
+    </message>
+    <message>
+        <source>presses need at least one ratio</source>
+        <translation>プレスには圧縮率が 1 つ以上必要です。</translation>
     </message>
 </context>
 <context>

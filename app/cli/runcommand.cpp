@@ -6,6 +6,7 @@
 
 #include "checkpoint/modellocator.h"
 #include "common/error.h"
+#include "common/sweepwords.h"
 #include "run/experimentspec.h"
 #include "run/sweepconsole.h"
 #include "run/sweeprunner.h"
@@ -64,7 +65,7 @@ QJsonObject quickSpec(const QCommandLineParser& parser)
         bool ok = false;
         const double x = r.trimmed().toDouble(&ok);
         if (!ok)
-            throw Error(QStringLiteral("--ratios: '%1' is not a number").arg(r));
+            throw Error(QStringLiteral("--ratios: %1").arg(sweepwords::notANumber(r)));
         ratios.append(x);
     }
     spec.insert(QStringLiteral("ratios"), ratios);

@@ -1,8 +1,10 @@
 #include "newrunchoices.h"
 
+#include "common/sweepwords.h"
+
 #include "common/error.h"
-#include "store/runspecdifference.h"
 #include "store/runreader.h"
+#include "store/runspecdifference.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -98,6 +100,7 @@ QStringList NewRunChoices::arguments() const
 
 QVector<NewRunProblem> NewRunChoices::problems() const
 {
+    using sweepwords::asSentence;
     using Part = NewRunProblem::Part;
     QVector<NewRunProblem> out_;
     const auto add = [&out_](Part part, const QString& message) { out_.append({part, message}); };
@@ -110,8 +113,7 @@ QVector<NewRunProblem> NewRunChoices::problems() const
         if (n < 1)
             add(Part::Samples, tr("Samples per suite must be at least 1."));
         if (!tokenRangeOf(tokens, nullptr, nullptr))
-            add(Part::Samples,
-                tr("Tokens '%1' is not MIN:MAX or N (1 ≤ MIN ≤ MAX).").arg(tokens.trimmed()));
+            add(Part::Samples, asSentence(sweepwords::badTokenRange(tokens)));
     }
     QSet<QString> files;
     for (const QString& f : datasets) {
@@ -128,7 +130,7 @@ QVector<NewRunProblem> NewRunChoices::problems() const
         if (spec.isEmpty())
             add(Part::Presses, tr("An empty press spec."));
         else if (names.contains(spec))
-            add(Part::Presses, tr("%1 is listed twice.").arg(spec));
+            add(Part::Presses, asSentence(sweepwords::listedTwice(spec)));
         names.insert(spec);
     }
 
@@ -139,17 +141,16 @@ QVector<NewRunProblem> NewRunChoices::problems() const
         bool ok = false;
         const double r = x.trimmed().toDouble(&ok);
         if (!ok)
-            add(Part::Ratios, tr("'%1' is not a number.").arg(x.trimmed()));
+            add(Part::Ratios, asSentence(sweepwords::notANumber(x)));
         else if (r < 0.0 || r >= 1.0)
-            add(Part::Ratios,
-                tr("%1: a ratio is the share of the context removed, in [0, 1).").arg(x.trimmed()));
+            add(Part::Ratios, asSentence(sweepwords::ratioOutOfRange(x)));
         else if (seen.contains(r))
-            add(Part::Ratios, tr("%1 is listed twice.").arg(x.trimmed()));
+            add(Part::Ratios, asSentence(sweepwords::listedTwice(x)));
         else
             seen << r;
     }
     if (!presses.isEmpty() && seen.isEmpty())
-        add(Part::Ratios, tr("Presses need at least one ratio."));
+        add(Part::Ratios, asSentence(sweepwords::pressesNeedRatios()));
 
     if (!interventions.isEmpty() && interventions != QLatin1String("none") &&
         !interventionTargets().contains(interventions))

@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "common/jsonio.h"
+#include "common/sweepwords.h"
 #include "diagnose/interventionplan.h"
 
 #include <QDir>
@@ -158,9 +159,7 @@ std::pair<int, int> parseTokenRange(const QString& text, const QString& what)
     const int a = parts.value(0).toInt(&ok1);
     const int b = parts.size() == 2 ? parts[1].toInt(&ok2) : a;
     if (parts.size() > 2 || !ok1 || (parts.size() == 2 && !ok2) || a < 1 || b < a)
-        throw Error(
-            what,
-            QStringLiteral("token range '%1' is not MIN:MAX (1 <= MIN <= MAX) or N").arg(text));
+        throw Error(what, sweepwords::badTokenRange(text));
     return {a, b};
 }
 
@@ -216,22 +215,26 @@ ExperimentSpec ExperimentSpec::fromJson(const QJsonObject& object, const QString
         for (size_t j = 0; j < i; ++j)
             if (spec.compressors[i].name == spec.compressors[j].name)
                 f.fail(QStringLiteral("compressors[%1]").arg(i),
-                       QStringLiteral("'%1' is listed twice").arg(spec.compressors[i].name));
+                       sweepwords::listedTwice(spec.compressors[i].name));
 
     const QJsonValue ratios = f.value("ratios");
     if (!ratios.isUndefined() && !ratios.isArray())
         f.fail(QStringLiteral("ratios"), QStringLiteral("expected an array of numbers"));
     for (qsizetype i = 0; i < ratios.toArray().size(); ++i) {
         const QJsonValue r = ratios.toArray()[i];
-        if (!r.isDouble() || r.toDouble() < 0.0 || r.toDouble() >= 1.0)
-            f.fail(QStringLiteral("ratios[%1]").arg(i),
-                   QStringLiteral("a ratio is the fraction removed, in [0, 1)"));
+        // As the flag or the file wrote it, for the message.
+        const QString text =
+            r.isDouble() ? QString::number(r.toDouble()) : r.toVariant().toString();
+        if (!r.isDouble())
+            f.fail(QStringLiteral("ratios[%1]").arg(i), sweepwords::notANumber(text));
+        if (r.toDouble() < 0.0 || r.toDouble() >= 1.0)
+            f.fail(QStringLiteral("ratios[%1]").arg(i), sweepwords::ratioOutOfRange(text));
         if (std::find(spec.ratios.begin(), spec.ratios.end(), r.toDouble()) != spec.ratios.end())
-            f.fail(QStringLiteral("ratios[%1]").arg(i), QStringLiteral("listed twice"));
+            f.fail(QStringLiteral("ratios[%1]").arg(i), sweepwords::listedTwice(text));
         spec.ratios.push_back(r.toDouble());
     }
     if (!spec.compressors.empty() && spec.ratios.empty())
-        f.fail(QStringLiteral("ratios"), QStringLiteral("compressors need at least one ratio"));
+        f.fail(QStringLiteral("ratios"), sweepwords::pressesNeedRatios());
 
     const QJsonValue interventions = f.value("interventions");
     if (interventions.isUndefined() || interventions.isNull()) {

@@ -1,6 +1,7 @@
 // The New run dialog against a fake kvlens-cli (fakecli.h): the argument list its
 // choices build, the checks that refuse bad input before launch, the press editor,
 // and the run file's verdict (new, same experiment = resume, another = refused).
+#include "common/sweepwords.h"
 #include "fakecli.h"
 #include "newrunchoices.h"
 #include "newrundialog.h"
@@ -15,8 +16,10 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -236,6 +239,49 @@ class TstNewRunDialog : public QObject
         QVERIFY(!dialog.problems().isEmpty());
         QVERIFY(!dialog.startRun());
         QVERIFY(!dialog.process()->isRunning());
+    }
+
+    // The dialog and `kvlens-cli run` refuse the same mistake in the same words
+    // (core/common/sweepwords): the dialog's own command line, given to the real CLI,
+    // fails naming the phrase the dialog shows as a sentence.
+    void sameWordsAsTheCli_data()
+    {
+        QTest::addColumn<NewRunChoices>("choices");
+        QTest::addColumn<QString>("phrase");
+        const NewRunChoices ok = base(m_dir.filePath(QStringLiteral("w.kvl")));
+        NewRunChoices c = ok;
+        c.ratios = {QStringLiteral("1.5")};
+        QTest::newRow("ratio 1.5") << c << sweepwords::ratioOutOfRange(QStringLiteral("1.5"));
+        c = ok;
+        c.ratios = {QStringLiteral("half")};
+        QTest::newRow("ratio text") << c << sweepwords::notANumber(QStringLiteral("half"));
+        c = ok;
+        c.ratios = {QStringLiteral("0.5"), QStringLiteral("0.5")};
+        QTest::newRow("ratio twice") << c << sweepwords::listedTwice(QStringLiteral("0.5"));
+        c = ok;
+        c.ratios.clear();
+        QTest::newRow("no ratio") << c << sweepwords::pressesNeedRatios();
+        c = ok;
+        c.tokens = QStringLiteral("512:256");
+        QTest::newRow("tokens") << c << sweepwords::badTokenRange(QStringLiteral("512:256"));
+    }
+    void sameWordsAsTheCli()
+    {
+        QFETCH(NewRunChoices, choices);
+        QFETCH(QString, phrase);
+        QStringList shown;
+        for (const NewRunProblem& p : choices.problems())
+            shown << p.message;
+        QVERIFY2(shown.contains(sweepwords::asSentence(phrase)), qPrintable(shown.join(" | ")));
+        const QString cli = QStringLiteral(KVLENS_BUILD_DIR "/app/cli/kvlens-cli");
+        if (!QFileInfo(cli).isExecutable())
+            QSKIP("kvlens-cli is not built here (a sanitizer build leaves the engine out)");
+        QProcess run;
+        run.start(cli, choices.arguments());
+        QVERIFY(run.waitForFinished(120000));
+        QCOMPARE(run.exitCode(), 1);
+        const QString error = QString::fromUtf8(run.readAllStandardError());
+        QVERIFY2(error.contains(phrase), qPrintable(error));
     }
 
     void validBaseStarts()
