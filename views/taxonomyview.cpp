@@ -98,6 +98,9 @@ void TaxonomyView::rebuild()
     // them (PrintLayoutFit); on screen this grid is empty and takes no room.
     auto* underBars = new QCPLayoutGrid;
     plot()->plotLayout()->addElement(2, 0, underBars);
+    // An empty grid's largest size is nothing, which would hold the bars' column to its
+    // least width: a spacer, whose largest size is unbounded, keeps the column free.
+    underBars->addElement(0, 1, new QCPLayoutElement(plot()));
     plot()->plotLayout()->setRowStretchFactor(2, 0.001);
     legend->setProperty(kPrintLegendBelow, QVariant::fromValue<QObject*>(underBars));
 

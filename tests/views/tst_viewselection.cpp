@@ -72,6 +72,22 @@ class TstViewSelection : public QObject
         QCOMPARE(view.segmentCenter(2, 1), QPointF(2, 0.625));
     }
 
+    // On screen the legend stands beside the bars and takes its own width only; the grid
+    // under the bars that print moves the legend into (kPrintLegendBelow) is empty here
+    // and must not hold the bars' column to its least width (it once did: a third of the
+    // window).
+    void taxonomyBarsTakeTheWidth()
+    {
+        TaxonomyView view;
+        view.setData(sample::taxonomy());
+        showAndLayOut(&view);
+        const QRect bars = view.plot()->axisRect(0)->rect();
+        QVERIFY2(
+            bars.width() > view.plot()->width() / 2,
+            qPrintable(
+                QStringLiteral("bars %1 px of %2").arg(bars.width()).arg(view.plot()->width())));
+    }
+
     void taxonomyClickOutsideBarsIsSilent()
     {
         TaxonomyView view;
