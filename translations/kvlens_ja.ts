@@ -689,6 +689,45 @@ First reason: %1</source>
     </message>
 </context>
 <context>
+    <name>kvl::DisplayMenu</name>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>テーマ(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>ライト</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>ダーク</translation>
+    </message>
+    <message>
+        <source>Heatmap &amp;colour map</source>
+        <translation>ヒートマップのカラーマップ(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Viridis</source>
+        <translation>Viridis</translation>
+    </message>
+    <message>
+        <source>Cividis</source>
+        <translation>Cividis</translation>
+    </message>
+    <message>
+        <source>Heatmap &amp;logarithmic scale</source>
+        <translation>ヒートマップを対数目盛で表示(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Heatmaps: one colour sca&amp;le for FullCache and compressed</source>
+        <translation>ヒートマップ: FullCache と圧縮で共通の色スケール(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Taxonomy and chain breaks as &amp;shares</source>
+        <translation>分類と連鎖の断絶を割合で表示(&amp;S)</translation>
+    </message>
+</context>
+<context>
     <name>kvl::EvictionMapView</name>
     <message>
         <source>Eviction map over instruction spans</source>
@@ -1255,38 +1294,6 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
         <translation>表示(&amp;V)</translation>
     </message>
     <message>
-        <source>&amp;Theme</source>
-        <translation>テーマ(&amp;T)</translation>
-    </message>
-    <message>
-        <source>Light</source>
-        <translation>ライト</translation>
-    </message>
-    <message>
-        <source>Dark</source>
-        <translation>ダーク</translation>
-    </message>
-    <message>
-        <source>Heatmap &amp;colour map</source>
-        <translation>ヒートマップのカラーマップ(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Viridis</source>
-        <translation>Viridis</translation>
-    </message>
-    <message>
-        <source>Cividis</source>
-        <translation>Cividis</translation>
-    </message>
-    <message>
-        <source>Heatmap &amp;logarithmic scale</source>
-        <translation>ヒートマップを対数目盛で表示(&amp;L)</translation>
-    </message>
-    <message>
-        <source>Taxonomy and chain breaks as &amp;shares</source>
-        <translation>分類と連鎖の断絶を割合で表示(&amp;S)</translation>
-    </message>
-    <message>
         <source>&amp;Help</source>
         <translation>ヘルプ(&amp;H)</translation>
     </message>
@@ -1359,10 +1366,6 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
         <translation>圧縮率:</translation>
     </message>
     <message>
-        <source>Rows</source>
-        <translation>行</translation>
-    </message>
-    <message>
         <source>Opening %1…</source>
         <translation>%1 を開いています…</translation>
     </message>
@@ -1388,19 +1391,9 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
         <source>Could not open %1</source>
         <translation>%1 を開けませんでした</translation>
     </message>
-    <message numerus="yes">
-        <source>%1: %n row(s)</source>
-        <translation>
-            <numerusform>%1: %n 行</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Where multihop C→W rows leave the gold chain</source>
         <translation>マルチホップの C→W 行が正解の連鎖から外れる位置</translation>
-    </message>
-    <message>
-        <source>Heatmaps: one colour sca&amp;le for FullCache and compressed</source>
-        <translation>ヒートマップ: FullCache と圧縮で共通の色スケール(&amp;L)</translation>
     </message>
     <message>
         <source>%1: no sample finished; the file says &apos;running&apos; (a run cancelled before its first sample stays so)</source>
@@ -2604,6 +2597,19 @@ Runs of offloading presses (shadowkv, quest, yakv) store, per decoding step, whi
     <message>
         <source>both</source>
         <translation>両方</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::RowsDock</name>
+    <message>
+        <source>Rows</source>
+        <translation>行</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n row(s)</source>
+        <translation>
+            <numerusform>%1: %n 行</numerusform>
+        </translation>
     </message>
 </context>
 <context>

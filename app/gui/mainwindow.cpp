@@ -3,17 +3,18 @@
 #include "common/error.h"
 #include "demorunner.h"
 #include "detailhints.h"
-#include "latestrequest.h"
 #include "littletodiagnose.h"
 #include "newrundialog.h"
 #include "openruns.h"
 #include "pageexport.h"
+#include "rowsdock.h"
 #include "rowspanel.h"
 #include "runlauncher.h"
 #include "runpage.h"
 #include "runstatusline.h"
 #include "runwatcher.h"
 #include "selectionbar.h"
+#include "selectionheader.h"
 #include "selectionline.h"
 #include "startpage.h"
 #include "viewnavigator.h"
@@ -37,8 +38,7 @@ namespace kvl {
 MainWindow::MainWindow(const QString& sessionPath, QWidget* parent, PageRegistry registry)
     : QMainWindow(parent), m_sessionPath(sessionPath), m_registry(std::move(registry)),
       m_session(new RunSession(this)), m_openRuns(new OpenRuns(this)),
-      m_options(new ViewOptions(this)), m_rowsRequest(new LatestRequest(this)),
-      m_watcher(new RunWatcher(this))
+      m_options(new ViewOptions(this)), m_watcher(new RunWatcher(this))
 {
     setObjectName(QStringLiteral("MainWindow"));
     m_stack = new QStackedWidget;
@@ -99,8 +99,8 @@ void MainWindow::connectSession()
     });
     connect(m_session, &RunSession::overviewAvailable, this,
             [this](const RunViewData&, bool refresh) {
-                if (refresh && m_rowsQuery)
-                    showRows(m_rowsTitle, m_rowsQuery);
+                if (refresh)
+                    m_rowsDock->refresh();
             });
     connect(m_session, &RunSession::headsChanged, this, &MainWindow::updateSelectionTitle);
     connect(m_session, &RunSession::loaded, this,
@@ -159,25 +159,12 @@ void MainWindow::createPages()
             m_pages->setCurrentWidget(frameOf(page));
         updateSelectionTitle();
     });
-    // The selection line over the pages: which run, configuration, sample and heads the
-    // page shows, so a screenshot or a glance never leaves it to memory.
-    m_selectionTitle = new QLabel;
-    m_selectionTitle->setObjectName(QStringLiteral("SelectionTitle"));
-    m_selectionTitle->setWordWrap(true);
-    m_selectionTitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_selectionTitle->setContentsMargins(6, 3, 6, 3);
+    m_header = new SelectionHeader;
     m_runPage = new QWidget;
     auto* runLayout = new QVBoxLayout(m_runPage);
     runLayout->setContentsMargins(0, 0, 0, 0);
     runLayout->setSpacing(0);
-    runLayout->addWidget(m_selectionTitle);
-    m_caveat = new QLabel;
-    m_caveat->setObjectName(QStringLiteral("FailuresCaveat"));
-    m_caveat->setWordWrap(true);
-    m_caveat->setContentsMargins(6, 3, 6, 3);
-    m_caveat->setStyleSheet(QStringLiteral("QLabel { background: #FFF4CE; color: #4A3B00; }"));
-    m_caveat->hide();
-    runLayout->addWidget(m_caveat);
+    runLayout->addWidget(m_header);
     runLayout->addWidget(m_pages, 1);
     m_stack->addWidget(m_runPage);
 }
@@ -251,13 +238,11 @@ void MainWindow::createDocks()
                 delete m_runList->takeItem(i);
     });
 
-    m_rowsDock = new QDockWidget(tr("Rows"), this);
-    m_rowsDock->setObjectName(QStringLiteral("RowsDock"));
-    m_rows = new RowsPanel;
-    m_rowsDock->setWidget(m_rows);
+    m_rowsDock = new RowsDock(this);
     addDockWidget(Qt::BottomDockWidgetArea, m_rowsDock);
     resizeDocks({m_rowsDock}, {240}, Qt::Vertical);
-    connect(m_rows, &RowsPanel::rowSelected, m_session, &RunSession::inspectRow);
+    connect(m_rowsDock->panel(), &RowsPanel::rowSelected, m_session, &RunSession::inspectRow);
+    connect(m_rowsDock, &RowsDock::rowsAvailable, this, &MainWindow::rowsAvailable);
 }
 
 void MainWindow::createStartPage()
@@ -329,10 +314,8 @@ void MainWindow::closeRun()
     if (path.isEmpty())
         return;
     m_openRuns->remove(path);
-    m_rowsRequest->cancel();
     m_watcher->stop();
-    m_rows->clear();
-    m_rowsQuery = {};
+    m_rowsDock->clear();
     m_session->close();          // every page clears itself
     statusBar()->setToolTip({}); // the closed run's missing rows (showRunStatus)
     m_stack->setCurrentWidget(m_start);
@@ -342,17 +325,12 @@ void MainWindow::closeRun()
 
 void MainWindow::showRows(const QString& title, std::function<QVector<ResultRow>()> query)
 {
-    m_rowsTitle = title;
-    m_rowsQuery = query;
-    m_rows->setBusy(title);
-    m_rowsDock->show();
-    m_rowsRequest->run<QVector<ResultRow>>(
-        query,
-        [this, title](const QVector<ResultRow>& rows) {
-            m_rows->setRows(tr("%1: %n row(s)", nullptr, int(rows.size())).arg(title), rows);
-            emit rowsAvailable(int(rows.size()));
-        },
-        [this](const QString& message) { m_rows->setRows(message, {}); });
+    m_rowsDock->showRows(title, std::move(query));
+}
+
+RowsPanel* MainWindow::rowsPanel() const
+{
+    return m_rowsDock->panel();
 }
 
 void MainWindow::showMessage(const QString& text)
@@ -401,28 +379,15 @@ QString MainWindow::selectionTitle() const
     return selectionLine(*m_navigator, *m_session, currentRunPage());
 }
 
-void MainWindow::updateCaveat()
-{
-    const PageEntry* entry = m_registry.find(currentPage());
-    const QString text = entry && entry->group == PageGroup::Failures
-                             ? littleToDiagnose(m_session->data())
-                             : QString();
-    m_caveat->setText(text);
-    m_caveat->setVisible(!text.isEmpty());
-}
-
 void MainWindow::updateSelectionTitle()
 {
-    if (!m_selectionTitle)
+    if (!m_header)
         return;
-    updateCaveat();
-    const QString text = selectionTitle();
-    // The page in bold, the selection after it.
-    const qsizetype cut = text.indexOf(QStringLiteral(" · "));
-    m_selectionTitle->setText(
-        cut < 0 ? QStringLiteral("<b>%1</b>").arg(text.toHtmlEscaped())
-                : QStringLiteral("<b>%1</b>%2")
-                      .arg(text.left(cut).toHtmlEscaped(), text.mid(cut).toHtmlEscaped()));
+    // Over the Failures pages: whether FullCache leaves anything to diagnose.
+    const PageEntry* entry = m_registry.find(currentPage());
+    m_header->setLines(selectionTitle(), entry && entry->group == PageGroup::Failures
+                                             ? littleToDiagnose(m_session->data())
+                                             : QString());
 }
 
 bool MainWindow::exportAllowed()

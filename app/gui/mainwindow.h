@@ -11,7 +11,6 @@
 #include <functional>
 #include <optional>
 
-class QActionGroup;
 class QDockWidget;
 class QLabel;
 class QListWidget;
@@ -20,15 +19,17 @@ class QStackedWidget;
 namespace kvl {
 
 class DemoRunner;
-class LatestRequest;
+class DisplayMenu;
 class NewRunDialog;
 class OpenRuns;
 class PlotView;
+class RowsDock;
 class RowsPanel;
 class RunPage;
 class RunProcess;
 class RunWatcher;
 class SelectionBar;
+class SelectionHeader;
 class StartPage;
 class ViewNavigator;
 class ViewOptions;
@@ -90,7 +91,7 @@ class MainWindow : public QMainWindow, public PageHost
     QString selectionTitle() const;
     StartPage* startPage() const { return m_start; }
     bool startPageShown() const;
-    RowsPanel* rowsPanel() const { return m_rows; }
+    RowsPanel* rowsPanel() const;
     SelectionBar* selectionBar() const { return m_selectionBar; }
     RunWatcher* runWatcher() const { return m_watcher; }
     QString lastError() const { return m_lastError; }
@@ -132,8 +133,6 @@ class MainWindow : public QMainWindow, public PageHost
     void openLaunchedRun(const QString& path);
     void updateTitle();
     void updateSelectionTitle();
-    // The caveat line over the Failures pages (littleToDiagnose), for the page shown.
-    void updateCaveat();
     // Restores what a session saved beyond the focus (heads, zoom, overlap ratio) once
     // its run's details are shown.
     void applyPendingRestore();
@@ -149,8 +148,6 @@ class MainWindow : public QMainWindow, public PageHost
     SessionState m_remembered; // what the session file said, for what no page owns
     std::optional<SessionState> m_pendingRestore;
     QString m_lastError;
-    std::function<QVector<ResultRow>()> m_rowsQuery; // re-run when the run file grows
-    QString m_rowsTitle;
 
     QStackedWidget* m_stack = nullptr;
     StartPage* m_start = nullptr;
@@ -159,22 +156,15 @@ class MainWindow : public QMainWindow, public PageHost
     QHash<PageId, RunPage*> m_pageById;
     ViewNavigator* m_navigator = nullptr;
     QDockWidget* m_navigatorDock = nullptr;
-    QLabel* m_selectionTitle = nullptr;
-    QLabel* m_caveat = nullptr; // over the Failures pages: little to diagnose
+    SelectionHeader* m_header = nullptr; // the selection line and the caveat
     SelectionBar* m_selectionBar = nullptr;
     QListWidget* m_runList = nullptr;
-    RowsPanel* m_rows = nullptr;
-    QDockWidget* m_rowsDock = nullptr;
+    RowsDock* m_rowsDock = nullptr;
     QLabel* m_runLabel = nullptr;
     NewRunDialog* m_newRun = nullptr;
-    LatestRequest* m_rowsRequest = nullptr;
     RunWatcher* m_watcher = nullptr;
     DemoRunner* m_demo = nullptr;
-    QActionGroup* m_themeGroup = nullptr;
-    QActionGroup* m_colorMapGroup = nullptr;
-    QAction* m_logScale = nullptr;
-    QAction* m_shares = nullptr;
-    QString m_theme = QStringLiteral("light");
+    DisplayMenu* m_display = nullptr;
 };
 
 } // namespace kvl

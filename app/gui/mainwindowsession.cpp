@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 
 #include "apptheme.h"
+#include "displaymenu.h"
 #include "openruns.h"
 #include "runpage.h"
 #include "viewnavigator.h"
@@ -10,7 +11,6 @@
 #include "views/glossary.h"
 #include "views/plotview.h"
 
-#include <QActionGroup>
 #include <QApplication>
 #include <QDockWidget>
 #include <QFileDialog>
@@ -89,38 +89,11 @@ void MainWindow::createViewMenu()
         m_navigator->setFocus(Qt::ShortcutFocusReason);
     });
     view->addSeparator();
-    QMenu* theme = view->addMenu(tr("&Theme"));
-    m_themeGroup = new QActionGroup(this);
-    for (const auto& [name, label] : {std::pair{QStringLiteral("light"), tr("Light")},
-                                      std::pair{QStringLiteral("dark"), tr("Dark")}}) {
-        QAction* a = theme->addAction(label, this, [this, name] { setTheme(name); });
-        a->setCheckable(true);
-        a->setData(name);
-        a->setChecked(name == m_theme);
-        m_themeGroup->addAction(a);
-    }
-    QMenu* colorMap = view->addMenu(tr("Heatmap &colour map"));
-    m_colorMapGroup = new QActionGroup(this);
-    for (const auto& [map, label] : {std::pair{ColorMap::Viridis, tr("Viridis")},
-                                     std::pair{ColorMap::Cividis, tr("Cividis")}}) {
-        QAction* a =
-            colorMap->addAction(label, m_options, [this, map] { m_options->setColorMap(map); });
-        a->setCheckable(true);
-        a->setData(colorMapName(map));
-        a->setChecked(map == m_options->colorMap());
-        m_colorMapGroup->addAction(a);
-    }
-    m_logScale =
-        view->addAction(tr("Heatmap &logarithmic scale"), m_options, &ViewOptions::setLogScale);
-    m_logScale->setCheckable(true);
-    QAction* sharedScale =
-        view->addAction(tr("Heatmaps: one colour sca&le for FullCache and compressed"), m_options,
-                        &ViewOptions::setSharedScale);
-    sharedScale->setCheckable(true);
-    sharedScale->setChecked(m_options->sharedScale());
-    m_shares = view->addAction(tr("Taxonomy and chain breaks as &shares"), m_options,
-                               &ViewOptions::setTaxonomyShares);
-    m_shares->setCheckable(true);
+    m_display = new DisplayMenu(view, m_options, this);
+    connect(m_display, &DisplayMenu::themeChanged, this, [this](const QString& theme) {
+        for (PlotView* v : findChildren<PlotView*>())
+            v->setTheme(themeFromName(theme));
+    });
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         if (dock != m_navigatorDock)
@@ -129,13 +102,7 @@ void MainWindow::createViewMenu()
 
 void MainWindow::setTheme(const QString& theme)
 {
-    m_theme = themeName(themeFromName(theme));
-    applyApplicationTheme(themeFromName(m_theme));
-    for (PlotView* v : findChildren<PlotView*>())
-        v->setTheme(themeFromName(m_theme));
-    if (m_themeGroup)
-        for (QAction* a : m_themeGroup->actions())
-            a->setChecked(a->data().toString() == m_theme);
+    m_display->setTheme(theme);
 }
 
 SessionState MainWindow::sessionState() const
@@ -163,10 +130,7 @@ SessionState MainWindow::sessionState() const
         for (const RunPage* page : runPages())
             page->saveState(s);
     }
-    s.theme = m_theme;
-    s.heatmapColorMap = colorMapName(m_options->colorMap());
-    s.heatmapLogScale = m_options->logScale();
-    s.taxonomyShares = m_options->taxonomyShares();
+    m_display->save(s);
     s.windowGeometry = saveGeometry();
     s.windowState = saveState();
     return s;
@@ -179,14 +143,7 @@ void MainWindow::applySessionState(const SessionState& s)
         restoreGeometry(s.windowGeometry);
     if (!s.windowState.isEmpty())
         restoreState(s.windowState);
-    setTheme(s.theme);
-    m_options->setColorMap(colorMapFromName(s.heatmapColorMap));
-    for (QAction* a : m_colorMapGroup->actions())
-        a->setChecked(a->data().toString() == colorMapName(m_options->colorMap()));
-    m_options->setLogScale(s.heatmapLogScale);
-    m_logScale->setChecked(s.heatmapLogScale);
-    m_options->setTaxonomyShares(s.taxonomyShares);
-    m_shares->setChecked(s.taxonomyShares);
+    m_display->restore(s);
     m_session->setHeads(s.heads); // kept as chosen while no run can show them
     m_session->setAccuracySuite(s.accuracySuite);
     m_session->setOverlapPair(s.overlapA, s.overlapB);
