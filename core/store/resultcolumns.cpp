@@ -3,9 +3,12 @@
 #include "store/sqlitestatement.h"
 
 #include <QJsonDocument>
+
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <optional>
 
 namespace kvl {
 
@@ -102,12 +105,27 @@ QString layerStatsJson(const std::vector<LayerStat>& layers)
     return QString::fromLatin1(out);
 }
 
+namespace {
+// `value` as a layer index when it is one: a whole number in [0, INT_MAX].
+std::optional<int> layerIndex(double value)
+{
+    if (!(value >= 0.0 && value <= double(std::numeric_limits<int>::max())) ||
+        value != std::floor(value))
+        return std::nullopt;
+    return int(value);
+}
+} // namespace
+
 std::vector<LayerStat> layerStatsFromJson(const QString& text)
 {
     std::vector<LayerStat> layers;
     for (const QJsonValue& v : jsonArrayFromText(text)) {
         const QJsonArray a = v.toArray();
-        layers.push_back({a.at(0).toInt(), optNumber(a.at(1)), optNumber(a.at(2))});
+        // A layer is a whole number from 0; an entry naming none (a damaged file) is left
+        // out rather than counted as layer 0.
+        const std::optional<int> layer = layerIndex(a.at(0).toDouble(-1.0));
+        if (layer)
+            layers.push_back({*layer, optNumber(a.at(1)), optNumber(a.at(2))});
     }
     return layers;
 }
@@ -132,7 +150,11 @@ class TripleParser
             if (!eat('[') || !number(layer) || !layer || !eat(',') || !number(l.ger) || !eat(',') ||
                 !number(l.consensus) || !eat(']'))
                 return false;
-            l.layer = int(*layer);
+            // Not a layer index (1e115, -1, 2.5): the careful parser below decides.
+            const std::optional<int> index = layerIndex(*layer);
+            if (!index)
+                return false;
+            l.layer = *index;
             out.push_back(l);
         } while (eat(','));
         return eat(']') && m_p == m_end;
