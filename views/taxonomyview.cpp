@@ -34,6 +34,7 @@ TaxonomyView::TaxonomyView(const QString& title, const QString& emptyHint,
     connect(
         plot(), &QCustomPlot::plottableClick, this,
         [this](QCPAbstractPlottable* p, int index, QMouseEvent*) { onPlottableClick(p, index); });
+    connect(plot(), &QCustomPlot::afterLayout, this, &TaxonomyView::fitBarLabels);
 }
 
 void TaxonomyView::setData(const TaxonomyCounts& data)
@@ -115,6 +116,7 @@ void TaxonomyView::rebuild()
     x->setSubTicks(false);
     x->grid()->setVisible(false);
     x->setRange(-0.6, m_data.bars.size() - 0.4);
+    m_labelsTurned = false;
     x->setLabel(tr("Compressor and compression ratio"));
     y->setLabel(m_normalized ? tr("Share of C→W rows") : tr("C→W rows"));
     y->setRange(0.0, maxTotal > 0 ? maxTotal * 1.05 : 1.0);
@@ -145,6 +147,39 @@ void TaxonomyView::rebuild()
     for (QCPBars* bars : stack)
         bars->addToLegend(legend);
     finishRebuild();
+}
+
+void TaxonomyView::fitBarLabels()
+{
+    QCPAxisRect* rect = plot()->axisRectCount() > 0 ? plot()->axisRect(0) : nullptr;
+    if (!hasData() || !rect || m_data.bars.isEmpty())
+        return;
+    QCPAxis* x = rect->axis(QCPAxis::atBottom);
+    const auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(x->ticker());
+    if (!ticker || x->range().size() <= 0.0)
+        return;
+    // Two lines ("snapkv" over "0.5") while a bar's pitch holds the wider of them; else
+    // one line each, turned 45°, as the 24 bars of eight presses at three ratios need.
+    const QFontMetrics metrics(x->tickLabelFont());
+    int widest = 0;
+    for (const TaxonomyBar& bar : m_data.bars)
+        widest = std::max({widest, metrics.horizontalAdvance(bar.compressor),
+                           metrics.horizontalAdvance(QString::number(bar.ratio))});
+    const double pitch = rect->width() / x->range().size();
+    const bool turn = pitch < widest + metrics.averageCharWidth();
+    if (turn == m_labelsTurned)
+        return;
+    m_labelsTurned = turn;
+    QMap<double, QString> ticks;
+    for (int b = 0; b < m_data.bars.size(); ++b)
+        ticks.insert(b, QStringLiteral("%1%2%3")
+                            .arg(m_data.bars[b].compressor,
+                                 turn ? QStringLiteral(" ") : QStringLiteral("\n"))
+                            .arg(m_data.bars[b].ratio));
+    ticker->setTicks(ticks);
+    x->setTickLabelRotation(turn ? -45.0 : 0.0);
+    // This layout was made with the other labels: lay out again.
+    plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QString TaxonomyView::csv() const

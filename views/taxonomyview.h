@@ -43,10 +43,13 @@ class TaxonomyView : public PlotView
   private:
     double segmentValue(int bar, int signature) const;
     void onPlottableClick(QCPAbstractPlottable* plottable, int dataIndex);
+    // After each layout: the bars' labels on two lines or turned, as their pitch allows.
+    void fitBarLabels();
 
     TaxonomyCounts m_data;
     QString m_categoryColumn = QStringLiteral("signature");
     bool m_normalized = false;
+    bool m_labelsTurned = false;
 };
 
 } // namespace kvl

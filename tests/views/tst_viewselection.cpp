@@ -88,6 +88,34 @@ class TstViewSelection : public QObject
                 QStringLiteral("bars %1 px of %2").arg(bars.width()).arg(view.plot()->width())));
     }
 
+    // Bar labels on two lines while each bar's pitch holds them; 24 bars (eight presses at
+    // three ratios, the KVDiagnosis import) turn them 45° onto one line each.
+    void taxonomyLabelsTurnWhenCrowded()
+    {
+        TaxonomyView few;
+        few.setData(sample::taxonomy());
+        showAndLayOut(&few);
+        QCoreApplication::processEvents(); // the queued re-layout, if any
+        few.plot()->replot();
+        QCOMPARE(few.plot()->axisRect(0)->axis(QCPAxis::atBottom)->tickLabelRotation(), 0.0);
+
+        TaxonomyCounts many;
+        many.signatures = {QStringLiteral("low_mapped_coverage")};
+        for (const char* press : {"adakv", "chunkkv", "keydiff", "quantized", "snapkv",
+                                  "streamingllm", "think", "tova"})
+            for (double ratio : {0.25, 0.5, 0.75})
+                many.bars.push_back({QString::fromLatin1(press), ratio, {3}});
+        TaxonomyView crowded;
+        crowded.setData(many);
+        showAndLayOut(&crowded);
+        QTRY_COMPARE(crowded.plot()->axisRect(0)->axis(QCPAxis::atBottom)->tickLabelRotation(),
+                     -45.0);
+        const auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(
+            crowded.plot()->axisRect(0)->axis(QCPAxis::atBottom)->ticker());
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().value(0), QStringLiteral("adakv 0.25"));
+    }
+
     void taxonomyClickOutsideBarsIsSilent()
     {
         TaxonomyView view;
