@@ -24,6 +24,7 @@ OverlapMatrixView::OverlapMatrixView(QWidget* parent)
     connect(plot(), &QCustomPlot::mousePress, this,
             [this](QMouseEvent* e) { m_pressCell = cellAt(e->pos()); });
     connect(plot(), &QCustomPlot::mouseRelease, this, &OverlapMatrixView::onMouseRelease);
+    connect(plot(), &QCustomPlot::afterLayout, this, &OverlapMatrixView::fitCellLabels);
 }
 
 void OverlapMatrixView::setData(const OverlapMatrix& data)
@@ -40,6 +41,10 @@ void OverlapMatrixView::setData(const OverlapMatrix& data)
     m_info->setText(tr("Hover a cell for the A-only / B-only / both breakdown; click to select "
                        "the pair."));
     setHasData(!m_data.isEmpty());
+    // Rows tall enough for a value each (eight presses were squeezed into 13-px rows
+    // under the window's lists); a taller page scrolls.
+    plot()->setMinimumHeight(
+        std::min(kMostMinimumHeight, kMatrixMargins + kRowPixels * m_data.size()));
     if (hasData())
         rebuild();
 }
@@ -100,6 +105,7 @@ void OverlapMatrixView::rebuild()
     QFont cellFont = plot()->font();
     if (n > 4)
         cellFont.setPointSizeF(cellFont.pointSizeF() * 0.85);
+    m_cells.clear();
     for (int a = 0; a < n; ++a) {
         for (int b = 0; b < n; ++b) {
             const int i = m_data.index(a, b);
@@ -129,6 +135,7 @@ void OverlapMatrixView::rebuild()
                              .arg(m_data.bOnly.value(i) + m_data.both.value(i))
                              .arg(m_data.both.value(i));
             text->setText(label);
+            m_cells.push_back({text, label});
             // Light text on the dark (low) end of cividis, dark text on the light end.
             text->setColor(!std::isnan(j) && j > 0.55 ? QColor(0x10, 0x10, 0x10) : Qt::white);
             if (std::isnan(j) || few)
@@ -143,6 +150,38 @@ void OverlapMatrixView::rebuild()
     m_marker->setBrush(Qt::NoBrush);
     updateSelectionMarker();
     finishRebuild();
+}
+
+void OverlapMatrixView::fitCellLabels()
+{
+    if (!m_rect || m_cells.empty() || m_data.size() == 0)
+        return;
+    // Each cell says what its size holds: the Jaccard and the set sizes, the Jaccard
+    // alone, or nothing (the tooltip and the CSV always have all of it).
+    const double width = m_rect->width() / double(m_data.size());
+    const double height = m_rect->height() / double(m_data.size());
+    const QFontMetrics metrics(m_cells.front().item->font());
+    // One level of detail for every cell, so that the matrix reads alike throughout.
+    bool values = metrics.height() + 2 <= height;
+    bool sizes = 2 * metrics.height() + 2 <= height;
+    for (const Cell& cell : m_cells) {
+        values = values &&
+                 metrics.horizontalAdvance(cell.full.section(QLatin1Char('\n'), 0, 0)) + 4 <= width;
+        sizes = sizes &&
+                metrics.horizontalAdvance(cell.full.section(QLatin1Char('\n'), 1)) + 4 <= width;
+    }
+    bool changed = false;
+    for (const Cell& cell : m_cells) {
+        const QString shown = !values ? QString()
+                              : sizes ? cell.full
+                                      : cell.full.section(QLatin1Char('\n'), 0, 0);
+        if (cell.item->text() != shown) {
+            cell.item->setText(shown);
+            changed = true;
+        }
+    }
+    if (changed)
+        plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QString OverlapMatrixView::csv() const

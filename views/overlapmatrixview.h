@@ -3,10 +3,13 @@
 #include "overlapdata.h"
 #include "plotview.h"
 
+#include <vector>
+
 class QLabel;
 
 class QCPAxisRect;
 class QCPItemRect;
+class QCPItemText;
 
 namespace kvl {
 
@@ -52,6 +55,18 @@ class OverlapMatrixView : public PlotView
     void onMouseMove(QMouseEvent* event);
     void onMouseRelease(QMouseEvent* event);
     void updateSelectionMarker();
+    // After each layout: cell labels as detailed as the cells' pixel size allows.
+    void fitCellLabels();
+
+    struct Cell
+    {
+        QCPItemText* item;
+        QString full; // the Jaccard, then the set sizes
+    };
+    std::vector<Cell> m_cells;
+    static constexpr int kRowPixels = 24;
+    static constexpr int kMatrixMargins = 110; // title, ticks, axis title
+    static constexpr int kMostMinimumHeight = 420;
 
     OverlapMatrix m_data;
     QCPAxisRect* m_rect = nullptr;

@@ -196,6 +196,41 @@ class TstViewSelection : public QObject
         QVERIFY(!view.describe(0, 1).contains(QLatin1String("too few")));
     }
 
+    // Eight presses in a 900-px view: the cells are too narrow for "|A| 756 · |B| 1158 ·
+    // ∩ 402", so every cell shows its Jaccard alone (one level for all); the tooltip and
+    // the CSV keep the sizes. The two-press matrix above keeps them in its cells.
+    void overlapCellsSayWhatFits()
+    {
+        OverlapMatrix m;
+        m.ratio = 0.5;
+        const int n = 8;
+        for (int a = 0; a < n; ++a)
+            m.names << QStringLiteral("press%1").arg(a);
+        for (int a = 0; a < n; ++a)
+            for (int b = 0; b < n; ++b) {
+                m.jaccard << (a == b ? 1.0 : 0.25);
+                m.aOnly << (a == b ? 0 : 700 + a);
+                m.bOnly << (a == b ? 0 : 1100 + b);
+                m.both << 400;
+            }
+        OverlapMatrixView view;
+        view.setData(m);
+        showAndLayOut(&view);
+        const auto texts = [&view] {
+            QStringList out;
+            for (int i = 0; i < view.plot()->itemCount(); ++i)
+                if (auto* t = qobject_cast<QCPItemText*>(view.plot()->item(i)))
+                    out << t->text();
+            return out;
+        };
+        QTRY_VERIFY2(texts().filter(QStringLiteral("|A|")).isEmpty(),
+                     qPrintable(texts().join(QLatin1Char('|'))));
+        QVERIFY2(texts().contains(QStringLiteral("0.25")),
+                 qPrintable(texts().join(QLatin1Char('|'))));
+        QVERIFY(view.describe(0, 1).contains(QLatin1String("1101")) ||
+                view.csv().contains(QLatin1String("1101")));
+    }
+
     void overlapOutsideMatrix()
     {
         OverlapMatrixView view;
