@@ -1,5 +1,7 @@
 #include "figurelayoutcheck.h"
 
+#include "legendplacement.h"
+
 #include <qcustomplot.h>
 
 #include <QFontMetricsF>
@@ -115,8 +117,14 @@ std::vector<TextBox> tickLabels(QCPAxis* axis)
 bool collide(QCPAxis* axis, const TextBox& a, const TextBox& b)
 {
     const double angle = std::abs(axis->tickLabelRotation()) * M_PI / 180.0;
-    if (angle == 0.0)
-        return overlap(a.rect, b.rect);
+    if (angle == 0.0) {
+        // Numbers side by side need a gap to read as two ("1000 1250", not "10001250").
+        const double gap =
+            axis->orientation() == Qt::Horizontal
+                ? QFontMetricsF(axis->tickLabelFont()).horizontalAdvance(QLatin1Char(' ')) / 2
+                : 0.0;
+        return overlap(a.rect.adjusted(-gap, 0, gap, 0), b.rect.adjusted(-gap, 0, gap, 0));
+    }
     const double step = axis->orientation() == Qt::Horizontal
                             ? std::abs(a.rect.center().x() - b.rect.center().x())
                             : std::abs(a.rect.center().y() - b.rect.center().y());
@@ -184,14 +192,34 @@ QStringList figureLayoutProblems(QCustomPlot* plot, QSize layoutSize)
             if (legend->visible() && !inside(legend->outerRect(), canvas))
                 problems << QStringLiteral("legend %1 runs off the canvas")
                                 .arg(describe(legend->outerRect()));
+        } else if (auto* item = qobject_cast<QCPAbstractLegendItem*>(element)) {
+            // A legend squeezed by the rows around it draws its entries shorter than
+            // their text.
+            const QSize need = item->minimumOuterSizeHint();
+            if (item->visible() && (item->outerRect().height() + kSlack < need.height() ||
+                                    item->outerRect().width() + kSlack < need.width()))
+                problems << QStringLiteral("legend entry %1 needs %2x%3 but has %4x%5: cut")
+                                .arg(describe(item->outerRect()))
+                                .arg(need.width())
+                                .arg(need.height())
+                                .arg(item->outerRect().width())
+                                .arg(item->outerRect().height());
         }
     }
     for (QCPAxisRect* rect : plot->axisRects()) {
-        for (QCPLayoutElement* inset : rect->insetLayout()->elements(false))
-            if (auto* legend = qobject_cast<QCPLegend*>(inset);
-                legend && legend->visible() && !inside(legend->outerRect(), canvas))
+        for (QCPLayoutElement* inset : rect->insetLayout()->elements(false)) {
+            auto* legend = qobject_cast<QCPLegend*>(inset);
+            if (!legend || !legend->visible())
+                continue;
+            if (!inside(legend->outerRect(), canvas))
                 problems << QStringLiteral("legend %1 runs off the canvas")
                                 .arg(describe(legend->outerRect()));
+            if (const int hidden = insetLegendCoverage(legend); hidden > 0)
+                problems << QStringLiteral("legend %1 hides drawn data (%2 samples of points "
+                                           "and lines)")
+                                .arg(describe(legend->outerRect()))
+                                .arg(hidden);
+        }
         for (QCPAxis* axis : rect->axes()) {
             if (!axis->visible())
                 continue;
@@ -222,6 +250,22 @@ QStringList figureLayoutProblems(QCustomPlot* plot, QSize layoutSize)
             }
         }
     }
+    // A colour scale's title runs along the bar; its axis rect is not among the plot's.
+    for (QCPLayoutElement* element : plot->plotLayout()->elements(true))
+        if (auto* scale = qobject_cast<QCPColorScale*>(element);
+            scale && scale->visible() && !scale->axis()->label().isEmpty()) {
+            const QSizeF s = textSize(scale->axis()->labelFont(), scale->axis()->label());
+            const double length =
+                scale->type() == QCPAxis::atLeft || scale->type() == QCPAxis::atRight
+                    ? scale->outerRect().height()
+                    : scale->outerRect().width();
+            if (s.width() > length + kSlack)
+                problems << QStringLiteral("title '%1' of a colour scale is %2 long, the scale "
+                                           "only %3: cut")
+                                .arg(scale->axis()->label().simplified())
+                                .arg(qRound(s.width()))
+                                .arg(qRound(length));
+        }
     for (int i = 0; i < plot->itemCount(); ++i) {
         auto* item = qobject_cast<QCPItemText*>(plot->item(i));
         if (!item)
@@ -283,7 +327,7 @@ bool PrintLayoutFit::fitOnce(QCustomPlot* plot, QSize layoutSize)
     // First where the legend goes: every other measure depends on the plot's width.
     if (moveSideLegendsBelow(plot, canvas.width()))
         return true;
-    bool changed = false;
+    bool changed = wrapSqueezedLegends(plot, canvas.width());
     for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
         auto* text = qobject_cast<QCPTextElement*>(element);
         if (!text || !text->visible() || text->text().isEmpty())
@@ -334,6 +378,27 @@ bool PrintLayoutFit::fitOnce(QCustomPlot* plot, QSize layoutSize)
                 changed = true;
             }
         }
+    for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
+        auto* scale = qobject_cast<QCPColorScale*>(element);
+        if (!scale || !scale->visible() || scale->axis()->label().isEmpty())
+            continue;
+        QCPAxis* axis = scale->axis();
+        const double length = scale->type() == QCPAxis::atLeft || scale->type() == QCPAxis::atRight
+                                  ? scale->outerRect().height()
+                                  : scale->outerRect().width();
+        const QString label = axis->label();
+        if (textSize(axis->labelFont(), label).width() <= length + kSlack)
+            continue;
+        const QString after = wrapped(label, axis->labelFont(), 0.92 * length);
+        if (after == label)
+            continue;
+        m_undo.push_back([axis = QPointer<QCPAxis>(axis), label] {
+            if (axis)
+                axis->setLabel(label);
+        });
+        axis->setLabel(after);
+        changed = true;
+    }
     for (int i = 0; i < plot->itemCount(); ++i) {
         auto* item = qobject_cast<QCPItemText*>(plot->item(i));
         const std::optional<TextBox> box = item ? itemTextBox(item) : std::nullopt;
@@ -515,7 +580,7 @@ bool labelsCollide(QCPAxis* axis)
 bool PrintLayoutFit::thinCollidingTicks(QCPAxis* axis)
 {
     const QSharedPointer<QCPAxisTicker> ticker = axis->ticker();
-    if (!ticker || ticker->tickCount() <= 2 || !labelsCollide(axis))
+    if (!ticker || ticker->tickCount() <= 1 || !labelsCollide(axis))
         return false;
     const int before = ticker->tickCount();
     m_undo.push_back([ticker, before] { ticker->setTickCount(before); });
@@ -588,6 +653,9 @@ bool PrintLayoutFit::dropRepeatedFirstWords(QCPAxis* axis)
 // to the grid its view named for it (kPrintLegendBelow), in two columns where two fit.
 bool PrintLayoutFit::moveSideLegendsBelow(QCustomPlot* plot, double canvasWidth)
 {
+    double widest = 0.0;
+    for (QCPAxisRect* rect : plot->axisRects())
+        widest = std::max(widest, double(rect->rect().width()));
     bool moved = false;
     for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
         auto* legend = qobject_cast<QCPLegend*>(element);
@@ -595,47 +663,118 @@ bool PrintLayoutFit::moveSideLegendsBelow(QCustomPlot* plot, double canvasWidth)
             continue;
         auto* below =
             qobject_cast<QCPLayoutGrid*>(legend->property(kPrintLegendBelow).value<QObject*>());
-        auto* from = qobject_cast<QCPLayoutGrid*>(legend->layout());
-        if (!below || !from || from == below)
+        if (!below || legend->layout() == below)
             continue;
-        double widest = 0.0;
-        for (QCPAxisRect* rect : plot->axisRects())
-            widest = std::max(widest, double(rect->rect().width()));
-        if (widest >= 0.5 * canvasWidth)
+        // Beside the plot: it moves when the plot gets under half the width. Inside the
+        // plot: when every corner would hide data.
+        std::function<void()> putBack;
+        if (auto* grid = qobject_cast<QCPLayoutGrid*>(legend->layout())) {
+            if (widest >= 0.5 * canvasWidth)
+                continue;
+            int index = -1;
+            for (int i = 0; i < grid->elementCount(); ++i)
+                if (grid->elementAt(i) == legend)
+                    index = i;
+            int row = 0, column = 0;
+            grid->indexToRowCol(index, row, column);
+            putBack = [grid = QPointer<QCPLayoutGrid>(grid), legend, row, column] {
+                if (grid)
+                    grid->addElement(row, column, legend);
+            };
+        } else if (auto* inset = qobject_cast<QCPLayoutInset*>(legend->layout())) {
+            if (!insetLegendHidesData(legend))
+                continue;
+            int index = -1;
+            for (int i = 0; i < inset->elementCount(); ++i)
+                if (inset->elementAt(i) == legend)
+                    index = i;
+            const Qt::Alignment corner = inset->insetAlignment(index);
+            putBack = [inset = QPointer<QCPLayoutInset>(inset), legend, corner] {
+                if (inset)
+                    inset->addElement(legend, corner);
+            };
+        } else {
             continue;
-        int index = -1;
-        for (int i = 0; i < from->elementCount(); ++i)
-            if (from->elementAt(i) == legend)
-                index = i;
-        int row = 0, column = 0;
-        from->indexToRowCol(index, row, column);
+        }
         const int wrap = legend->wrap();
         const QCPLayoutGrid::FillOrder order = legend->fillOrder();
-        from->take(legend);
+        legend->layout()->take(legend);
         below->addElement(0, 0, legend);
         double itemWidth = 0.0;
         for (int i = 0; i < legend->itemCount(); ++i)
-            itemWidth =
-                std::max(itemWidth, double(legend->item(i)->minimumOuterSizeHint().width()));
+            if (const QCPAbstractLegendItem* item = legend->item(i)) // grouped: empty cells
+                itemWidth = std::max(itemWidth, double(item->minimumOuterSizeHint().width()));
         const QMargins m = legend->margins();
-        if (2 * itemWidth + legend->columnSpacing() + m.left() + m.right() <= canvasWidth - 8) {
+        // A one-column list goes into two columns where they fit; a legend laid out in
+        // columns of its own (colours beside line styles) keeps them.
+        const bool rewrap =
+            legend->columnCount() == 1 &&
+            2 * itemWidth + legend->columnSpacing() + m.left() + m.right() <= canvasWidth - 8;
+        if (rewrap) {
             legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
             legend->setWrap(2);
             legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
         }
         m_undo.push_back([legend = QPointer<QCPLegend>(legend),
-                          below = QPointer<QCPLayoutGrid>(below),
-                          from = QPointer<QCPLayoutGrid>(from), row, column, wrap, order] {
-            if (!legend || !below || !from)
+                          below = QPointer<QCPLayoutGrid>(below), putBack, rewrap, wrap, order] {
+            if (!legend || !below)
                 return;
-            legend->setWrap(wrap);
-            legend->setFillOrder(order, true);
+            if (rewrap) {
+                legend->setWrap(wrap);
+                legend->setFillOrder(order, true);
+            }
             below->take(legend);
-            from->addElement(row, column, legend);
+            putBack();
         });
         moved = true;
     }
     return moved;
+}
+
+// A one-row (or one-column) legend whose entries get less width than their text (the
+// eviction map's roles in a single column) wraps into as many rows as it needs.
+bool PrintLayoutFit::wrapSqueezedLegends(QCustomPlot* plot, double canvasWidth)
+{
+    bool changed = false;
+    for (QCPLayoutElement* element : plot->plotLayout()->elements(true)) {
+        auto* legend = qobject_cast<QCPLegend*>(element);
+        if (!legend || !legend->visible() || legend->itemCount() < 2 ||
+            (legend->rowCount() != 1 && legend->columnCount() != 1))
+            continue;
+        bool squeezed = false;
+        double widest = 0.0;
+        for (int i = 0; i < legend->itemCount(); ++i)
+            if (const QCPAbstractLegendItem* item = legend->item(i)) {
+                const QSize need = item->minimumOuterSizeHint();
+                widest = std::max(widest, double(need.width()));
+                squeezed = squeezed || item->outerRect().width() + kSlack < need.width();
+            }
+        if (!squeezed)
+            continue;
+        // The room is the cell the legend stands in (under the plot's column), not the
+        // whole figure.
+        double room = canvasWidth - 16;
+        if (legend->layout() && legend->layout()->rect().width() > 0)
+            room = std::min(room, double(legend->layout()->rect().width()) - 4);
+        const QMargins m = legend->margins();
+        const int perRow = std::max(1, int((room - m.left() - m.right() + legend->columnSpacing()) /
+                                           (widest + legend->columnSpacing())));
+        if (perRow >= legend->itemCount())
+            continue;
+        const int wrap = legend->wrap();
+        const QCPLayoutGrid::FillOrder order = legend->fillOrder();
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
+        legend->setWrap(perRow);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+        m_undo.push_back([legend = QPointer<QCPLegend>(legend), wrap, order] {
+            if (!legend)
+                return;
+            legend->setWrap(wrap);
+            legend->setFillOrder(order, true);
+        });
+        changed = true;
+    }
+    return changed;
 }
 
 PrintLayoutFit::PrintLayoutFit(QCustomPlot* plot, QSize layoutSize)

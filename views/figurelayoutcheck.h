@@ -40,8 +40,9 @@ inline constexpr const char* kPrintLegendBelow = "kvlPrintLegendBelow";
 // turned 45° on a horizontal axis, then set smaller (to 5 pt), turned 90°, then grouped (a first
 // word that repeats the label before it left out), cell values that still
 // overlap are left out, and a side legend that leaves its plot too narrow moves under it
-// (kPrintLegendBelow). Gives every text, angle, font, tick count, place and value back
-// when destroyed.
+// (kPrintLegendBelow) or, inside it, when every corner hides data; a one-row legend too
+// wide for the figure wraps. Gives every text, angle, font, tick count, place and value
+// back when destroyed.
 class PrintLayoutFit
 {
   public:
@@ -57,6 +58,7 @@ class PrintLayoutFit
     bool shrinkCollidingLabels(QCPAxis* axis);
     bool dropRepeatedFirstWords(QCPAxis* axis);
     bool moveSideLegendsBelow(QCustomPlot* plot, double canvasWidth);
+    bool wrapSqueezedLegends(QCustomPlot* plot, double canvasWidth);
 
     std::vector<std::function<void()>> m_undo; // in the order the changes were made
 };

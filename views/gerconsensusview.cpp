@@ -40,6 +40,8 @@ void GerConsensusView::rebuild()
     top->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     bottom->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     QCPLegend* legend = addLegend(top, Qt::AlignTop | Qt::AlignLeft);
+    // Under both panels in an export where every corner of the GER panel has data.
+    addPrintLegendRoom(legend, 3);
 
     int layers = 0;
     for (const GerByLayer& s : m_data.series)

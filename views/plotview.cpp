@@ -1,7 +1,10 @@
 #include "plotview.h"
 
+#include "legendplacement.h"
+
 #include "common/error.h"
 #include "figureexporter.h"
+#include "figurelayoutcheck.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -51,6 +54,11 @@ PlotView::PlotView(const QString& title, const QString& emptyHint, QWidget* pare
     // Views add plottables to their own legends; QCustomPlot's automatic
     // entry would list helper graphs (second panels, reference lines) twice.
     m_plot->setAutoAddPlottableToLegend(false);
+    // A legend inside a plot goes where it hides the least data, for this layout.
+    connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+        if (m_hasData && placeInsetLegends(m_plot))
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+    });
 }
 
 void PlotView::setTheme(Theme theme)
@@ -178,6 +186,20 @@ QCPLegend* PlotView::addLegend(QCPAxisRect* rect, Qt::Alignment alignment)
     legend->setIconSize(18, 10);
     legend->setRowSpacing(0);
     return legend;
+}
+
+void PlotView::addPrintLegendRoom(QCPLegend* legend, int row)
+{
+    // The legend keeps a pointer to the room: the cell must be free (an element added
+    // there later would delete the room under it).
+    Q_ASSERT(!m_plot->plotLayout()->hasElement(row, 0));
+    auto* room = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(row, 0, room);
+    m_plot->plotLayout()->setRowStretchFactor(row, 0.001);
+    // An empty grid's largest size is nothing, which would hold the plot's column to its
+    // least width: a spacer, whose largest size is unbounded, keeps the column free.
+    room->addElement(0, 1, new QCPLayoutElement(m_plot));
+    legend->setProperty(kPrintLegendBelow, QVariant::fromValue<QObject*>(room));
 }
 
 void PlotView::finishRebuild()

@@ -71,6 +71,9 @@ class PlotView : public QWidget
     void resetPlot();
     QCPAxisRect* addAxisRect(int row, int column);
     QCPLegend* addLegend(QCPAxisRect* rect, Qt::Alignment alignment);
+    // Room in layout row `row` (under the plot) where an export moves `legend` when it
+    // does not fit where it stands (kPrintLegendBelow); on screen the row stays empty.
+    void addPrintLegendRoom(QCPLegend* legend, int row);
     // Applies the palette to all axes and queues a replot.
     void finishRebuild();
     // Widgets under the plot (selection details, hover read-outs); not exported.

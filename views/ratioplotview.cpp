@@ -69,6 +69,18 @@ QString RatioPlotView::nRange(const QVector<int>& n)
     return lo == hi ? tr("n = %1").arg(lo) : tr("n = %1–%2").arg(lo).arg(hi);
 }
 
+double RatioPlotView::printMinHeightInches() const
+{
+    int entries = 0;
+    for (QCPAxisRect* rect : plot()->axisRects())
+        for (int i = 0; i < rect->insetLayout()->elementCount(); ++i)
+            if (auto* legend = qobject_cast<QCPLegend*>(rect->insetLayout()->elementAt(i)))
+                entries += legend->itemCount();
+    // One entry a row: long entries ("streamingllm (cliff at 0.5; n = 2600)") do not go
+    // two to a row in a single column. A double column's 0.62 aspect is taller anyway.
+    return std::max(2.6, 2.0 + 0.16 * entries);
+}
+
 RatioPlotView::RatioAxes RatioPlotView::resetToRatioAxes(const QString& valueLabel,
                                                          const QVector<double>& ratios,
                                                          int seriesCount, const QString& ratioLabel)
@@ -80,6 +92,8 @@ RatioPlotView::RatioAxes RatioPlotView::resetToRatioAxes(const QString& valueLab
     RatioAxes axes;
     axes.rect = addAxisRect(1, 0);
     axes.legend = addLegend(axes.rect, Qt::AlignBottom | Qt::AlignLeft);
+    // A legend that hides curves in every corner goes under the plot in an export.
+    addPrintLegendRoom(axes.legend, 2);
     axes.x = axes.rect->axis(QCPAxis::atBottom);
     axes.y = axes.rect->axis(QCPAxis::atLeft);
     axes.x->setLabel(ratioLabel.isEmpty()
@@ -257,7 +271,8 @@ void RatioPlotView::finishRatioPlot(const RatioAxes& axes, const QString& note)
     foot->setTextColor(viewPalette().foreground);
     foot->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
     foot->setMargins(QMargins(8, 0, 8, 2));
-    plot()->plotLayout()->addElement(2, 0, foot);
+    // Row 2 is the room an export moves a crowded legend into (resetToRatioAxes).
+    plot()->plotLayout()->addElement(3, 0, foot);
     finishRebuild();
 }
 

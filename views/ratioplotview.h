@@ -46,6 +46,9 @@ class RatioPlotView : public PlotView
     QString pointTipAt(const QPoint& plotPixel) const;
     // Pixel position of a drawn point (series in drawing order, point in ratio order).
     QPoint pointPixel(int series, int point) const;
+    // The least height on paper that leaves the curves room once a legend of many
+    // entries goes under them: 2.6 in up to three entries, 0.16 in more for each beyond.
+    double printMinHeightInches() const;
 
   protected:
     RatioPlotView(const QString& title, const QString& emptyHint, QWidget* parent);

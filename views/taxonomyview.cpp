@@ -1,7 +1,5 @@
 #include "taxonomyview.h"
 
-#include "figurelayoutcheck.h"
-
 #include "csvtable.h"
 #include "signaturenames.h"
 
@@ -97,13 +95,7 @@ void TaxonomyView::rebuild()
     legend->setTextColor(pal.foreground);
     // At 3.5 in the bars would get a third of the width: print moves the legend under
     // them (PrintLayoutFit); on screen this grid is empty and takes no room.
-    auto* underBars = new QCPLayoutGrid;
-    plot()->plotLayout()->addElement(2, 0, underBars);
-    // An empty grid's largest size is nothing, which would hold the bars' column to its
-    // least width: a spacer, whose largest size is unbounded, keeps the column free.
-    underBars->addElement(0, 1, new QCPLayoutElement(plot()));
-    plot()->plotLayout()->setRowStretchFactor(2, 0.001);
-    legend->setProperty(kPrintLegendBelow, QVariant::fromValue<QObject*>(underBars));
+    addPrintLegendRoom(legend, 2);
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double maxTotal = 0.0;

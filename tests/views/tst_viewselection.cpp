@@ -1,6 +1,7 @@
 // Selection signals fire on simulated clicks on the drawn elements.
 #include "offscreentestmain.h"
 #include "sampleviews.h"
+#include "views/legendplacement.h"
 
 #include <QSignalSpy>
 #include <qcustomplot.h>
@@ -114,6 +115,42 @@ class TstViewSelection : public QObject
             crowded.plot()->axisRect(0)->axis(QCPAxis::atBottom)->ticker());
         QVERIFY(ticker);
         QCOMPARE(ticker->ticks().value(0), QStringLiteral("adakv 0.25"));
+    }
+
+    // An inset legend leaves the corner where the curves run for one they leave free,
+    // and stays where it is when it hides nothing.
+    void insetLegendAvoidsData()
+    {
+        QCustomPlot plot;
+        plot.resize(600, 400);
+        QCPGraph* graph = plot.addGraph();
+        graph->setName(QStringLiteral("falls to 0"));
+        // Down the left side into the bottom left corner, then along the bottom.
+        graph->setData({0.0, 0.02, 0.04, 0.5, 1.0}, {1.0, 0.5, 0.0, 0.0, 0.0});
+        plot.xAxis->setRange(0, 1);
+        plot.yAxis->setRange(0, 1);
+        plot.legend->setVisible(true);
+        plot.axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignLeft);
+        plot.replot();
+        const auto hidden = [&] {
+            // Points of the curve, and 50 along each segment, under the legend.
+            int n = 0;
+            const QRectF box = plot.legend->outerRect();
+            for (int i = 0; i + 1 < graph->dataCount(); ++i) {
+                const QPointF a =
+                    graph->coordsToPixels(graph->dataMainKey(i), graph->dataMainValue(i));
+                const QPointF b =
+                    graph->coordsToPixels(graph->dataMainKey(i + 1), graph->dataMainValue(i + 1));
+                for (int k = 0; k <= 50; ++k)
+                    n += box.contains(a + (b - a) * (k / 50.0));
+            }
+            return n;
+        };
+        QVERIFY(hidden() > 0);
+        QVERIFY(placeInsetLegends(&plot));
+        plot.replot();
+        QCOMPARE(hidden(), 0);
+        QVERIFY(!placeInsetLegends(&plot)); // nothing under it now: it stays
     }
 
     void taxonomyClickOutsideBarsIsSilent()

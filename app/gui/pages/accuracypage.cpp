@@ -108,7 +108,8 @@ void AccuracyPage::exportFigures(BatchFigures& figures)
     const RunViewData& data = figures.data();
     auto* accuracy = figures.make(new AccuracyRatioView);
     accuracy->setData(data.accuracy);
-    figures.add(QStringLiteral("accuracy"), accuracy, 0.62, tr("no accuracy rows in the run"));
+    figures.add(QStringLiteral("accuracy"), accuracy, 0.62, tr("no accuracy rows in the run"),
+                accuracy->printMinHeightInches());
     if (data.suites.size() <= 1) {
         figures.skip(
             QStringLiteral("accuracy per suite"),
@@ -128,7 +129,7 @@ void AccuracyPage::exportFigures(BatchFigures& figures)
         view->setTitle(QStringLiteral("%1 · %2").arg(view->title(), suite));
         view->setData(data.suiteAccuracy.value(i));
         figures.add(QStringLiteral("accuracy-%1").arg(BatchFigures::slug(suite)), view, 0.62,
-                    tr("no accuracy rows for the suite"));
+                    tr("no accuracy rows for the suite"), view->printMinHeightInches());
         if (!view->hasData())
             continue;
         const QStringList lines = view->csv().split(QLatin1Char('\n'), Qt::SkipEmptyParts);

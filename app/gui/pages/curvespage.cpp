@@ -56,7 +56,7 @@ void CurvesPage::exportFigures(BatchFigures& figures, const CurvesSpec& spec)
 {
     auto* view = figures.make(new RatioCurvesView(spec.title, {}));
     show(view, spec.curves(figures.data()));
-    figures.add(spec.exportName, view, 0.62, spec.skipReason);
+    figures.add(spec.exportName, view, 0.62, spec.skipReason, view->printMinHeightInches());
 }
 
 DecodingCurvesPage::DecodingCurvesPage(PageHost& host) : RunPage(host), m_tabs(new QTabWidget)
