@@ -2767,14 +2767,6 @@ Samples are paired by content (suite, context, question, answer), never by id al
         <translation>不正解</translation>
     </message>
     <message>
-        <source>No FullCache attention stored for this sample.</source>
-        <translation>このサンプルの FullCache アテンションは保存されていません。</translation>
-    </message>
-    <message>
-        <source>No attention stored for this sample under this configuration.</source>
-        <translation>この構成でのこのサンプルのアテンションは保存されていません。</translation>
-    </message>
-    <message>
         <source>Select a row in the Rows panel to inspect its sample.</source>
         <translation>行パネルで行を選ぶと、そのサンプルを調べられます。</translation>
     </message>
@@ -2895,6 +2887,10 @@ Samples are paired by content (suite, context, question, answer), never by id al
     <message>
         <source>evidence %1 of %2</source>
         <translation>根拠 %1 / %2</translation>
+    </message>
+    <message>
+        <source>Select a row in the Rows panel to see its attention.</source>
+        <translation>行パネルで行を選ぶと、そのアテンションを表示します。</translation>
     </message>
 </context>
 <context>

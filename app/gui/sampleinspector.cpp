@@ -88,8 +88,6 @@ SampleInspector::SampleInspector(QWidget* parent)
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     layout->addWidget(split, 1);
-    m_reference->setEmptyHint(tr("No FullCache attention stored for this sample."));
-    m_heatmap->setEmptyHint(tr("No attention stored for this sample under this configuration."));
     // One colour scale and one zoom for the two maps: equal colours mean equal attention.
     m_reference->setScalePartner(m_heatmap);
     clear();
@@ -111,6 +109,20 @@ void SampleInspector::clear()
     updateEvidenceButtons();
     m_reference->clear();
     m_heatmap->clear();
+    // Before a row is chosen the maps say how to get one, or that the run's source never
+    // released attention.
+    const QString hint = m_idleHint.isEmpty()
+                             ? tr("Select a row in the Rows panel to see its attention.")
+                             : m_idleHint;
+    m_reference->setEmptyHint(hint);
+    m_heatmap->setEmptyHint(hint);
+}
+
+void SampleInspector::setIdleHint(const QString& hint)
+{
+    m_idleHint = hint;
+    if (!m_detail.found)
+        clear();
 }
 
 void SampleInspector::setBusy(const QString& what)

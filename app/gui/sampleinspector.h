@@ -27,6 +27,9 @@ class SampleInspector : public QWidget
     const SampleDetail& detail() const { return m_detail; }
     void clear();
     void setBusy(const QString& what);
+    // What the maps say before a row is chosen (empty: how to choose one); an imported
+    // run says what its source did not release.
+    void setIdleHint(const QString& hint);
 
     HeatmapView* referenceHeatmap() const { return m_reference; }
     HeatmapView* heatmap() const { return m_heatmap; }
@@ -46,6 +49,7 @@ class SampleInspector : public QWidget
     void previousEvidence();
 
   private:
+    QString m_idleHint;
     void updateEvidenceButtons();
 
     SampleDetail m_detail;

@@ -29,6 +29,11 @@ void SamplePage::bind(RunSession* session)
 {
     RunPage::bind(session);
     connect(session, &RunSession::rowInspected, this, &SamplePage::inspect);
+    connect(session, &RunSession::summaryAvailable, this, [this](const RunViewData& data) {
+        m_inspector->setIdleHint(data.importedFrom.isEmpty()
+                                     ? QString()
+                                     : notReleasedText(data.importedFrom, data.notReleased));
+    });
 }
 
 void SamplePage::inspect(const ResultRow& row)

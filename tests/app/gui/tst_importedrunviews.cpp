@@ -8,6 +8,7 @@
 #include "contexthtml.h"
 #include "missingrowstext.h"
 #include "sampledetail.h"
+#include "sampleinspector.h"
 #include "storerunloader.h"
 
 #include "runimport/runimportformats.h"
@@ -30,8 +31,9 @@ class TestImportedRunViews : public QObject
     void initTestCase()
     {
         m_path = m_dir.filePath(QStringLiteral("release.kvl"));
-        writeImportedRun(importKvDiagnosisRelease({QStringLiteral(KVLENS_TEST_DATA "/runimport/kvdiagnosis")}),
-                         m_path, QStringLiteral("test"));
+        writeImportedRun(
+            importKvDiagnosisRelease({QStringLiteral(KVLENS_TEST_DATA "/runimport/kvdiagnosis")}),
+            m_path, QStringLiteral("test"));
     }
 
     void viewsWithDataShowIt()
@@ -39,11 +41,13 @@ class TestImportedRunViews : public QObject
         const RunViewData d = loadRunViewData({m_path});
         QCOMPARE(d.model, QStringLiteral("Qwen/Qwen3-8B"));
         QCOMPARE(d.importedFrom, QStringLiteral("KVDiagnosis release"));
-        QCOMPARE(d.provenanceModel(), QStringLiteral("Qwen/Qwen3-8B, imported from KVDiagnosis release"));
+        QCOMPARE(d.provenanceModel(),
+                 QStringLiteral("Qwen/Qwen3-8B, imported from KVDiagnosis release"));
         QCOMPARE(d.sampleCount, 3);
         // What the copy lacks, for the status line's tool tip.
         QCOMPARE(d.importMissing.size(), 1);
-        QVERIFY2(d.importMissing[0].contains(QLatin1String("ruler8k")), qPrintable(d.importMissing[0]));
+        QVERIFY2(d.importMissing[0].contains(QLatin1String("ruler8k")),
+                 qPrintable(d.importMissing[0]));
         QCOMPARE(d.suites, (QStringList{"hotpotqa", "ruler8k"}));
         QVERIFY(!d.accuracy.isEmpty());
         QCOMPARE(d.suiteAccuracy.size(), 2);
@@ -59,8 +63,8 @@ class TestImportedRunViews : public QObject
         QCOMPARE(d.focus.compressor, QStringLiteral("snapkv"));
         QVERIFY(d.heatmap.values.isEmpty());
         QVERIFY(d.eviction.isEmpty());
-        const QString said =
-            QStringLiteral("Imported from KVDiagnosis release: no masks, attention or contexts were released.");
+        const QString said = QStringLiteral(
+            "Imported from KVDiagnosis release: no masks, attention or contexts were released.");
         QCOMPARE(d.heatmapMissing, said);
         QCOMPARE(d.referenceMissing, said);
         QCOMPARE(d.evictionMissing, said);
@@ -74,20 +78,21 @@ class TestImportedRunViews : public QObject
         QVERIFY(d.found);
         QCOMPARE(d.result.answer, QStringLiteral("Lyon"));
         QCOMPARE(d.referenceAnswer, QStringLiteral("Paris"));
-        const QString said =
-            QStringLiteral("Imported from KVDiagnosis release: no masks, attention or contexts were released.");
+        const QString said = QStringLiteral(
+            "Imported from KVDiagnosis release: no masks, attention or contexts were released.");
         QCOMPARE(d.notReleased, said);
         QCOMPARE(d.referenceMissing, said);
         QCOMPARE(d.heatmapMissing, said);
         const QString html = contextHtml(d);
-        QVERIFY2(html.contains(QLatin1String("Imported from KVDiagnosis release")), qPrintable(html.left(200)));
+        QVERIFY2(html.contains(QLatin1String("Imported from KVDiagnosis release")),
+                 qPrintable(html.left(200)));
     }
 
     // Compare samples: the answers in the captions, the maps' empty state says why.
     void compareSamplesSaysWhatIsAbsent()
     {
-        const QString said =
-            QStringLiteral("Imported from KVDiagnosis release: no masks, attention or contexts were released.");
+        const QString said = QStringLiteral(
+            "Imported from KVDiagnosis release: no masks, attention or contexts were released.");
         ComparePanel panel;
         panel.setIdleHint(said);
         QCOMPARE(panel.heatmap(1)->emptyHint(), said);
@@ -97,19 +102,35 @@ class TestImportedRunViews : public QObject
         QSignalSpy shown(&panel, &ComparePanel::detailsAvailable);
         panel.setSample(QStringLiteral("hotpotqa::hotpotqa_000000"), m_path);
         QTRY_VERIFY_WITH_TIMEOUT(!shown.isEmpty(), 5000);
-        QVERIFY2(panel.caption(1).contains(QLatin1String("answer Lyon")), qPrintable(panel.caption(1)));
+        QVERIFY2(panel.caption(1).contains(QLatin1String("answer Lyon")),
+                 qPrintable(panel.caption(1)));
         for (int slot = 0; slot < 3; ++slot) {
             QVERIFY(!panel.heatmap(slot)->hasData());
             QCOMPARE(panel.heatmap(slot)->emptyHint(), said);
         }
     }
 
+    // The Sample page before a row is chosen: how to choose one, or on an imported run
+    // that its source released no attention (not "no attention stored for this sample").
+    void samplePageIdleSaysWhy()
+    {
+        SampleInspector inspector;
+        QVERIFY2(inspector.heatmap()->emptyHint().contains(QLatin1String("Select a row")),
+                 qPrintable(inspector.heatmap()->emptyHint()));
+        const QString said = QStringLiteral(
+            "Imported from KVDiagnosis release: no masks, attention or contexts were released.");
+        inspector.setIdleHint(said);
+        QCOMPARE(inspector.heatmap()->emptyHint(), said);
+        QCOMPARE(inspector.referenceHeatmap()->emptyHint(), said);
+    }
+
     void unsupportedCellsAreNoFailures()
     {
         const RunViewData d = loadRunViewData({m_path});
         const MissingRowsText text = MissingRowsText::of(d.missing);
-        QVERIFY2(text.summary.contains(QLatin1String("3 cell(s) not run: think @ 0.75 is unsupported")),
-                 qPrintable(text.summary));
+        QVERIFY2(
+            text.summary.contains(QLatin1String("3 cell(s) not run: think @ 0.75 is unsupported")),
+            qPrintable(text.summary));
         QVERIFY2(!text.summary.contains(QLatin1String("failed")), qPrintable(text.summary));
         QVERIFY2(text.detail.contains(QLatin1String("N/A: ThinKPress")), qPrintable(text.detail));
     }
