@@ -1238,14 +1238,6 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
         <translation>セッションを復元できませんでした: %1</translation>
     </message>
     <message>
-        <source>Runs</source>
-        <translation>実行結果</translation>
-    </message>
-    <message>
-        <source>Open run files; double-click to show one</source>
-        <translation>開いている実行ファイル。ダブルクリックで表示します</translation>
-    </message>
-    <message>
         <source>&amp;File</source>
         <translation>ファイル(&amp;F)</translation>
     </message>
@@ -2723,6 +2715,17 @@ Samples are paired by content (suite, context, question, answer), never by id al
     <message>
         <source>unpaired: each run over its own samples (up to %1 in A, %2 in B; no sample in both) · Wilson score intervals</source>
         <translation>対応なし：各実行はそれぞれのサンプルで集計（A は最大 %1、B は最大 %2、共通サンプルなし） · Wilson スコア区間</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::RunListDock</name>
+    <message>
+        <source>Runs</source>
+        <translation>実行結果</translation>
+    </message>
+    <message>
+        <source>Open run files; double-click to show one</source>
+        <translation>開いている実行ファイル。ダブルクリックで表示します</translation>
     </message>
 </context>
 <context>

@@ -10,6 +10,7 @@
 #include "rowsdock.h"
 #include "rowspanel.h"
 #include "runlauncher.h"
+#include "runlistdock.h"
 #include "runpage.h"
 #include "runstatusline.h"
 #include "runwatcher.h"
@@ -26,7 +27,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
-#include <QListWidget>
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QStackedWidget>
@@ -218,25 +218,10 @@ void MainWindow::createDocks()
     m_navigatorDock->setWidget(m_navigator);
     addDockWidget(Qt::LeftDockWidgetArea, m_navigatorDock);
 
-    auto* runs = new QDockWidget(tr("Runs"), this);
-    runs->setObjectName(QStringLiteral("RunsDock"));
-    m_runList = new QListWidget;
-    m_runList->setToolTip(tr("Open run files; double-click to show one"));
-    runs->setWidget(m_runList);
+    auto* runs = new RunListDock(*m_openRuns, this);
     addDockWidget(Qt::LeftDockWidgetArea, runs);
     resizeDocks({runs}, {180}, Qt::Horizontal);
-    connect(m_runList, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem* item) { openRun(item->data(Qt::UserRole).toString()); });
-    connect(m_openRuns, &OpenRuns::added, this, [this](const QString& path) {
-        auto* item = new QListWidgetItem(QFileInfo(path).fileName(), m_runList);
-        item->setData(Qt::UserRole, path);
-        item->setToolTip(path);
-    });
-    connect(m_openRuns, &OpenRuns::removed, this, [this](const QString& path) {
-        for (int i = m_runList->count() - 1; i >= 0; --i)
-            if (m_runList->item(i)->data(Qt::UserRole).toString() == path)
-                delete m_runList->takeItem(i);
-    });
+    connect(runs, &RunListDock::runActivated, this, &MainWindow::openRun);
 
     m_rowsDock = new RowsDock(this);
     addDockWidget(Qt::BottomDockWidgetArea, m_rowsDock);

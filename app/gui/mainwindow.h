@@ -13,7 +13,6 @@
 
 class QDockWidget;
 class QLabel;
-class QListWidget;
 class QStackedWidget;
 
 namespace kvl {
@@ -158,7 +157,6 @@ class MainWindow : public QMainWindow, public PageHost
     QDockWidget* m_navigatorDock = nullptr;
     SelectionHeader* m_header = nullptr; // the selection line and the caveat
     SelectionBar* m_selectionBar = nullptr;
-    QListWidget* m_runList = nullptr;
     RowsDock* m_rowsDock = nullptr;
     QLabel* m_runLabel = nullptr;
     NewRunDialog* m_newRun = nullptr;
