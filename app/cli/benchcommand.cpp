@@ -1,5 +1,6 @@
-// `kvlens-cli bench`: the machine's fp32 matmul rate and the engine's prefill rate,
-// optionally against PyTorch eager doing the same forward in /usr/bin/python3.
+// `kvlens-cli bench`: the machine's fp32 matmul rate and memory bandwidth, the engine's prefill
+// rate and one decode step against them, optionally against PyTorch eager doing the
+// same forward in /usr/bin/python3.
 #include "clicommand.h"
 #include "clioptions.h"
 #include "clioutput.h"
@@ -215,7 +216,8 @@ int runBench(const QStringList& args)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("fp32 matmul rate and, with --model, prefill rate at --tokens tokens."));
+        QStringLiteral("fp32 matmul rate and memory bandwidth and, with --model, prefill rate "
+                       "and one decode step at --tokens tokens."));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("model"),
                       QStringLiteral("model directory, or random-0.5b (random weights, no files)"),
@@ -289,6 +291,14 @@ int runBench(const QStringList& args)
     const double peak = matmul.gflops;
     result.insert(QStringLiteral("matmul_gflops"), peak);
     result.insert(QStringLiteral("matmul_gflops_per_cpu_s"), matmul.gflopsPerCpuSecond);
+    // The other limit: a decode step reads every weight once and does little with it.
+    // (Not for --attention, --train or --sweep, which time other things.)
+    BandwidthRate bandwidth;
+    if (!parser.isSet(QStringLiteral("attention")) && !parser.isSet(QStringLiteral("train")) &&
+        !parser.isSet(QStringLiteral("sweep"))) {
+        bandwidth = measureMemoryBandwidth();
+        result.insert(QStringLiteral("memory_bandwidth_gbs"), bandwidth.gbPerSecond);
+    }
 
     if (parser.isSet(QStringLiteral("attention"))) {
         if (!parser.isSet(QStringLiteral("model")))
@@ -363,6 +373,13 @@ int runBench(const QStringList& args)
         result.insert(QStringLiteral("prefill_gflops_per_cpu_s"), bench.gflopsPerCpuSecond);
         result.insert(QStringLiteral("prefill_fraction_of_peak_cpu"),
                       bench.gflopsPerCpuSecond / matmul.gflopsPerCpuSecond);
+        // One decode step at the same context length, against the bandwidth limit.
+        const DecodeStepBench decode = benchDecodeStep(*model, tokens);
+        result.insert(QStringLiteral("decode_step_seconds"), decode.seconds);
+        result.insert(QStringLiteral("decode_step_bytes"), decode.bytes);
+        result.insert(QStringLiteral("decode_gbs"), decode.gbPerSecond);
+        result.insert(QStringLiteral("decode_fraction_of_bandwidth"),
+                      decode.gbPerSecond / bandwidth.gbPerSecond);
         if (parser.isSet(QStringLiteral("compare-python"))) {
             const QJsonObject py = runPythonPrefill(model->config(), tokens, threads, repeats);
             const double seconds = py.value(QStringLiteral("seconds")).toDouble();
@@ -391,8 +408,7 @@ int runBench(const QStringList& args)
         for (const QString& list : parser.values(QStringLiteral("press")))
             for (const QString& p : splitPressList(list))
                 specs.push_back(p);
-        result.insert(QStringLiteral("presses"),
-                      benchPresses(*model, tokens, 0.5, specs).toJson());
+        result.insert(QStringLiteral("presses"), benchPresses(*model, tokens, 0.5, specs).toJson());
     }
 
     // How often large tensors were served from freed blocks instead of fresh pages.
@@ -417,7 +433,8 @@ int runBench(const QStringList& args)
     return 0;
 }
 
-const CommandRegistrar registrar("bench", "matmul peak and prefill rate (JSON with --json)",
-                                 &runBench);
+const CommandRegistrar
+    registrar("bench", "matmul peak, bandwidth, prefill and decode rates (JSON with --json)",
+              &runBench);
 } // namespace
 } // namespace kvl::cli

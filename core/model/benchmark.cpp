@@ -2,14 +2,19 @@
 
 #include "common/error.h"
 #include "model/attention.h"
+#include "model/decodebatch.h"
 #include "model/fusedattention.h"
 #include "model/transformer.h"
 
 #include <torch/torch.h>
 
+#include <ATen/Parallel.h>
+
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -122,6 +127,87 @@ ModelConfig randomShapeConfig(const QString& name)
     c.attentionBias = false;
     c.torchDtype = QStringLiteral("float32");
     return c;
+}
+
+BandwidthRate measureMemoryBandwidth(int64_t mib, double minSeconds)
+{
+    const int64_t n = std::max<int64_t>(1, mib) * 1024 * 1024 / int64_t(sizeof(float));
+    // Filled in parallel too, so each thread's pages sit where that thread runs.
+    // Left uninitialised here: the parallel fill below is each page's first touch.
+    const std::unique_ptr<float[]> a(new float[size_t(n)]), b(new float[size_t(n)]),
+        c(new float[size_t(n)]);
+    at::parallel_for(0, n, 1 << 16, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+            a[size_t(i)] = 0.0f;
+            b[size_t(i)] = 1.0f;
+            c[size_t(i)] = 2.0f;
+        }
+    });
+    const float scale = 3.0f;
+    BandwidthRate rate;
+    rate.bufferBytes = n * int64_t(sizeof(float));
+    const auto started = std::chrono::steady_clock::now();
+    for (int run = 0; run < 3 || secondsSince(started) < minSeconds; ++run) {
+        const auto start = std::chrono::steady_clock::now();
+        at::parallel_for(0, n, 1 << 16, [&](int64_t begin, int64_t end) {
+            float* out = a.get();
+            const float* x = b.get();
+            const float* y = c.get();
+            for (int64_t i = begin; i < end; ++i)
+                out[i] = x[i] + scale * y[i];
+        });
+        const double s = secondsSince(start);
+        rate.gbPerSecond = std::max(rate.gbPerSecond, 3.0 * double(rate.bufferBytes) / s / 1e9);
+        if (run > 50)
+            break;
+    }
+    // The result is read, so the loop is not optimised away.
+    if (a[size_t(n / 2)] != 1.0f + scale * 2.0f)
+        throw Error(QStringLiteral("memory bandwidth probe: wrong triad result"));
+    return rate;
+}
+
+double decodeStepBytes(const Transformer& model, const ContextCache& context)
+{
+    const ModelWeights& w = model.weights();
+    double bytes = double(w.lmHead.nbytes()) + double(w.norm.nbytes());
+    for (const LayerWeights& l : w.layers)
+        for (const at::Tensor* t :
+             {&l.inputNorm, &l.q, &l.k, &l.v, &l.o, &l.qBias, &l.kBias, &l.vBias, &l.qNorm,
+              &l.kNorm, &l.postAttentionNorm, &l.gate, &l.up, &l.down})
+            if (t->defined())
+                bytes += double(t->nbytes());
+    for (const LayerCache& layer : context.layers)
+        bytes += double(layer.keys.nbytes()) + double(layer.values.nbytes());
+    return bytes;
+}
+
+DecodeStepBench benchDecodeStep(const Transformer& model, int64_t tokens, int steps)
+{
+    c10::InferenceMode guard;
+    const at::Tensor ids = at::randint(model.config().vocabSize, {tokens}, at::kLong);
+    const std::vector<int> idList(ids.data_ptr<int64_t>(), ids.data_ptr<int64_t>() + tokens);
+    const ContextCache context = model.prefill(idList);
+    const CacheEdit fullCache;
+    const Continuation none;
+    steps = std::max(1, steps);
+    DecodeBatch batch = DecodeBatch::build(context, {&fullCache}, {&none}, steps + 1);
+    std::vector<int> token{int(idList.back())};
+    model.decodeStep(context, batch, token); // warm-up: buffers and thread pools
+    std::vector<double> times;
+    for (int s = 0; s < steps; ++s) {
+        const auto start = std::chrono::steady_clock::now();
+        const at::Tensor logits = model.decodeStep(context, batch, token);
+        times.push_back(secondsSince(start));
+        token = {int(logits.argmax(-1).item<int64_t>())};
+    }
+    std::sort(times.begin(), times.end());
+    DecodeStepBench bench;
+    bench.contextTokens = tokens;
+    bench.seconds = times[times.size() / 2];
+    bench.bytes = decodeStepBytes(model, context);
+    bench.gbPerSecond = bench.bytes / bench.seconds / 1e9;
+    return bench;
 }
 
 PrefillBench benchPrefill(const Transformer& model, int64_t tokens, int repeats)

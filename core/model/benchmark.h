@@ -8,6 +8,7 @@
 namespace kvl {
 
 class Transformer;
+struct ContextCache;
 
 // Rates are given per wall-clock second and per CPU second of this process (all its
 // threads): on a machine shared with other jobs the wall rate follows the load, while
@@ -21,6 +22,33 @@ struct MatmulRate
 // fp32 matmul rate of this machine (square n x n products, best of a few).
 MatmulRate measureMatmul(int n = 2048, double minSeconds = 1.0);
 double measureMatmulGflops(int n = 2048, double minSeconds = 1.0);
+
+// The memory bandwidth a decode step is bound by: a STREAM-style triad a = b + s c over
+// three float buffers far larger than the caches (`mib` each), split over the engine's
+// threads (at::parallel_for), best of a few. Bytes counted as STREAM counts them: two
+// reads and one write per element.
+struct BandwidthRate
+{
+    double gbPerSecond = 0.0; // best wall-clock rate, 1e9 bytes per second
+    int64_t bufferBytes = 0;  // each of the three buffers
+};
+BandwidthRate measureMemoryBandwidth(int64_t mib = 256, double minSeconds = 1.0);
+
+// The bytes one greedy decode step of one row must read at least: every weight matrix
+// of every layer and the LM head once (not the embedding, of which it reads one row),
+// and the context's keys and values in every layer, in the dtypes they are held in.
+double decodeStepBytes(const Transformer& model, const ContextCache& context);
+
+// One decode step after a `tokens`-token context under FullCache, one row, the median
+// of `steps` steps after one warm-up (Transformer::decodeStep, as a sweep's answers run).
+struct DecodeStepBench
+{
+    int64_t contextTokens = 0;
+    double seconds = 0.0;     // median step
+    double bytes = 0.0;       // decodeStepBytes
+    double gbPerSecond = 0.0; // bytes / seconds
+};
+DecodeStepBench benchDecodeStep(const Transformer& model, int64_t tokens, int steps = 16);
 
 // FLOPs of Transformer::prefill on `tokens` tokens: every projection and MLP matmul,
 // causal attention (QK^T and PV over the T(T+1)/2 visible pairs) and the lm_head of

@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "model/answerdecoder.h"
 #include "model/attention.h"
+#include "model/benchmark.h"
 #include "model/decodebatch.h"
 #include "model/transformer.h"
 
@@ -213,6 +214,23 @@ class TestContextCache : public QObject
         QVERIFY(logitsDiff(biased.logits, dup.logits) < 1e-5);
     }
 
+    // What `bench` divides a decode step's time into: every weight read once (not the
+    // embedding, of which a step reads one row) and the context's keys and values.
+    // Tiny Llama, by hand, in floats: per layer q 32x32, k and v 16x32, o 32x32, gate and
+    // up 48x32, down 32x48 and two norms of 32 = 7,744; two layers 15,488; LM head 50x32
+    // and the final norm 32: 17,120. K/V of 10 positions: 2 layers x 2 x 2 kv x 10 x 8 =
+    // 640. (17,120 + 640) x 4 bytes = 71,040.
+    void decodeStepBytesCountsEveryWeightOnce()
+    {
+        auto model = tinyModel();
+        const ContextCache context = model->prefill(someIds(10));
+        QCOMPARE(decodeStepBytes(*model, context), 71040.0);
+        const DecodeStepBench bench = benchDecodeStep(*model, 10, 3);
+        QCOMPARE(bench.bytes, 71040.0);
+        QVERIFY(bench.seconds > 0.0);
+        QCOMPARE(bench.gbPerSecond, bench.bytes / bench.seconds / 1e9);
+    }
+
     void contextTooLongNamesConfigAndLengths()
     {
         c10::InferenceMode guard;
@@ -311,7 +329,7 @@ class TestContextCache : public QObject
     // (teacher forcing, then token-by-token greedy decoding).
     void scoreAndGenerateEqualsScoreThenGenerate_data()
     {
-        QTest::addColumn<int>("divergeAt");  // -1: the gold answer is the greedy answer
+        QTest::addColumn<int>("divergeAt"); // -1: the gold answer is the greedy answer
         QTest::addColumn<bool>("withQuestion");
         QTest::addColumn<bool>("masked");
         QTest::addColumn<bool>("stopAfterGold");
@@ -416,9 +434,10 @@ class TestContextCache : public QObject
             if (i > 0)
                 gold[size_t(i - 1) % 4] = (gold[size_t(i - 1) % 4] + 1) % 50;
             GenerateOptions own = generate;
-            expected.push_back(scoreAndGenerate(*model, context, edits[i], question, gold, score, own));
-            replayed[i] = scoreAndReplay(*model, context, edits[i], question, gold, score, own,
-                                         pending[i]);
+            expected.push_back(
+                scoreAndGenerate(*model, context, edits[i], question, gold, score, own));
+            replayed[i] =
+                scoreAndReplay(*model, context, edits[i], question, gold, score, own, pending[i]);
             rows.push_back({&edits[i], &pending[i], &replayed[i].generation});
         }
         // One batched step against extend() of each row alone: the same logits.
@@ -482,8 +501,8 @@ class TestContextCache : public QObject
         generate.maxNewTokens = 6;
         model->setBlockRows(2); // several query blocks in the batched attention
         std::vector<PendingDecode> pending;
-        const std::vector<ScoredGeneration> each = scoreAndReplayEach(
-            *model, context, pointers, question, gold, score, generate, pending);
+        const std::vector<ScoredGeneration> each =
+            scoreAndReplayEach(*model, context, pointers, question, gold, score, generate, pending);
         QCOMPARE(each.size(), edits.size());
         for (size_t i = 0; i < edits.size(); ++i) {
             PendingDecode alonePending;
@@ -520,7 +539,8 @@ class TestContextCache : public QObject
             const std::vector<Generation> each =
                 generateEach(*model, context, pointers, question, generate);
             for (size_t i = 0; i < edits.size(); ++i) {
-                const Generation alone = generateAnswer(*model, context, edits[i], question, generate);
+                const Generation alone =
+                    generateAnswer(*model, context, edits[i], question, generate);
                 QCOMPARE(each[i].ids, alone.ids);
                 QVERIFY(each[i].stop == alone.stop);
             }
@@ -535,8 +555,10 @@ class TestContextCache : public QObject
         const ContextCache context = model->prefill(someIds(10));
         std::vector<CacheEdit> edits(3);
         edits[1].keptMask = at::ones({2, 2, 10}, at::kBool);
-        edits[1].keptMask.index_put_({at::indexing::Slice(), at::indexing::Slice(), at::indexing::Slice(1, 8)}, false);
-        edits[2].logitBias = at::full({2, 2, 10}, 0.0f).index_fill_(2, at::tensor(std::vector<int64_t>{4}), 3.0);
+        edits[1].keptMask.index_put_(
+            {at::indexing::Slice(), at::indexing::Slice(), at::indexing::Slice(1, 8)}, false);
+        edits[2].logitBias =
+            at::full({2, 2, 10}, 0.0f).index_fill_(2, at::tensor(std::vector<int64_t>{4}), 3.0);
         GenerateOptions generate;
         generate.maxNewTokens = 12;
         const Generation first = generateAnswer(*model, context, edits[0], {}, generate);
