@@ -70,13 +70,30 @@ void RunSession::open(const RunRequest& request)
                         false);
         return;
     }
+    RunRequest wanted = request;
     if (request.path != m_request.path) {
+        // The run left keeps its focus and selection for when it is shown again.
+        if (!m_request.path.isEmpty())
+            m_visited.insert(m_request.path, {m_request, m_selection});
         m_data = {};
         m_haveSummary = false;
-        // The overlap ratio is the run's; the other selections carry over to the next run.
-        m_selection.overlapRatio = -1.0;
+        const auto seen = m_visited.constFind(request.path);
+        if (seen != m_visited.constEnd()) {
+            // Back to a run shown before: as it was left, unless the request names its
+            // own focus.
+            if (wanted.compressor.isEmpty() && wanted.sampleKey.isEmpty()) {
+                wanted.compressor = seen->request.compressor;
+                wanted.ratio = seen->request.ratio;
+                wanted.sampleKey = seen->request.sampleKey;
+            }
+            restoreSelection(seen->selection);
+        } else {
+            // The overlap ratio is the run's; the other selections carry over to a run
+            // not shown before.
+            m_selection.overlapRatio = -1.0;
+        }
     }
-    m_request = request;
+    m_request = wanted;
     m_verified = false;
     loadSummary(false);
 }
@@ -98,6 +115,7 @@ void RunSession::close()
 {
     for (LatestRequest* r : {m_summary, m_aggregates, m_details, m_verify})
         r->cancel();
+    m_visited.remove(m_request.path); // closed: opened again, it starts afresh
     m_request = {};
     m_data = {};
     m_haveSummary = m_aggregatesIn = m_detailsIn = false;
@@ -149,6 +167,16 @@ void RunSession::setAccuracySuite(const QString& suite)
 {
     m_selection.accuracySuite = suite;
     emit accuracySuiteChanged(suite);
+}
+
+void RunSession::restoreSelection(const RunSelection& selection)
+{
+    setHeads(selection.heads);
+    setAccuracySuite(selection.accuracySuite);
+    setOverlapPair(selection.overlapA, selection.overlapB);
+    setSignature(selection.signature);
+    // Settled against the run's ratios when they land (settleOverlapRatio).
+    m_selection.overlapRatio = selection.overlapRatio;
 }
 
 void RunSession::setOverlapRatio(double ratio)

@@ -5,6 +5,7 @@
 #include "store/runreader.h"
 #include "views/headselection.h"
 
+#include <QHash>
 #include <QObject>
 
 #include <functional>
@@ -69,7 +70,9 @@ class RunSession : public QObject
     bool canRead() const { return bool(m_stages.summary); }
 
     // Opens `request.path` with the focus asked for (empty compressor / sample: the
-    // default focus); drops whatever another run was loading.
+    // default focus); drops whatever another run was loading. A run shown before in this
+    // session (and not closed since) comes back with the focus and selection it was left
+    // with, unless the request names a focus: switching between open runs loses neither.
     void open(const RunRequest& request);
     // The file changed: re-reads the overview, then the details. While an overview is
     // being read the refresh waits for it (a poll faster than a load must not starve it).
@@ -137,10 +140,19 @@ class RunSession : public QObject
     // Before the overview or details are delivered: the overlap ratio asked for when the
     // run has it, else the run's default (announced with overlapRatioChanged).
     void settleOverlapRatio();
+    // Puts back a run's remembered selection, announcing each part as its setter does.
+    void restoreSelection(const RunSelection& selection);
 
     RunStages m_stages;
     RunRequest m_request;
     RunSelection m_selection;
+    // The runs shown before the current one: their focus and selection as they were left.
+    struct Visit
+    {
+        RunRequest request;
+        RunSelection selection;
+    };
+    QHash<QString, Visit> m_visited;
     RunViewData m_data;
     bool m_haveSummary = false;
     bool m_aggregatesIn = false; // of the current state of the file

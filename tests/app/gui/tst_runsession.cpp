@@ -136,6 +136,61 @@ class TstRunSession : public QObject
         QCOMPARE(counted.details.loadAcquire(), 4);
     }
 
+    // Switching between open runs keeps each one's focus and selection; a run closed and
+    // opened again starts afresh.
+    void eachRunKeepsItsSelection()
+    {
+        const QString a = m_dir.filePath(QStringLiteral("keep-a.kvl"));
+        const QString b = m_dir.filePath(QStringLiteral("keep-b.kvl"));
+        guitest::writeRun(a, {0, 1, 2, 3});
+        guitest::writeRun(b, {0, 1});
+        RunSession session;
+        session.setStages(storeRunStages());
+        QSignalSpy loaded(&session, &RunSession::loaded);
+        QSignalSpy details(&session, &RunSession::detailsAvailable);
+        session.open({a, {}, -1.0, {}});
+        QVERIFY(loaded.wait(5000));
+        const ConfigChoice defaultFocus = session.data().focus;
+        const ConfigChoice tova{QStringLiteral("TOVA"), 0.5};
+        QVERIFY(defaultFocus != tova);
+        session.setFocusConfiguration(tova.compressor, tova.ratio);
+        QVERIFY(details.wait(5000));
+        session.setFocusSample(QStringLiteral("s3"));
+        QVERIFY(details.wait(5000));
+        const HeadSelection oneHead{HeadSelection::Mode::OneHead, 1, 0};
+        session.setHeads(oneHead);
+        session.setSignature(QStringLiteral("ambiguous"));
+
+        loaded.clear();
+        session.open({b, {}, -1.0, {}});
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(session.path(), b);
+        session.setHeads({}); // b's own choice
+
+        loaded.clear();
+        session.open({a, {}, -1.0, {}});
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(session.data().focus, tova);
+        QCOMPARE(session.request().sampleKey, QStringLiteral("s3"));
+        QCOMPARE(session.selection().heads, oneHead);
+        QCOMPARE(session.selection().signature, QStringLiteral("ambiguous"));
+        // b was left with its own heads.
+        loaded.clear();
+        session.open({b, {}, -1.0, {}});
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(session.selection().heads, HeadSelection{});
+
+        // Closed, then opened again: the default focus.
+        session.open({a, {}, -1.0, {}});
+        QVERIFY(loaded.wait(5000));
+        session.close();
+        loaded.clear();
+        session.open({a, {}, -1.0, {}});
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(session.data().focus, defaultFocus);
+        QVERIFY(session.request().sampleKey.isEmpty());
+    }
+
     void staleDetailsAreDropped()
     {
         const QString path = m_dir.filePath(QStringLiteral("stale.kvl"));
