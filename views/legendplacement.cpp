@@ -3,7 +3,6 @@
 #include <qcustomplot.h>
 
 #include <array>
-#include <limits>
 
 namespace kvl {
 
