@@ -4,7 +4,8 @@
 // (views/figurelayoutcheck.h measures them from QCustomPlot's layout). Two runs: the
 // demo sweep on the bundled model (three suites, three presses at three ratios, real
 // attention and masks over hundreds of tokens; made by kvlens-cli, skipped where it is
-// not built) and the hand-made run of guirunfixture.h (four samples, sparse cells).
+// not built), the hand-made run of guirunfixture.h (four samples, sparse cells) and, where
+// ../shared holds it, the KVDiagnosis release imported (eight presses, four suites).
 #include "batchfigures.h"
 #include "guirunfixture.h"
 #include "offscreentestmain.h"
@@ -14,6 +15,9 @@
 #include "views/figureexporter.h"
 #include "views/plotview.h"
 
+#include "runimport/runimportformats.h"
+
+#include <QDir>
 #include <QFileInfo>
 #include <QMap>
 #include <QProcess>
@@ -108,6 +112,24 @@ class TstFigureLayout : public QObject
         }
         // The signature bars' legend moves under them at 3.5 in (kPrintLegendBelow);
         // beside them it left the bars a third of the width and their labels collided.
+        checkFigures(run, width);
+    }
+
+    // Eight presses at three ratios over four suites: the shared copy of the KVDiagnosis
+    // release, imported (62,400 rows; skipped where ../shared does not hold it). The
+    // figures many presses make: 24 signature bars, 8 x 8 overlaps, 83-column UpSets,
+    // nine accuracy curves.
+    void kvdiagnosisRelease_data() { handMadeRun_data(); }
+    void kvdiagnosisRelease()
+    {
+        QFETCH(double, width);
+        const QString root = QDir::cleanPath(
+            QStringLiteral(KVLENS_SOURCE_DIR "/../shared/data/kvdiagnosis-release"));
+        if (!QFileInfo(root).isDir())
+            QSKIP(qPrintable(QStringLiteral("no shared copy of the release at %1").arg(root)));
+        const QString run = m_dir.filePath(QStringLiteral("release.kvl"));
+        if (!QFileInfo::exists(run))
+            writeImportedRun(importKvDiagnosisRelease({root}), run, QStringLiteral("test"));
         checkFigures(run, width);
     }
 
