@@ -73,6 +73,8 @@ void RowsPanel::clear()
 {
     m_model->clear();
     m_view->setColumnHidden(ResultRowsModel::GroupColumn, true);
+    // Empty, the columns fit their headers ("FullCache answer" was cut to its width).
+    m_view->resizeColumnsToContents();
     m_title->setText(tr("Click a taxonomy or chain-break bar, a failure-overlap cell or a "
                         "failure-set (UpSet) column to list its rows."));
 }
