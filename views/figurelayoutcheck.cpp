@@ -153,6 +153,24 @@ std::optional<TextBox> itemTextBox(QCPItemText* item)
                    QRectF(QPointF(x, y), s)};
 }
 
+// The length a colour scale's title runs along: the bar's height when it stands upright.
+double colorScaleLength(const QCPColorScale* scale)
+{
+    return scale->type() == QCPAxis::atLeft || scale->type() == QCPAxis::atRight
+               ? scale->outerRect().height()
+               : scale->outerRect().width();
+}
+
+// The widest entry's least width (a grouped legend has empty cells).
+double widestLegendEntry(QCPLegend* legend)
+{
+    double widest = 0.0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const QCPAbstractLegendItem* item = legend->item(i))
+            widest = std::max(widest, double(item->minimumOuterSizeHint().width()));
+    return widest;
+}
+
 } // namespace
 
 void layOutAt(QCustomPlot* plot, QSize layoutSize)
@@ -255,10 +273,7 @@ QStringList figureLayoutProblems(QCustomPlot* plot, QSize layoutSize)
         if (auto* scale = qobject_cast<QCPColorScale*>(element);
             scale && scale->visible() && !scale->axis()->label().isEmpty()) {
             const QSizeF s = textSize(scale->axis()->labelFont(), scale->axis()->label());
-            const double length =
-                scale->type() == QCPAxis::atLeft || scale->type() == QCPAxis::atRight
-                    ? scale->outerRect().height()
-                    : scale->outerRect().width();
+            const double length = colorScaleLength(scale);
             if (s.width() > length + kSlack)
                 problems << QStringLiteral("title '%1' of a colour scale is %2 long, the scale "
                                            "only %3: cut")
@@ -383,9 +398,7 @@ bool PrintLayoutFit::fitOnce(QCustomPlot* plot, QSize layoutSize)
         if (!scale || !scale->visible() || scale->axis()->label().isEmpty())
             continue;
         QCPAxis* axis = scale->axis();
-        const double length = scale->type() == QCPAxis::atLeft || scale->type() == QCPAxis::atRight
-                                  ? scale->outerRect().height()
-                                  : scale->outerRect().width();
+        const double length = colorScaleLength(scale);
         const QString label = axis->label();
         if (textSize(axis->labelFont(), label).width() <= length + kSlack)
             continue;
@@ -696,39 +709,42 @@ bool PrintLayoutFit::moveSideLegendsBelow(QCustomPlot* plot, double canvasWidth)
         } else {
             continue;
         }
-        const int wrap = legend->wrap();
-        const QCPLayoutGrid::FillOrder order = legend->fillOrder();
         legend->layout()->take(legend);
         below->addElement(0, 0, legend);
-        double itemWidth = 0.0;
-        for (int i = 0; i < legend->itemCount(); ++i)
-            if (const QCPAbstractLegendItem* item = legend->item(i)) // grouped: empty cells
-                itemWidth = std::max(itemWidth, double(item->minimumOuterSizeHint().width()));
-        const QMargins m = legend->margins();
-        // A one-column list goes into two columns where they fit; a legend laid out in
-        // columns of its own (colours beside line styles) keeps them.
-        const bool rewrap =
-            legend->columnCount() == 1 &&
-            2 * itemWidth + legend->columnSpacing() + m.left() + m.right() <= canvasWidth - 8;
-        if (rewrap) {
-            legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
-            legend->setWrap(2);
-            legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
-        }
         m_undo.push_back([legend = QPointer<QCPLegend>(legend),
-                          below = QPointer<QCPLayoutGrid>(below), putBack, rewrap, wrap, order] {
+                          below = QPointer<QCPLayoutGrid>(below), putBack] {
             if (!legend || !below)
                 return;
-            if (rewrap) {
-                legend->setWrap(wrap);
-                legend->setFillOrder(order, true);
-            }
             below->take(legend);
             putBack();
         });
+        // A one-column list goes into two columns where they fit; a legend laid out in
+        // columns of its own (colours beside line styles) keeps them. (Undone before the
+        // move back: undo runs last change first.)
+        const QMargins m = legend->margins();
+        if (legend->columnCount() == 1 &&
+            2 * widestLegendEntry(legend) + legend->columnSpacing() + m.left() + m.right() <=
+                canvasWidth - 8)
+            rewrapLegend(legend, 2);
         moved = true;
     }
     return moved;
+}
+
+// Lays the legend's entries out `perRow` to a row, in their order; undone with the rest.
+void PrintLayoutFit::rewrapLegend(QCPLegend* legend, int perRow)
+{
+    const int wrap = legend->wrap();
+    const QCPLayoutGrid::FillOrder order = legend->fillOrder();
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
+    legend->setWrap(perRow);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    m_undo.push_back([legend = QPointer<QCPLegend>(legend), wrap, order] {
+        if (!legend)
+            return;
+        legend->setWrap(wrap);
+        legend->setFillOrder(order, true);
+    });
 }
 
 // A one-row (or one-column) legend whose entries get less width than their text (the
@@ -742,15 +758,13 @@ bool PrintLayoutFit::wrapSqueezedLegends(QCustomPlot* plot, double canvasWidth)
             (legend->rowCount() != 1 && legend->columnCount() != 1))
             continue;
         bool squeezed = false;
-        double widest = 0.0;
         for (int i = 0; i < legend->itemCount(); ++i)
-            if (const QCPAbstractLegendItem* item = legend->item(i)) {
-                const QSize need = item->minimumOuterSizeHint();
-                widest = std::max(widest, double(need.width()));
-                squeezed = squeezed || item->outerRect().width() + kSlack < need.width();
-            }
+            if (const QCPAbstractLegendItem* item = legend->item(i))
+                squeezed = squeezed || item->outerRect().width() + kSlack <
+                                           item->minimumOuterSizeHint().width();
         if (!squeezed)
             continue;
+        const double widest = widestLegendEntry(legend);
         // The room is the cell the legend stands in (under the plot's column), not the
         // whole figure.
         double room = canvasWidth - 16;
@@ -761,17 +775,7 @@ bool PrintLayoutFit::wrapSqueezedLegends(QCustomPlot* plot, double canvasWidth)
                                            (widest + legend->columnSpacing())));
         if (perRow >= legend->itemCount())
             continue;
-        const int wrap = legend->wrap();
-        const QCPLayoutGrid::FillOrder order = legend->fillOrder();
-        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, false);
-        legend->setWrap(perRow);
-        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
-        m_undo.push_back([legend = QPointer<QCPLegend>(legend), wrap, order] {
-            if (!legend)
-                return;
-            legend->setWrap(wrap);
-            legend->setFillOrder(order, true);
-        });
+        rewrapLegend(legend, perRow);
         changed = true;
     }
     return changed;

@@ -7,6 +7,7 @@
 #include <vector>
 
 class QCPAxis;
+class QCPLegend;
 class QCustomPlot;
 
 namespace kvl {
@@ -59,6 +60,7 @@ class PrintLayoutFit
     bool dropRepeatedFirstWords(QCPAxis* axis);
     bool moveSideLegendsBelow(QCustomPlot* plot, double canvasWidth);
     bool wrapSqueezedLegends(QCustomPlot* plot, double canvasWidth);
+    void rewrapLegend(QCPLegend* legend, int perRow);
 
     std::vector<std::function<void()>> m_undo; // in the order the changes were made
 };
