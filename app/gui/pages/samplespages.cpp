@@ -30,9 +30,8 @@ void SamplePage::bind(RunSession* session)
     RunPage::bind(session);
     connect(session, &RunSession::rowInspected, this, &SamplePage::inspect);
     connect(session, &RunSession::summaryAvailable, this, [this](const RunViewData& data) {
-        m_inspector->setIdleHint(data.importedFrom.isEmpty()
-                                     ? QString()
-                                     : notReleasedText(data.importedFrom, data.notReleased));
+        // Empty for a run KVLens made itself.
+        m_inspector->setIdleHint(notReleasedText(data.importedFrom, data.notReleased));
     });
 }
 
@@ -110,9 +109,7 @@ void CompareSamplesPage::bind(RunSession* session)
     RunPage::bind(session);
     connect(session, &RunSession::detailsAvailable, this, [this](const RunViewData& data) {
         updateChoices();
-        m_panel->setIdleHint(data.importedFrom.isEmpty()
-                                 ? QString()
-                                 : notReleasedText(data.importedFrom, data.notReleased));
+        m_panel->setIdleHint(notReleasedText(data.importedFrom, data.notReleased));
         m_panel->setSample(data.sampleKey, this->session()->path());
     });
     connect(session, &RunSession::rowInspected, this, [this](const ResultRow& row) {
