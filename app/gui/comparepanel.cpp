@@ -32,9 +32,7 @@ QString CompareChoice::label() const
                              : QStringLiteral("%1: %2").arg(runName, config.label());
 }
 
-ComparePanel::ComparePanel(QWidget* parent)
-    : QWidget(parent), m_request(new LatestRequest(this)),
-      m_idleHint(tr("Pick a configuration and a sample (toolbar) to compare."))
+ComparePanel::ComparePanel(QWidget* parent) : QWidget(parent), m_request(new LatestRequest(this))
 {
     auto* layout = new QVBoxLayout(this);
     auto* pickers = new QGridLayout;
@@ -58,7 +56,7 @@ ComparePanel::ComparePanel(QWidget* parent)
         });
         connect(m_sampleCombos[i], &QComboBox::currentIndexChanged, this, &ComparePanel::reload);
         m_maps[i] = new HeatmapView;
-        m_maps[i]->setEmptyHint(m_idleHint);
+        m_maps[i]->setEmptyHint(idleHint());
         split->addWidget(m_maps[i]);
     }
     // One colour range and one zoom over the three panels: equal colours mean equal
@@ -126,13 +124,18 @@ void ComparePanel::fillSampleChooser(int slot)
     combo->setCurrentIndex(std::max(0, combo->findData(kept)));
 }
 
+QString ComparePanel::idleHint() const
+{
+    return m_idleHint.isEmpty() ? tr("Pick a configuration and a sample (toolbar) to compare.")
+                                : m_idleHint;
+}
+
 void ComparePanel::setIdleHint(const QString& hint)
 {
-    m_idleHint =
-        hint.isEmpty() ? tr("Pick a configuration and a sample (toolbar) to compare.") : hint;
+    m_idleHint = hint;
     for (int i = 0; i < 3; ++i)
         if (!m_maps[i]->hasData())
-            m_maps[i]->setEmptyHint(m_idleHint);
+            m_maps[i]->setEmptyHint(idleHint());
 }
 
 void ComparePanel::pickSample(int slot, const QString& sampleKey)
@@ -310,7 +313,7 @@ void ComparePanel::reload()
                 m_maps[i]->setProvenance(p);
                 // A slot without a map says why: refused, attention not stored for the
                 // row, or not released by the source it was imported from.
-                QString why = m_idleHint;
+                QString why = idleHint();
                 if (!load.refusals[i].isEmpty())
                     why = QStringLiteral("%1\n%2").arg(picks[i].label(), load.refusals[i]);
                 else if (!d.heatmapMissing.isEmpty())

@@ -79,6 +79,8 @@ class ComparePanel : public QWidget
     // The slot's sample chooser: "the selected sample", then its run's keys; keeps the
     // key picked when the run still holds it.
     void fillSampleChooser(int slot);
+    // What an empty panel says before it has a sample: setIdleHint's, else how to pick one.
+    QString idleHint() const;
 
     QVector<CompareChoice> m_choices;
     QString m_sample;
@@ -88,7 +90,7 @@ class ComparePanel : public QWidget
     QComboBox* m_combos[3];
     QComboBox* m_sampleCombos[3];
     QHash<QString, QStringList> m_runSamples;
-    QString m_idleHint;
+    QString m_idleHint; // empty: the default
     CompareChoice m_preferred[2];
     HeatmapView* m_maps[3];
     LatestRequest* m_request;
