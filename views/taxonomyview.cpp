@@ -101,7 +101,7 @@ void TaxonomyView::rebuild()
     double maxTotal = 0.0;
     for (int b = 0; b < m_data.bars.size(); ++b) {
         const TaxonomyBar& bar = m_data.bars[b];
-        ticker->addTick(b, QStringLiteral("%1\n%2").arg(bar.compressor).arg(bar.ratio));
+        ticker->addTick(b, barLabel(bar, false));
         maxTotal = std::max(maxTotal, m_normalized ? 1.0 : double(barTotal(bar)));
     }
     x->setTicker(ticker);
@@ -141,6 +141,13 @@ void TaxonomyView::rebuild()
     finishRebuild();
 }
 
+QString TaxonomyView::barLabel(const TaxonomyBar& bar, bool oneLine)
+{
+    return QStringLiteral("%1%2%3")
+        .arg(bar.compressor, oneLine ? QStringLiteral(" ") : QStringLiteral("\n"))
+        .arg(bar.ratio);
+}
+
 void TaxonomyView::fitBarLabels()
 {
     QCPAxisRect* rect = plot()->axisRectCount() > 0 ? plot()->axisRect(0) : nullptr;
@@ -164,10 +171,7 @@ void TaxonomyView::fitBarLabels()
     m_labelsTurned = turn;
     QMap<double, QString> ticks;
     for (int b = 0; b < m_data.bars.size(); ++b)
-        ticks.insert(b, QStringLiteral("%1%2%3")
-                            .arg(m_data.bars[b].compressor,
-                                 turn ? QStringLiteral(" ") : QStringLiteral("\n"))
-                            .arg(m_data.bars[b].ratio));
+        ticks.insert(b, barLabel(m_data.bars[b], turn));
     ticker->setTicks(ticks);
     x->setTickLabelRotation(turn ? -45.0 : 0.0);
     // This layout was made with the other labels: lay out again.

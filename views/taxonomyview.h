@@ -45,6 +45,8 @@ class TaxonomyView : public PlotView
     void onPlottableClick(QCPAbstractPlottable* plottable, int dataIndex);
     // After each layout: the bars' labels on two lines or turned, as their pitch allows.
     void fitBarLabels();
+    // "snapkv\n0.5" under a bar, or "snapkv 0.5" on one line when turned.
+    static QString barLabel(const TaxonomyBar& bar, bool oneLine);
 
     TaxonomyCounts m_data;
     QString m_categoryColumn = QStringLiteral("signature");
