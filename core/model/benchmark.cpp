@@ -59,6 +59,13 @@ double currentRssMiB()
     return double(resident) * double(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
 }
 
+// `tokens` random token ids of the model's vocabulary.
+std::vector<int> randomIds(const ModelConfig& config, int64_t tokens)
+{
+    const at::Tensor ids = at::randint(config.vocabSize, {tokens}, at::kLong);
+    return std::vector<int>(ids.data_ptr<int64_t>(), ids.data_ptr<int64_t>() + tokens);
+}
+
 } // namespace
 
 MatmulRate measureMatmul(int n, double minSeconds)
@@ -132,8 +139,8 @@ ModelConfig randomShapeConfig(const QString& name)
 BandwidthRate measureMemoryBandwidth(int64_t mib, double minSeconds)
 {
     const int64_t n = std::max<int64_t>(1, mib) * 1024 * 1024 / int64_t(sizeof(float));
-    // Filled in parallel too, so each thread's pages sit where that thread runs.
-    // Left uninitialised here: the parallel fill below is each page's first touch.
+    // Left uninitialised: the parallel fill below is each page's first touch, so each
+    // thread's pages sit where that thread runs.
     const std::unique_ptr<float[]> a(new float[size_t(n)]), b(new float[size_t(n)]),
         c(new float[size_t(n)]);
     at::parallel_for(0, n, 1 << 16, [&](int64_t begin, int64_t end) {
@@ -185,8 +192,7 @@ double decodeStepBytes(const Transformer& model, const ContextCache& context)
 DecodeStepBench benchDecodeStep(const Transformer& model, int64_t tokens, int steps)
 {
     c10::InferenceMode guard;
-    const at::Tensor ids = at::randint(model.config().vocabSize, {tokens}, at::kLong);
-    const std::vector<int> idList(ids.data_ptr<int64_t>(), ids.data_ptr<int64_t>() + tokens);
+    const std::vector<int> idList = randomIds(model.config(), tokens);
     const ContextCache context = model.prefill(idList);
     const CacheEdit fullCache;
     const Continuation none;
@@ -213,8 +219,7 @@ DecodeStepBench benchDecodeStep(const Transformer& model, int64_t tokens, int st
 PrefillBench benchPrefill(const Transformer& model, int64_t tokens, int repeats)
 {
     c10::InferenceMode guard;
-    const at::Tensor ids = at::randint(model.config().vocabSize, {tokens}, at::kLong);
-    const std::vector<int> idList(ids.data_ptr<int64_t>(), ids.data_ptr<int64_t>() + tokens);
+    const std::vector<int> idList = randomIds(model.config(), tokens);
     PrefillOptions options;
     // Warm-up: thread pools start and the weights' pages are touched outside the timing.
     model.prefill(std::vector<int>(idList.begin(), idList.begin() + std::min<int64_t>(tokens, 64)),
