@@ -210,6 +210,18 @@ QStringList figureLayoutProblems(QCustomPlot* plot, QSize layoutSize)
             if (legend->visible() && !inside(legend->outerRect(), canvas))
                 problems << QStringLiteral("legend %1 runs off the canvas")
                                 .arg(describe(legend->outerRect()));
+        } else if (auto* scale = qobject_cast<QCPColorScale*>(element)) {
+            // A colour scale's title runs along the bar; its axis rect is not among the
+            // plot's, so the axis titles below do not see it.
+            const QString label = scale->axis()->label();
+            const QSizeF need = textSize(scale->axis()->labelFont(), label);
+            const double length = colorScaleLength(scale);
+            if (scale->visible() && !label.isEmpty() && need.width() > length + kSlack)
+                problems << QStringLiteral("title '%1' of a colour scale is %2 long, the scale "
+                                           "only %3: cut")
+                                .arg(label.simplified())
+                                .arg(qRound(need.width()))
+                                .arg(qRound(length));
         } else if (auto* item = qobject_cast<QCPAbstractLegendItem*>(element)) {
             // A legend squeezed by the rows around it draws its entries shorter than
             // their text.
@@ -268,19 +280,6 @@ QStringList figureLayoutProblems(QCustomPlot* plot, QSize layoutSize)
             }
         }
     }
-    // A colour scale's title runs along the bar; its axis rect is not among the plot's.
-    for (QCPLayoutElement* element : plot->plotLayout()->elements(true))
-        if (auto* scale = qobject_cast<QCPColorScale*>(element);
-            scale && scale->visible() && !scale->axis()->label().isEmpty()) {
-            const QSizeF s = textSize(scale->axis()->labelFont(), scale->axis()->label());
-            const double length = colorScaleLength(scale);
-            if (s.width() > length + kSlack)
-                problems << QStringLiteral("title '%1' of a colour scale is %2 long, the scale "
-                                           "only %3: cut")
-                                .arg(scale->axis()->label().simplified())
-                                .arg(qRound(s.width()))
-                                .arg(qRound(length));
-        }
     for (int i = 0; i < plot->itemCount(); ++i) {
         auto* item = qobject_cast<QCPItemText*>(plot->item(i));
         if (!item)
