@@ -2,6 +2,10 @@
 // folders given on the command line through LLVMFuzzerTestOneInput, or, with
 // --mutate SECONDS, mutates those inputs at random for that long (no coverage
 // feedback: a cheap stand-in for libFuzzer that works with gcc and the sanitizers).
+// As libFuzzer's -max_len, --max-len BYTES (default 32 KiB) bounds what is mutated:
+// larger corpus entries (the limit tests: 200,000 nested brackets and the like) are
+// replayed, not mutated, and a mutant past the bound is cut to it. Mutating them would
+// spend most of the run lexing the same huge input, for no new paths.
 // A crashing input is saved as crash-<target>-<n>.bin in the working directory before
 // the process dies, so it can be added to the corpus.
 
@@ -12,6 +16,7 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -213,7 +218,8 @@ QByteArray mutate(const QByteArray& base, const std::vector<QByteArray>& corpus,
 
 int usage()
 {
-    std::fprintf(stderr, "usage: <fuzz target> [--mutate SECONDS] [--seed N] FILE|DIR...\n");
+    std::fprintf(stderr, "usage: <fuzz target> [--mutate SECONDS] [--seed N] [--max-len BYTES] "
+                         "FILE|DIR...\n");
     return 2;
 }
 
@@ -224,6 +230,7 @@ int main(int argc, char** argv)
     installDeathHandlers(argv[0]);
     double seconds = 0;
     uint64_t seed = 1;
+    qsizetype maxLen = 32 * 1024;
     QStringList paths;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -231,6 +238,8 @@ int main(int argc, char** argv)
             seconds = std::atof(argv[++i]);
         else if (arg == "--seed" && i + 1 < argc)
             seed = std::strtoull(argv[++i], nullptr, 10);
+        else if (arg == "--max-len" && i + 1 < argc)
+            maxLen = std::max<qsizetype>(1, std::atoll(argv[++i]));
         else if (!arg.empty() && arg[0] == '-')
             return usage();
         else
@@ -254,21 +263,29 @@ int main(int argc, char** argv)
     if (seconds <= 0)
         return 0;
 
-    // Mutation loop: each new input starts from a corpus entry or a recent mutant that
-    // did not crash (a little memory of where the random walk has been).
+    // Mutation loop: each new input starts from a corpus entry within --max-len or a
+    // recent mutant that did not crash (a little memory of where the random walk has been).
     std::mt19937_64 rng(seed);
-    std::vector<QByteArray> pool = corpus;
+    std::vector<QByteArray> pool;
+    for (const QByteArray& input : corpus)
+        if (input.size() <= maxLen)
+            pool.push_back(input);
+    if (pool.empty())
+        pool.push_back(corpus.front().left(maxLen));
+    const size_t seeds = pool.size();
     const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     uint64_t executions = 0;
     while (std::chrono::steady_clock::now() < end) {
         for (int k = 0; k < 64; ++k, ++executions) {
-            const QByteArray input = mutate(pool[rng() % pool.size()], corpus, rng);
+            QByteArray input = mutate(pool[rng() % pool.size()], corpus, rng);
+            if (input.size() > maxLen)
+                input.truncate(maxLen);
             runOne(input);
-            if (input.size() < 64 * 1024 && rng() % 8 == 0) {
-                if (pool.size() < corpus.size() + 256)
+            if (rng() % 8 == 0) {
+                if (pool.size() < seeds + 256)
                     pool.push_back(input);
                 else
-                    pool[corpus.size() + rng() % 256] = input;
+                    pool[seeds + rng() % 256] = input;
             }
         }
     }
