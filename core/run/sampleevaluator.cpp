@@ -3,10 +3,6 @@
 #include "cache/keptselection.h"
 #include "cache/pressprefill.h"
 #include "common/error.h"
-#include "compressors/compresseddecoding.h"
-#include "compressors/decodingpress.h"
-#include "compressors/offloaddecoding.h"
-#include "compressors/offloadpress.h"
 #include "diagnose/interventionplan.h"
 #include "diagnose/retentionmetrics.h"
 #include "diagnose/retrievalrecall.h"
@@ -14,7 +10,7 @@
 #include "diagnose/rowdiagnostics.h"
 #include "model/answerdecoder.h"
 #include "model/transformer.h"
-#include "run/decodetimerecords.h"
+#include "run/configanswer.h"
 #include "run/preparedsample.h"
 #include "run/repeatprompts.h"
 #include "run/resultrows.h"
@@ -96,70 +92,22 @@ bool SampleEvaluator::keepBlob(const QString& policy, bool fullCache, bool corre
     return false;
 }
 
-// One compressed configuration between its compression and its row.
-struct SampleEvaluator::CompressedConfig
-{
-    const SweepConfig* config = nullptr;
-    CompressionResult result;
-    CacheEdit edit;
-    double compressMs = 0.0;
-    PendingAnswer answer;
-    // Decode-time presses: the press and what its compressions did while answering.
-    const DecodingPress* decodingPress = nullptr;
-    std::optional<CompressedDecoding> decoding;
-    int goldCompressions = 0; // compressions while the gold answer was replayed
-    // Offloading presses: the press, its index (built from the prefill as compress()
-    // built it) and what decoding retrieved.
-    const OffloadPress* offloadPress = nullptr;
-    std::unique_ptr<OffloadIndex> offloadIndex;
-    std::optional<OffloadedDecoding> offloaded;
-
-    // Why this configuration has no row on the sample (its compression or its decoding
-    // threw); empty while it runs.
-    QString failure;
-
-    // Decoded after the shared passes by its own loop (not in lockstep).
-    bool decodesAlone() const { return decodingPress != nullptr || offloadPress != nullptr; }
-};
-
 namespace {
 
 // Configurations compressed and answered together: bounds the memory of rewritten
 // contexts and masks held at once, while still batching the decoding.
 constexpr size_t kLockstepChunk = 16;
 
+using Chunk = std::vector<std::unique_ptr<ConfigAnswer>>;
+
 // Moves the configurations that failed on this sample out of `chunk`, recording why
 // under their config key.
-template <typename Configs>
-void dropFailed(Configs& chunk, QJsonObject& failures)
+void dropFailed(Chunk& chunk, QJsonObject& failures)
 {
     for (const auto& c : chunk)
-        if (!c.failure.isEmpty())
-            failures.insert(c.config->record.key, c.failure);
-    std::erase_if(chunk, [](const auto& c) { return !c.failure.isEmpty(); });
-}
-
-// Decodes the pending rows that see `context` in lockstep and charges each row an
-// equal share of the batched time.
-void decodeTogether(const Transformer& model, const ContextCache& context,
-                    const std::vector<std::pair<const CacheEdit*, PendingAnswer*>>& rows,
-                    const GenerateOptions& options)
-{
-    std::vector<LockstepRow> lockstep;
-    std::vector<AnswerRun*> decoding;
-    for (const auto& [edit, pending] : rows)
-        if (pending->decode.token >= 0) {
-            lockstep.push_back({edit, &pending->decode, &pending->run.generation});
-            decoding.push_back(&pending->run);
-        }
-    if (lockstep.empty())
-        return;
-    QElapsedTimer timer;
-    timer.start();
-    decodeLockstep(model, context, lockstep, options);
-    const double share = msSince(timer) / double(lockstep.size());
-    for (AnswerRun* run : decoding)
-        run->answerMs += share;
+        if (!c->failure.isEmpty())
+            failures.insert(c->config().record.key, c->failure);
+    std::erase_if(chunk, [](const auto& c) { return !c->failure.isEmpty(); });
 }
 
 } // namespace
@@ -171,8 +119,8 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
     AnswerSettings settings;
     settings.maxNewTokens = maxNewTokens(sample);
     settings.stopIds = m_stopIds;
-    const GenerateOptions generate = generateOptionsOf(settings);
 
+    // 1. One prefill under the full cache, shared by every configuration.
     QElapsedTimer timer;
     timer.start();
     std::vector<const Press*> presses;
@@ -181,6 +129,7 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
     const PrefillOptions prefill = prefillOptionsFor(presses, int64_t(sample.ids.context.size()));
     const ContextCache cache = m_model.prefill(sample.ids.context, prefill);
     const double prefillMs = msSince(timer);
+    const SamplePass pass{m_model, sample, cache, settings, generateOptionsOf(settings)};
 
     SampleRecord record;
     record.sample = sample.info;
@@ -190,13 +139,14 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
     ScoreMemo scoreMemo; // each scorer scores this sample once, for all its ratios
     QJsonObject failures; // config key -> why it has no row on this sample
     for (size_t begin = 0; begin < m_configs.size() || !fullDone; begin += kLockstepChunk) {
+        // 2. Compress. A configuration that cannot compress this sample loses its row
+        // here, not the sample: the others (and FullCache) still answer.
         const size_t end = std::min(m_configs.size(), begin + kLockstepChunk);
-        std::vector<CompressedConfig> chunk(end - std::min(begin, end));
-        for (size_t i = 0; i < chunk.size(); ++i) {
+        Chunk chunk;
+        for (size_t i = std::min(begin, end); i < end; ++i) {
             if (cancelled && cancelled())
                 return std::nullopt;
-            CompressedConfig& c = chunk[i];
-            c.config = &m_configs[begin + i];
+            ConfigAnswer& c = *chunk.emplace_back(ConfigAnswer::create(m_configs[i]));
             QElapsedTimer compress;
             compress.start();
             try {
@@ -204,56 +154,27 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
                     compressionInputFor(m_model, cache, &sample.ids.context, &m_repeatPrompts);
                 input.spans = sample.pressSpans;
                 input.scoreMemo = &scoreMemo;
-                c.decodingPress = dynamic_cast<const DecodingPress*>(c.config->press.get());
-                c.offloadPress = dynamic_cast<const OffloadPress*>(c.config->press.get());
-                if (c.offloadPress != nullptr) {
-                    // One index for the row's result and its decoding (the SVD is the cost).
-                    checkRatio(c.config->ratio, c.offloadPress->spec());
-                    c.offloadIndex = c.offloadPress->index(input, c.config->ratio);
-                    c.result = c.offloadPress->resultOf(input, *c.offloadIndex);
-                } else {
-                    c.result = c.config->press->compress(input, c.config->ratio);
-                }
-                c.edit = c.result.edit();
+                c.compress(input);
             } catch (const Error& e) {
                 c.failure = e.message();
             }
             c.compressMs = msSince(compress);
         }
-        // A configuration that cannot compress this sample loses its row here, not the
-        // sample: the others (and FullCache) still answer.
         dropFailed(chunk, failures);
-        // Rows that see the shared context (FullCache and the masks) answer together: one
-        // batched gold pass, then lockstep decoding. Rewritten contexts answer alone.
+
+        // 3. Answer. The rows that see the prefill's own context (FullCache and the
+        // masks) answer together: one batched gold pass, then lockstep decoding.
         std::vector<const CacheEdit*> sharedEdits;
         std::vector<PendingAnswer*> sharedAnswers;
         if (!fullDone) {
             sharedEdits.push_back(&fullEdit);
             sharedAnswers.push_back(&full);
         }
-        for (CompressedConfig& c : chunk) {
-            // A decode-time press's gold pass is the replay under its own schedule, below.
-            if (c.decodingPress != nullptr)
-                continue;
-            const ContextCache& context = c.result.context(cache);
-            if (c.offloadPress != nullptr) {
-                // The gold pass under retrieval: every question and answer row attends to
-                // what the index retrieves for it, as decoding the gold answer would.
-                const OffloadIndex* index = c.offloadIndex.get();
-                c.answer = beginRetrievedAnswer(
-                    m_model, sample, index->context(),
-                    [index](int layer, const at::Tensor& q) { return index->select(layer, q); },
-                    settings);
-                c.answer.decode.token = -1; // decoded below, by its own loop
-            } else if (&context == &cache) {
-                sharedEdits.push_back(&c.edit);
-                sharedAnswers.push_back(&c.answer);
-            } else {
-                c.answer =
-                    std::move(beginAnswers(m_model, sample, context, {&c.edit}, settings).front());
-                decodeTogether(m_model, context, {{&c.edit, &c.answer}}, generate);
+        for (auto& c : chunk)
+            if (const CacheEdit* edit = c->beginAnswer(pass)) {
+                sharedEdits.push_back(edit);
+                sharedAnswers.push_back(&c->answer);
             }
-        }
         if (!sharedEdits.empty()) {
             std::vector<PendingAnswer> begun =
                 beginAnswers(m_model, sample, cache, sharedEdits, settings);
@@ -262,60 +183,43 @@ std::optional<SampleRecord> SampleEvaluator::evaluate(const PreparedSample& samp
                 *sharedAnswers[i] = std::move(begun[i]);
                 shared.emplace_back(sharedEdits[i], sharedAnswers[i]);
             }
-            decodeTogether(m_model, cache, shared, generate);
+            decodeTogether(m_model, cache, shared, pass.generate);
         }
-        // Decode-time presses: the greedy answer is decoded from the question on, the press
-        // cutting the cache, and the gold answer replayed the same way for its metrics.
-        // Offloading presses: the greedy answer is decoded with every forward attending to
-        // what the index retrieves (their gold pass ran above, under retrieval).
-        for (CompressedConfig& c : chunk) {
-            if (!c.decodesAlone())
+        // Decode-time and offloading presses decode by their own loops.
+        for (auto& c : chunk) {
+            if (!c->decodesAlone())
                 continue;
             if (cancelled && cancelled())
                 return std::nullopt;
             QElapsedTimer decodeTimer;
             decodeTimer.start();
             try {
-                if (c.decodingPress != nullptr) {
-                    c.decoding = generateCompressed(m_model, c.result.context(cache),
-                                                    c.result.kept, *c.decodingPress,
-                                                    c.config->ratio, sample.ids.question, generate);
-                    c.answer.run.generation = c.decoding->generation;
-                    // The gold metrics under the caches the press makes while the gold
-                    // answer is written, not the prefill's (the shared pass above).
-                    CompressedGoldPass gold = scoreCompressed(
-                        m_model, c.result.context(cache), c.result.kept, *c.decodingPress,
-                        c.config->ratio, sample.ids.question, sample.ids.answer,
-                        goldScoreOptions(settings));
-                    setGoldPass(std::move(gold.gold), c.answer.run);
-                    c.goldCompressions = int(gold.steps.size());
-                } else {
-                    c.offloaded =
-                        generateOffloaded(m_model, *c.offloadIndex, sample.ids.question, generate);
-                    c.answer.run.generation = c.offloaded->generation;
-                }
+                c->decodeAlone(pass);
             } catch (const Error& e) {
-                c.failure = e.message();
+                c->failure = e.message();
             }
-            c.answer.run.answerMs += msSince(decodeTimer);
+            c->answer.run.answerMs += msSince(decodeTimer);
         }
         dropFailed(chunk, failures);
+
+        // 4. Rows, and the interventions they call for.
         if (!fullDone) {
             finishAnswer(m_tokenizer, sample, full.run);
             record.results.push_back(fullRow(sample, full.run, prefillMs));
             fullDone = true;
         }
         std::vector<PlannedIntervention> planned;
-        for (CompressedConfig& c : chunk) {
+        for (auto& c : chunk) {
             if (cancelled && cancelled())
                 return std::nullopt;
-            finishAnswer(m_tokenizer, sample, c.answer.run);
-            record.results.push_back(compressedRow(sample, full.run, c, settings));
-            if (c.decodesAlone())
+            finishAnswer(m_tokenizer, sample, c->answer.run);
+            record.results.push_back(compressedRow(sample, full.run, *c, settings));
+            if (!c->takesInterventions())
                 continue; // a re-answer would decode without the press's own loop
             for (PlannedIntervention& p :
-                 planInterventions(sample, c.result.context(cache), c.edit, record.results.back(),
-                                   full.run.correct, record.results.size() - 1))
+                 planInterventions(sample, c->result.context(cache), c->edit,
+                                   record.results.back(), full.run.correct,
+                                   record.results.size() - 1))
                 planned.push_back(std::move(p));
         }
         runInterventions(sample, planned, record.results, settings);
@@ -348,7 +252,7 @@ ResultRecord SampleEvaluator::fullRow(const PreparedSample& sample, const Answer
 }
 
 ResultRecord SampleEvaluator::compressedRow(const PreparedSample& sample, const AnswerRun& full,
-                                            const CompressedConfig& compressed,
+                                            const ConfigAnswer& compressed,
                                             const AnswerSettings& settings) const
 {
     QElapsedTimer timer;
@@ -357,13 +261,9 @@ ResultRecord SampleEvaluator::compressedRow(const PreparedSample& sample, const 
     const AnswerRun& run = compressed.answer.run;
 
     ResultRecord row;
-    row.configKey = compressed.config->record.key;
+    row.configKey = compressed.config().record.key;
     fillAnswerFields(row, run, sample);
-    // A decode-time press: the context entries still held when the answer ended.
-    const KeptMask mask = keptMaskOf(
-        compressed.decoding
-            ? compressed.decoding->finalKept.narrow(2, 0, int64_t(sample.ids.context.size()))
-            : result.kept);
+    const KeptMask mask = compressed.keptMask(sample);
 
     RowDiagnosticInputs in;
     in.coverageType = result.coverage;
@@ -386,27 +286,7 @@ ResultRecord SampleEvaluator::compressedRow(const PreparedSample& sample, const 
     row.kvBytes = qint64(std::llround(result.keptBytes));
     row.extra.insert(QStringLiteral("kept_fraction"), result.keptFraction());
     row.extra.insert(QStringLiteral("compression"), result.toJson());
-    if (compressed.decoding) {
-        QJsonObject decoding = decodingJson(*compressed.decoding, *compressed.decodingPress,
-                                            sample, result.kept, run.answerMs);
-        // The gold metrics (delta NLL, KL, top-k, attention) come from a replay of the
-        // gold answer under the press's schedule; how often it compressed there.
-        decoding.insert(QStringLiteral("gold_compressions"), compressed.goldCompressions);
-        row.extra.insert(QStringLiteral("decoding"), decoding);
-        row.extra.insert(QStringLiteral("kept_fraction"),
-                         double(mask.keptCount()) / double(std::max<size_t>(1, mask.kept.size())));
-        // Context entries only, as every other row counts them (final_entries and
-        // peak_entries in `decoding` count the generated ones too).
-        row.kvBytes = qint64(std::llround(keptKvBytes(
-            compressed.decoding->finalKept.narrow(2, 0, int64_t(sample.ids.context.size())),
-            m_model.config().headDim)));
-    }
-    if (compressed.offloaded) {
-        row.extra.insert(
-            QStringLiteral("retrieval"),
-            retrievalJson(*compressed.offloaded, *compressed.offloadIndex, sample, m_tokenizer));
-        row.retrieval = compressed.offloaded->retrievalMap();
-    }
+    compressed.addToRow(row, sample, mask, m_tokenizer, m_model);
     decideRow(row, full.correct); // transition, and the signature of a C→W row
     if (keepBlob(m_spec.store.masks, false, run.correct))
         row.mask = mask;

@@ -12,6 +12,7 @@
 
 namespace kvl {
 
+class ConfigAnswer;
 class PromptFormat;
 class Tokenizer;
 class Transformer;
@@ -21,8 +22,10 @@ struct PreparedSample;
 // cache, the FullCache answer, then for each press × ratio a compression of that same
 // prefill, the answer under it, the row's diagnostics against FullCache and the
 // interventions the spec selects. The configurations that only mask the shared context
-// decode in lockstep, one batched step per token for all of them (decodeLockstep).
-// Produces the sample's rows for one store transaction.
+// decode in lockstep, one batched step per token for all of them (decodeLockstep); how
+// the other kinds answer (rewritten contexts, decode-time and offloading presses) is
+// their ConfigAnswer's (run/configanswer.h). Produces the sample's rows for one store
+// transaction.
 class SampleEvaluator
 {
   public:
@@ -47,11 +50,10 @@ class SampleEvaluator
     void checkFits(const PreparedSample& sample) const;
 
   private:
-    struct CompressedConfig;
     ResultRecord fullRow(const PreparedSample& sample, const AnswerRun& full,
                          double prefillMs) const;
     ResultRecord compressedRow(const PreparedSample& sample, const AnswerRun& full,
-                               const CompressedConfig& compressed,
+                               const ConfigAnswer& compressed,
                                const AnswerSettings& settings) const;
     // A re-answer with attention boosted (or a sham): the edit it answers under and the
     // row it belongs to.
