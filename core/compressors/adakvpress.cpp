@@ -60,16 +60,16 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
 
 PressEntry adaKvEntry()
 {
-    return {QStringLiteral("adakv"),
-            PressEntry::Kind::Selector,
-            QStringLiteral("each head keeps its top alpha_safeguard share of n_kept, then the "
-                           "layer's kv_heads x n_kept best entries over all heads "
-                           "(arXiv:2407.11550; kvpress adakv_press.py)"),
-            QStringLiteral("scorer"),
-            {{QStringLiteral("alpha_safeguard"), QString::number(kAlphaSafeguard),
-              QStringLiteral("share of the uniform budget every head keeps")}},
-            nullptr,
-            &make};
+    return {.name = QStringLiteral("adakv"),
+            .kind = PressEntry::Kind::Selector,
+            .rule =
+                QStringLiteral("each head keeps its top alpha_safeguard share of n_kept, then the "
+                               "layer's kv_heads x n_kept best entries over all heads "
+                               "(arXiv:2407.11550; kvpress adakv_press.py)"),
+            .inner = QStringLiteral("scorer"),
+            .params = {{QStringLiteral("alpha_safeguard"), QString::number(kAlphaSafeguard),
+                        QStringLiteral("share of the uniform budget every head keeps")}},
+            .makePress = &make};
 }
 
 } // namespace kvl

@@ -104,16 +104,17 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
 
 PressEntry blockEntry()
 {
-    return {QStringLiteral("block"),
-            PressEntry::Kind::Selector,
-            QStringLiteral("blocks of `block` tokens: after each, the inner scorer re-scores the "
-                           "kept entries + the block (window scorers with the block's own last "
-                           "queries) and every head keeps its int(T(1-r)) best (the KeyDiff "
-                           "paper's block processing, arXiv:2504.15364; kvpress block_press.py)"),
-            QStringLiteral("scorer"),
-            {{QStringLiteral("block"), QString::number(kBlock), QStringLiteral("block size")}},
-            nullptr,
-            &make};
+    return {.name = QStringLiteral("block"),
+            .kind = PressEntry::Kind::Selector,
+            .rule = QStringLiteral(
+                "blocks of `block` tokens: after each, the inner scorer re-scores the "
+                "kept entries + the block (window scorers with the block's own last "
+                "queries) and every head keeps its int(T(1-r)) best (the KeyDiff "
+                "paper's block processing, arXiv:2504.15364; kvpress block_press.py)"),
+            .inner = QStringLiteral("scorer"),
+            .params = {{QStringLiteral("block"), QString::number(kBlock),
+                        QStringLiteral("block size")}},
+            .makePress = &make};
 }
 
 } // namespace kvl

@@ -42,36 +42,36 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
 
 PressEntry camEntry()
 {
-    PressEntry e;
-    e.name = QStringLiteral("cam");
-    e.kind = PressEntry::Kind::Wrapper;
-    e.rule = QStringLiteral(
-        "CaM cache merging (Zhang et al., ICML 2024; kvpress cam_press.py, CAMPress), "
-        "decode-time: each entry sums the attention it receives while decoding; every "
-        "`interval` forwards once the cache is over the target, each layer keeps its target "
-        "entries by the scorer averaged over kv-heads, and the k best-scored evicted ones (k = "
-        "forwards since the last compression) add v/w to the w <= merge_budget kept entries "
-        "after them, per kv-head with probability clamp(A_evicted / mean A_window, 0, 1); "
-        "prefill left whole");
-    e.inner = QStringLiteral("scorer (optional)");
-    e.params = {
-        {QStringLiteral("interval"), QString::number(kInterval),
-         QStringLiteral("forwards after the context between two compressions (kvpress "
-                        "compression_interval); counts on while the cache is under the target")},
-        {QStringLiteral("target"), QString::number(kTarget),
-         QStringLiteral("entries per layer and head after a compression (kvpress target_size, "
-                        "2048 there); 0: int(T(1-r)) of the context")},
-        {QStringLiteral("buffer"), QString::number(kBuffer),
-         QStringLiteral("forwards whose queries the scorer reads (kvpress "
-                        "hidden_states_buffer_size)")},
-        {QStringLiteral("merge_budget"), QString::number(kMergeBudget),
-         QStringLiteral("kept entries after an evicted one that share its value (kvpress "
-                        "merge_budget)")},
-        {QStringLiteral("seed"), QString::number(kSeed),
-         QStringLiteral("seed of the merge draws, mixed with the sample's context length and "
-                        "question")}};
-    e.makePress = &make;
-    return e;
+    return {
+        .name = QStringLiteral("cam"),
+        .kind = PressEntry::Kind::Wrapper,
+        .rule = QStringLiteral(
+            "CaM cache merging (Zhang et al., ICML 2024; kvpress cam_press.py, CAMPress), "
+            "decode-time: each entry sums the attention it receives while decoding; every "
+            "`interval` forwards once the cache is over the target, each layer keeps its target "
+            "entries by the scorer averaged over kv-heads, and the k best-scored evicted ones (k = "
+            "forwards since the last compression) add v/w to the w <= merge_budget kept entries "
+            "after them, per kv-head with probability clamp(A_evicted / mean A_window, 0, 1); "
+            "prefill left whole"),
+        .inner = QStringLiteral("scorer (optional)"),
+        .params =
+            {{QStringLiteral("interval"), QString::number(kInterval),
+              QStringLiteral(
+                  "forwards after the context between two compressions (kvpress "
+                  "compression_interval); counts on while the cache is under the target")},
+             {QStringLiteral("target"), QString::number(kTarget),
+              QStringLiteral("entries per layer and head after a compression (kvpress target_size, "
+                             "2048 there); 0: int(T(1-r)) of the context")},
+             {QStringLiteral("buffer"), QString::number(kBuffer),
+              QStringLiteral("forwards whose queries the scorer reads (kvpress "
+                             "hidden_states_buffer_size)")},
+             {QStringLiteral("merge_budget"), QString::number(kMergeBudget),
+              QStringLiteral("kept entries after an evicted one that share its value (kvpress "
+                             "merge_budget)")},
+             {QStringLiteral("seed"), QString::number(kSeed),
+              QStringLiteral("seed of the merge draws, mixed with the sample's context length and "
+                             "question")}},
+        .makePress = &make};
 }
 
 } // namespace kvl

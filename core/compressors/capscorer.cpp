@@ -104,24 +104,23 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry capEntry()
 {
-    return {QStringLiteral("cap"),
-            PressEntry::Kind::Scorer,
-            QStringLiteral("CAPKV (arXiv:2604.25975; kvpress cap_press.py): anchor mu = mean "
-                           "pre-RoPE query after the sinks under the RoPE averaged over the next "
-                           "n_future_positions; w_i = exp(tau (cos(mu, k_i) - max)); score = w_i "
-                           "v_i^T (I + sum_j (w_j + eps) v_j v_j^T)^-1 v_i per query head, mean "
-                           "over the GQA group; first n_sink kept (max + 1)"),
-            {},
-            {{QStringLiteral("tau"), QString::number(kTau),
-              QStringLiteral("temperature of the query-key alignment weights")},
-             {QStringLiteral("n_future_positions"), QString::number(kFuturePositions),
-              QStringLiteral("future positions the anchor's RoPE is averaged over")},
-             {QStringLiteral("n_sink"), QString::number(kSinks),
-              QStringLiteral("initial entries kept")},
-             {QStringLiteral("epsilon"), QString::number(kEpsilon),
-              QStringLiteral("added to w inside the capacity matrix")}},
-            &make,
-            nullptr};
+    return {.name = QStringLiteral("cap"),
+            .kind = PressEntry::Kind::Scorer,
+            .rule = QStringLiteral(
+                "CAPKV (arXiv:2604.25975; kvpress cap_press.py): anchor mu = mean "
+                "pre-RoPE query after the sinks under the RoPE averaged over the next "
+                "n_future_positions; w_i = exp(tau (cos(mu, k_i) - max)); score = w_i "
+                "v_i^T (I + sum_j (w_j + eps) v_j v_j^T)^-1 v_i per query head, mean "
+                "over the GQA group; first n_sink kept (max + 1)"),
+            .params = {{QStringLiteral("tau"), QString::number(kTau),
+                        QStringLiteral("temperature of the query-key alignment weights")},
+                       {QStringLiteral("n_future_positions"), QString::number(kFuturePositions),
+                        QStringLiteral("future positions the anchor's RoPE is averaged over")},
+                       {QStringLiteral("n_sink"), QString::number(kSinks),
+                        QStringLiteral("initial entries kept")},
+                       {QStringLiteral("epsilon"), QString::number(kEpsilon),
+                        QStringLiteral("added to w inside the capacity matrix")}},
+            .makeScorer = &make};
 }
 
 } // namespace kvl

@@ -77,15 +77,16 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
 
 PressEntry chunkKvEntry()
 {
-    return {QStringLiteral("chunkkv"),
-            PressEntry::Kind::Selector,
-            QStringLiteral("chunks of `chunk` tokens scored by the mean over the chunk of the "
-                           "inner scores summed over heads; the best int(chunks(1-r)) chunks kept "
-                           "by every head (arXiv:2502.00299; kvpress chunkkv_press.py)"),
-            QStringLiteral("scorer"),
-            {{QStringLiteral("chunk"), QString::number(kChunk), QStringLiteral("chunk length")}},
-            nullptr,
-            &make};
+    return {.name = QStringLiteral("chunkkv"),
+            .kind = PressEntry::Kind::Selector,
+            .rule = QStringLiteral(
+                "chunks of `chunk` tokens scored by the mean over the chunk of the "
+                "inner scores summed over heads; the best int(chunks(1-r)) chunks kept "
+                "by every head (arXiv:2502.00299; kvpress chunkkv_press.py)"),
+            .inner = QStringLiteral("scorer"),
+            .params = {{QStringLiteral("chunk"), QString::number(kChunk),
+                        QStringLiteral("chunk length")}},
+            .makePress = &make};
 }
 
 } // namespace kvl

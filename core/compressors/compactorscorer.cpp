@@ -92,28 +92,27 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry compactorEntry()
 {
-    return {QStringLiteral("compactor"),
-            PressEntry::Kind::Scorer,
-            QStringLiteral("Compactor (Chari & Van Durme 2025, arXiv:2507.08143; kvpress "
-                           "compactor_press.py): first sink_size_start and last sink_size_end "
-                           "entries kept (max + 1); between them blending x leverage + "
-                           "non_causal_attention, each z-normalised over that part; blending "
-                           "= r by default"),
-            {},
-            {{QStringLiteral("sink_size_start"), QString::number(kSinkStart),
-              QStringLiteral("initial entries protected")},
-             {QStringLiteral("sink_size_end"), QString::number(kSinkEnd),
-              QStringLiteral("last entries protected")},
-             {QStringLiteral("chunk_size"), QString::number(kChunk),
-              QStringLiteral("non-causal attention chunk")},
-             {QStringLiteral("sketch_dimension"), QString::number(kSketch),
-              QStringLiteral("leverage sketch columns")},
-             {QStringLiteral("blending"), QStringLiteral("r"),
-              QStringLiteral("weight of the leverage score; r = the compression ratio")},
-             {QStringLiteral("seed"), QStringLiteral("0"),
-              QStringLiteral("sketch seed (kvpress leaves it unseeded)")}},
-            &make,
-            nullptr};
+    return {.name = QStringLiteral("compactor"),
+            .kind = PressEntry::Kind::Scorer,
+            .rule =
+                QStringLiteral("Compactor (Chari & Van Durme 2025, arXiv:2507.08143; kvpress "
+                               "compactor_press.py): first sink_size_start and last sink_size_end "
+                               "entries kept (max + 1); between them blending x leverage + "
+                               "non_causal_attention, each z-normalised over that part; blending "
+                               "= r by default"),
+            .params = {{QStringLiteral("sink_size_start"), QString::number(kSinkStart),
+                        QStringLiteral("initial entries protected")},
+                       {QStringLiteral("sink_size_end"), QString::number(kSinkEnd),
+                        QStringLiteral("last entries protected")},
+                       {QStringLiteral("chunk_size"), QString::number(kChunk),
+                        QStringLiteral("non-causal attention chunk")},
+                       {QStringLiteral("sketch_dimension"), QString::number(kSketch),
+                        QStringLiteral("leverage sketch columns")},
+                       {QStringLiteral("blending"), QStringLiteral("r"),
+                        QStringLiteral("weight of the leverage score; r = the compression ratio")},
+                       {QStringLiteral("seed"), QStringLiteral("0"),
+                        QStringLiteral("sketch seed (kvpress leaves it unseeded)")}},
+            .makeScorer = &make};
 }
 
 } // namespace kvl

@@ -135,16 +135,15 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
 
 PressEntry composedEntry()
 {
-    return {
-        QStringLiteral("composed"),
-        PressEntry::Kind::Wrapper,
-        QStringLiteral("presses in sequence, each on the previous survivors, 1 - r = "
-                       "prod(1 - r_i) (ratios=r1;r2 or an even split) (kvpress composed_press.py)"),
-        QStringLiteral("press+press..."),
-        {{QStringLiteral("ratios"), QString(),
-          QStringLiteral("one ratio per press, ';'-separated (overrides --ratio)")}},
-        nullptr,
-        &make};
+    return {.name = QStringLiteral("composed"),
+            .kind = PressEntry::Kind::Wrapper,
+            .rule = QStringLiteral(
+                "presses in sequence, each on the previous survivors, 1 - r = "
+                "prod(1 - r_i) (ratios=r1;r2 or an even split) (kvpress composed_press.py)"),
+            .inner = QStringLiteral("press+press..."),
+            .params = {{QStringLiteral("ratios"), QString(),
+                        QStringLiteral("one ratio per press, ';'-separated (overrides --ratio)")}},
+            .makePress = &make};
 }
 
 } // namespace kvl

@@ -126,18 +126,17 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog& catalog)
 
 PressEntry criticalKvEntry()
 {
-    return {QStringLiteral("criticalkv"),
-            PressEntry::Kind::Wrapper,
-            QStringLiteral(
+    return {.name = QStringLiteral("criticalkv"),
+            .kind = PressEntry::Kind::Wrapper,
+            .rule = QStringLiteral(
                 "keep the inner top first_stage_ratio of the budget, rescore the rest "
                 "(score + eps) x ||W_o v||_1 (arXiv:2502.03805; kvpress criticalkv_press.py)"),
-            QStringLiteral("scorer"),
-            {{QStringLiteral("first_stage_ratio"), QString::number(kFirstStageRatio),
-              QStringLiteral("share of the budget chosen by the inner score alone")},
-             {QStringLiteral("epsilon"), QString::number(kEpsilon),
-              QStringLiteral("added to the score before the projection norm")}},
-            &make,
-            nullptr};
+            .inner = QStringLiteral("scorer"),
+            .params = {{QStringLiteral("first_stage_ratio"), QString::number(kFirstStageRatio),
+                        QStringLiteral("share of the budget chosen by the inner score alone")},
+                       {QStringLiteral("epsilon"), QString::number(kEpsilon),
+                        QStringLiteral("added to the score before the projection norm")}},
+            .makeScorer = &make};
 }
 
 } // namespace kvl

@@ -116,25 +116,25 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry curEntry()
 {
-    return {QStringLiteral("cur"),
-            PressEntry::Kind::Scorer,
-            QStringLiteral("score = key x value leverage (||row||² / its sum over the local "
-                           "window), normalised over the head; first num_sinks set to 1 "
-                           "(arXiv:2509.15038; kvpress cur_press.py)"),
-            {},
-            {{QStringLiteral("num_sinks"), QString::number(kSinks), QStringLiteral("sink entries")},
-             {QStringLiteral("window"), QString::number(kWindow),
-              QStringLiteral("local window of the leverage approximation")},
-             {QStringLiteral("leverage"), QLatin1String(kLeverage),
-              QStringLiteral("kv_product, kv_avg, key or value")},
-             {QStringLiteral("local"), QStringLiteral("true"),
-              QStringLiteral("normalise within local windows (false: plain ||row||²)")},
-             {QStringLiteral("random_leverage"), QStringLiteral("false"),
-              QStringLiteral("project K and V to 20 random Gaussian dims first")},
-             {QStringLiteral("seed"), QString::number(kSeed),
-              QStringLiteral("seed of the random projection (with random_leverage)")}},
-            &make,
-            nullptr};
+    return {.name = QStringLiteral("cur"),
+            .kind = PressEntry::Kind::Scorer,
+            .rule =
+                QStringLiteral("score = key x value leverage (||row||² / its sum over the local "
+                               "window), normalised over the head; first num_sinks set to 1 "
+                               "(arXiv:2509.15038; kvpress cur_press.py)"),
+            .params = {{QStringLiteral("num_sinks"), QString::number(kSinks),
+                        QStringLiteral("sink entries")},
+                       {QStringLiteral("window"), QString::number(kWindow),
+                        QStringLiteral("local window of the leverage approximation")},
+                       {QStringLiteral("leverage"), QLatin1String(kLeverage),
+                        QStringLiteral("kv_product, kv_avg, key or value")},
+                       {QStringLiteral("local"), QStringLiteral("true"),
+                        QStringLiteral("normalise within local windows (false: plain ||row||²)")},
+                       {QStringLiteral("random_leverage"), QStringLiteral("false"),
+                        QStringLiteral("project K and V to 20 random Gaussian dims first")},
+                       {QStringLiteral("seed"), QString::number(kSeed),
+                        QStringLiteral("seed of the random projection (with random_leverage)")}},
+            .makeScorer = &make};
 }
 
 } // namespace kvl

@@ -201,50 +201,47 @@ PressEntry::Param bufferParam()
 
 PressEntry decodingEntry()
 {
-    PressEntry e;
-    e.name = QStringLiteral("decoding");
-    e.kind = PressEntry::Kind::Wrapper;
-    e.rule = QStringLiteral(
-        "decode-time: every `interval` forwards after the context, each kv-head keeps its "
-        "target best-scored entries of the whole cache (context + generated), scored from the "
-        "cache and the buffered queries; prefill left whole (kvpress decoding_press.py, "
-        "DecodingPress)");
-    e.inner = QStringLiteral("scorer (optional)");
-    e.params = {intervalParam(),
-                {QStringLiteral("target"), QString::number(kTarget),
-                 QStringLiteral("entries per head after a compression (kvpress target_size, "
-                                "2048 there); 0: int(T(1-r)) of the context")},
-                bufferParam()};
-    e.makePress = &makeFixed;
-    return e;
+    return {
+        .name = QStringLiteral("decoding"),
+        .kind = PressEntry::Kind::Wrapper,
+        .rule = QStringLiteral(
+            "decode-time: every `interval` forwards after the context, each kv-head keeps its "
+            "target best-scored entries of the whole cache (context + generated), scored from the "
+            "cache and the buffered queries; prefill left whole (kvpress decoding_press.py, "
+            "DecodingPress)"),
+        .inner = QStringLiteral("scorer (optional)"),
+        .params = {intervalParam(),
+                   {QStringLiteral("target"), QString::number(kTarget),
+                    QStringLiteral("entries per head after a compression (kvpress target_size, "
+                                   "2048 there); 0: int(T(1-r)) of the context")},
+                   bufferParam()},
+        .makePress = &makeFixed};
 }
 
 PressEntry compressionRatioDecodingEntry()
 {
-    PressEntry e;
-    e.name = QStringLiteral("compression_ratio_decoding");
-    e.kind = PressEntry::Kind::Wrapper;
-    e.rule = QStringLiteral(
-        "decode-time: every `interval` forwards, each kv-head keeps max(1, int(seen (1-r))) "
-        "best-scored entries, seen = context + tokens fed so far (kvpress "
-        "compression_ratio_decoding_press.py, CompressionRatioDecodingPress)");
-    e.inner = QStringLiteral("scorer (optional)");
-    e.params = {intervalParam(), bufferParam()};
-    e.makePress = &makeFraction;
-    return e;
+    return {
+        .name = QStringLiteral("compression_ratio_decoding"),
+        .kind = PressEntry::Kind::Wrapper,
+        .rule = QStringLiteral(
+            "decode-time: every `interval` forwards, each kv-head keeps max(1, int(seen (1-r))) "
+            "best-scored entries, seen = context + tokens fed so far (kvpress "
+            "compression_ratio_decoding_press.py, CompressionRatioDecodingPress)"),
+        .inner = QStringLiteral("scorer (optional)"),
+        .params = {intervalParam(), bufferParam()},
+        .makePress = &makeFraction};
 }
 
 PressEntry prefillDecodingEntry()
 {
-    PressEntry e;
-    e.name = QStringLiteral("prefill_decoding");
-    e.kind = PressEntry::Kind::Wrapper;
-    e.rule = QStringLiteral("the first press compresses the prefill at r, the second (decoding or "
-                            "compression_ratio_decoding) compresses during decoding (kvpress "
-                            "prefill_decoding_press.py, PrefillDecodingPress)");
-    e.inner = QStringLiteral("press+decoding press");
-    e.makePress = &makePrefillDecoding;
-    return e;
+    return {.name = QStringLiteral("prefill_decoding"),
+            .kind = PressEntry::Kind::Wrapper,
+            .rule = QStringLiteral(
+                "the first press compresses the prefill at r, the second (decoding or "
+                "compression_ratio_decoding) compresses during decoding (kvpress "
+                "prefill_decoding_press.py, PrefillDecodingPress)"),
+            .inner = QStringLiteral("press+decoding press"),
+            .makePress = &makePrefillDecoding};
 }
 
 } // namespace kvl

@@ -65,19 +65,20 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
 
 PressEntry dmsEntry()
 {
-    return {QStringLiteral("dms"),
-            PressEntry::Kind::Wrapper,
+    return {
+        .name = QStringLiteral("dms"),
+        .kind = PressEntry::Kind::Wrapper,
+        .rule =
             QStringLiteral("DMS dense prefill (kvpress dms_press.py, after Łańcucki et al. 2025, "
                            "arXiv:2506.05345, without its trained evictors): entries outside the "
                            "last sliding_window_size scored below `threshold` are evicted; the "
                            "threshold sets the budget (r = 0 keeps all)"),
-            QStringLiteral("scorer"),
-            {{QStringLiteral("threshold"), QString::number(kThreshold),
-              QStringLiteral("score below which an entry is evicted (kvpress: required)")},
-             {QStringLiteral("sliding_window_size"), QString::number(kSlidingWindow),
-              QStringLiteral("last entries never evicted")}},
-            nullptr,
-            &make};
+        .inner = QStringLiteral("scorer"),
+        .params = {{QStringLiteral("threshold"), QString::number(kThreshold),
+                    QStringLiteral("score below which an entry is evicted (kvpress: required)")},
+                   {QStringLiteral("sliding_window_size"), QString::number(kSlidingWindow),
+                    QStringLiteral("last entries never evicted")}},
+        .makePress = &make};
 }
 
 } // namespace kvl

@@ -120,24 +120,23 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry duoAttentionEntry()
 {
-    return {QStringLiteral("duo_attention"),
-            PressEntry::Kind::Selector,
-            QStringLiteral("DuoAttention (Xiao et al. 2024, arXiv:2410.10819; kvpress "
-                           "duo_attention_press.py, on-the-fly patterns from this context's mean "
-                           "query/key): head score = area under the cumulated softmax of the "
-                           "mean query at position q_len - 1 over the mean key at 0..q_len - 1; "
-                           "the round(r x layers x kv_heads) lowest become streaming heads "
-                           "keeping the first sink_size + last recent_size entries; r is "
-                           "kvpress's head_compression_ratio"),
-            {},
-            {{QStringLiteral("sink_size"), QString::number(kSink),
-              QStringLiteral("initial entries a streaming head keeps")},
-             {QStringLiteral("recent_size"), QString::number(kRecent),
-              QStringLiteral("last entries a streaming head keeps")},
-             {QStringLiteral("q_len"), QString::number(kQueryLength),
-              QStringLiteral("positions of the synthetic query/key sequence")}},
-            nullptr,
-            &make};
+    return {.name = QStringLiteral("duo_attention"),
+            .kind = PressEntry::Kind::Selector,
+            .rule = QStringLiteral(
+                "DuoAttention (Xiao et al. 2024, arXiv:2410.10819; kvpress "
+                "duo_attention_press.py, on-the-fly patterns from this context's mean "
+                "query/key): head score = area under the cumulated softmax of the "
+                "mean query at position q_len - 1 over the mean key at 0..q_len - 1; "
+                "the round(r x layers x kv_heads) lowest become streaming heads "
+                "keeping the first sink_size + last recent_size entries; r is "
+                "kvpress's head_compression_ratio"),
+            .params = {{QStringLiteral("sink_size"), QString::number(kSink),
+                        QStringLiteral("initial entries a streaming head keeps")},
+                       {QStringLiteral("recent_size"), QString::number(kRecent),
+                        QStringLiteral("last entries a streaming head keeps")},
+                       {QStringLiteral("q_len"), QString::number(kQueryLength),
+                        QStringLiteral("positions of the synthetic query/key sequence")}},
+            .makePress = &make};
 }
 
 } // namespace kvl

@@ -111,24 +111,24 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry expectedAttentionEntry()
 {
-    return {QStringLiteral("expected"),
-            PressEntry::Kind::Scorer,
-            QStringLiteral("score = softmax of the expected attention of the next n queries "
-                           "(Gaussian queries, averaged RoPE), mean over the GQA group, x ||v||; "
-                           "sinks kept (Devoto et al. 2025, arXiv:2510.00636; kvpress "
-                           "expected_attention_press.py)"),
-            {},
-            {{QStringLiteral("n_future_positions"), QString::number(kFuturePositions),
-              QStringLiteral("future positions the RoPE is averaged over")},
-             {QStringLiteral("n_sink"), QString::number(kSinks), QStringLiteral("sink entries")},
-             {QStringLiteral("use_covariance"), QStringLiteral("true"),
-              QStringLiteral("add the query covariance term")},
-             {QStringLiteral("use_vnorm"), QStringLiteral("true"),
-              QStringLiteral("multiply by the value norm")},
-             {QStringLiteral("epsilon"), QString::number(kEpsilon),
-              QStringLiteral("added before the value-norm product")}},
-            &make,
-            nullptr};
+    return {.name = QStringLiteral("expected"),
+            .kind = PressEntry::Kind::Scorer,
+            .rule = QStringLiteral(
+                "score = softmax of the expected attention of the next n queries "
+                "(Gaussian queries, averaged RoPE), mean over the GQA group, x ||v||; "
+                "sinks kept (Devoto et al. 2025, arXiv:2510.00636; kvpress "
+                "expected_attention_press.py)"),
+            .params = {{QStringLiteral("n_future_positions"), QString::number(kFuturePositions),
+                        QStringLiteral("future positions the RoPE is averaged over")},
+                       {QStringLiteral("n_sink"), QString::number(kSinks),
+                        QStringLiteral("sink entries")},
+                       {QStringLiteral("use_covariance"), QStringLiteral("true"),
+                        QStringLiteral("add the query covariance term")},
+                       {QStringLiteral("use_vnorm"), QStringLiteral("true"),
+                        QStringLiteral("multiply by the value norm")},
+                       {QStringLiteral("epsilon"), QString::number(kEpsilon),
+                        QStringLiteral("added before the value-norm product")}},
+            .makeScorer = &make};
 }
 
 } // namespace kvl

@@ -108,17 +108,18 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
 
 PressEntry fairEvictionEntry()
 {
-    return {QStringLiteral("fair"),
-            PressEntry::Kind::Selector,
-            QStringLiteral("the budget split across spans and the rest in proportion to their "
-                           "lengths, top-k per part per head: every span loses the fraction r "
-                           "(KVLens; the fix of the pitfalls study, arXiv:2510.00231)"),
-            QStringLiteral("scorer"),
-            {{QStringLiteral("roles"), QString(),
-              QStringLiteral("span roles that get their own share, ';'-separated, or all (default: "
-                             "instruction spans)")}},
-            nullptr,
-            &make};
+    return {.name = QStringLiteral("fair"),
+            .kind = PressEntry::Kind::Selector,
+            .rule =
+                QStringLiteral("the budget split across spans and the rest in proportion to their "
+                               "lengths, top-k per part per head: every span loses the fraction r "
+                               "(KVLens; the fix of the pitfalls study, arXiv:2510.00231)"),
+            .inner = QStringLiteral("scorer"),
+            .params = {{QStringLiteral("roles"), QString(),
+                        QStringLiteral(
+                            "span roles that get their own share, ';'-separated, or all (default: "
+                            "instruction spans)")}},
+            .makePress = &make};
 }
 
 } // namespace kvl

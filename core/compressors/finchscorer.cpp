@@ -89,23 +89,22 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry finchEntry()
 {
-    return {QStringLiteral("finch"),
-            PressEntry::Kind::Scorer,
-            QStringLiteral("Finch (Corallo & Papotti, TACL 2024; kvpress finch_press.py): "
-                           "window = the context after the delimiter (start of the last span "
-                           "of role `delimiter`, or the last `window` tokens); attention of "
-                           "the window rows x (T - w + i), mean over the window and the GQA "
-                           "group; window kept (max + 1). kvpress also re-rotates the kept "
-                           "keys: keyrerotation(finch)"),
-            {},
-            {{QStringLiteral("window"), QString::number(kWindow),
-              QStringLiteral("question window; 0 = from the delimiter span")},
-             {QStringLiteral("delimiter"), QString::fromLatin1(kDelimiter),
-              QStringLiteral("span role whose start is the context/question delimiter")},
-             {QStringLiteral("normalize_scores"), QStringLiteral("true"),
-              QStringLiteral("scale row i by the T - w + i keys before it")}},
-            &make,
-            nullptr};
+    return {.name = QStringLiteral("finch"),
+            .kind = PressEntry::Kind::Scorer,
+            .rule =
+                QStringLiteral("Finch (Corallo & Papotti, TACL 2024; kvpress finch_press.py): "
+                               "window = the context after the delimiter (start of the last span "
+                               "of role `delimiter`, or the last `window` tokens); attention of "
+                               "the window rows x (T - w + i), mean over the window and the GQA "
+                               "group; window kept (max + 1). kvpress also re-rotates the kept "
+                               "keys: keyrerotation(finch)"),
+            .params = {{QStringLiteral("window"), QString::number(kWindow),
+                        QStringLiteral("question window; 0 = from the delimiter span")},
+                       {QStringLiteral("delimiter"), QString::fromLatin1(kDelimiter),
+                        QStringLiteral("span role whose start is the context/question delimiter")},
+                       {QStringLiteral("normalize_scores"), QStringLiteral("true"),
+                        QStringLiteral("scale row i by the T - w + i keys before it")}},
+            .makeScorer = &make};
 }
 
 } // namespace kvl

@@ -40,14 +40,12 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry keyDiffEntry()
 {
-    return {QStringLiteral("keydiff"),
-            PressEntry::Kind::Scorer,
-            QStringLiteral("score = -cos(k, mean normalised key of the head): keep distinctive "
-                           "keys (arXiv:2504.15364; kvpress keydiff_press.py)"),
-            {},
-            {},
-            &make,
-            nullptr};
+    return {.name = QStringLiteral("keydiff"),
+            .kind = PressEntry::Kind::Scorer,
+            .rule =
+                QStringLiteral("score = -cos(k, mean normalised key of the head): keep distinctive "
+                               "keys (arXiv:2504.15364; kvpress keydiff_press.py)"),
+            .makeScorer = &make};
 }
 
 } // namespace kvl

@@ -68,14 +68,12 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
 
 PressEntry keyRerotationEntry()
 {
-    return {QStringLiteral("keyrerotation"),
-            PressEntry::Kind::Wrapper,
-            QStringLiteral("kept keys re-rotated (RoPE) to consecutive positions 0..n-1 in "
-                           "position order (kvpress key_rerotation_press.py)"),
-            QStringLiteral("press"),
-            {},
-            nullptr,
-            &make};
+    return {.name = QStringLiteral("keyrerotation"),
+            .kind = PressEntry::Kind::Wrapper,
+            .rule = QStringLiteral("kept keys re-rotated (RoPE) to consecutive positions 0..n-1 in "
+                                   "position order (kvpress key_rerotation_press.py)"),
+            .inner = QStringLiteral("press"),
+            .makePress = &make};
 }
 
 } // namespace kvl

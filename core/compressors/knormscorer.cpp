@@ -37,14 +37,11 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 PressEntry knormEntry()
 {
     return {
-        QStringLiteral("knorm"),
-        PressEntry::Kind::Scorer,
-        QStringLiteral(
+        .name = QStringLiteral("knorm"),
+        .kind = PressEntry::Kind::Scorer,
+        .rule = QStringLiteral(
             "score = -||k||, the key's L2 norm negated (arXiv:2406.11430; kvpress knorm_press.py)"),
-        {},
-        {},
-        &make,
-        nullptr};
+        .makeScorer = &make};
 }
 
 } // namespace kvl

@@ -181,32 +181,31 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry kvComposeEntry()
 {
-    return {QStringLiteral("kvcompose"),
-            PressEntry::Kind::Selector,
-            QStringLiteral(
-                "KVCompose (arXiv:2509.05165; kvpress kvcompose_press.py): the model re-reads the "
-                "context after the prefill; attention of the re-read rows per head (agg_task over "
-                "rows, agg_group over the GQA group, + the layer's head mean); per-head sorted "
-                "scores averaged over a layer's heads (layer 0 = max over layers) compete for "
-                "N(1-r) slots: structured per-layer budgets, each head's best kept. Costs ~1 "
-                "more prefill"),
-            {},
-            {{QStringLiteral("structured"), QStringLiteral("true"),
-              QStringLiteral("one count for every head of a layer (false: per head)")},
-             {QStringLiteral("agg_task"), QString::fromLatin1(kAggTask),
-              QStringLiteral("max or mean of a head's attention over the re-read rows")},
-             {QStringLiteral("agg_group"), QString::fromLatin1(kAggGroup),
-              QStringLiteral("max or mean over the query heads of a kv-head")},
-             {QStringLiteral("agg_head"), QString::fromLatin1(kAggHead),
-              QStringLiteral("max or mean of the sorted curves over a layer's kv-heads")},
-             {QStringLiteral("add_v_norm"), QStringLiteral("false"),
-              QStringLiteral("multiply scores by ||v||")},
-             {QStringLiteral("add_mean_across_heads"), QStringLiteral("true"),
-              QStringLiteral("add the layer's mean over kv-heads to every head's scores")},
-             {QStringLiteral("keep_token_lower_bound"), QString::number(kKeepLowerBound),
-              QStringLiteral("entries every layer keeps at least")}},
-            nullptr,
-            &make};
+    return {
+        .name = QStringLiteral("kvcompose"),
+        .kind = PressEntry::Kind::Selector,
+        .rule = QStringLiteral(
+            "KVCompose (arXiv:2509.05165; kvpress kvcompose_press.py): the model re-reads the "
+            "context after the prefill; attention of the re-read rows per head (agg_task over "
+            "rows, agg_group over the GQA group, + the layer's head mean); per-head sorted "
+            "scores averaged over a layer's heads (layer 0 = max over layers) compete for "
+            "N(1-r) slots: structured per-layer budgets, each head's best kept. Costs ~1 "
+            "more prefill"),
+        .params = {{QStringLiteral("structured"), QStringLiteral("true"),
+                    QStringLiteral("one count for every head of a layer (false: per head)")},
+                   {QStringLiteral("agg_task"), QString::fromLatin1(kAggTask),
+                    QStringLiteral("max or mean of a head's attention over the re-read rows")},
+                   {QStringLiteral("agg_group"), QString::fromLatin1(kAggGroup),
+                    QStringLiteral("max or mean over the query heads of a kv-head")},
+                   {QStringLiteral("agg_head"), QString::fromLatin1(kAggHead),
+                    QStringLiteral("max or mean of the sorted curves over a layer's kv-heads")},
+                   {QStringLiteral("add_v_norm"), QStringLiteral("false"),
+                    QStringLiteral("multiply scores by ||v||")},
+                   {QStringLiteral("add_mean_across_heads"), QStringLiteral("true"),
+                    QStringLiteral("add the layer's mean over kv-heads to every head's scores")},
+                   {QStringLiteral("keep_token_lower_bound"), QString::number(kKeepLowerBound),
+                    QStringLiteral("entries every layer keeps at least")}},
+        .makePress = &make};
 }
 
 } // namespace kvl

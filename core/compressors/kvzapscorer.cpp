@@ -138,17 +138,16 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry kvzapEntry()
 {
-    return {QStringLiteral("kvzap"),
-            PressEntry::Kind::Scorer,
-            QStringLiteral("KVzap (kvpress kvzap/kvzap_press.py, a trained surrogate of KVzip+): "
-                           "score per kv-head = a per-layer linear or MLP (Linear, GELU, Linear) "
-                           "model of the attention input; weights from dir=FOLDER "
-                           "(config.json + model.safetensors, the nvidia/KVzap-* layout)"),
-            {},
-            {{QStringLiteral("dir"), QString(),
-              QStringLiteral("folder with config.json and model.safetensors")}},
-            &make,
-            nullptr};
+    return {.name = QStringLiteral("kvzap"),
+            .kind = PressEntry::Kind::Scorer,
+            .rule = QStringLiteral(
+                "KVzap (kvpress kvzap/kvzap_press.py, a trained surrogate of KVzip+): "
+                "score per kv-head = a per-layer linear or MLP (Linear, GELU, Linear) "
+                "model of the attention input; weights from dir=FOLDER "
+                "(config.json + model.safetensors, the nvidia/KVzap-* layout)"),
+            .params = {{QStringLiteral("dir"), QString(),
+                        QStringLiteral("folder with config.json and model.safetensors")}},
+            .makeScorer = &make};
 }
 
 } // namespace kvl

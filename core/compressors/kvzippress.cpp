@@ -199,24 +199,23 @@ std::unique_ptr<Press> makePress(const PressSpec& spec, const PressCatalog&)
 
 PressEntry kvzipEntry()
 {
-    return {QStringLiteral("kvzip"),
-            PressEntry::Kind::Scorer,
-            QStringLiteral(
+    return {.name = QStringLiteral("kvzip"),
+            .kind = PressEntry::Kind::Scorer,
+            .rule = QStringLiteral(
                 "KVzip (Kim et al. 2025, arXiv:2505.23416; kvpress kvzip_press.py): the model "
                 "re-reads the context after the prefill in chunk_size chunks ('Repeat the "
                 "previous context exactly.' + template suffix + chunk); score = max attention "
                 "over the GQA group and re-read queries in a softmax over [n_sink sinks, the "
                 "chunk, the re-read tokens]; one global threshold across layers (layerwise: r "
                 "per layer), lowest across heads evicted. Costs ~2-3 prefills by design"),
-            {},
-            {{QStringLiteral("n_sink"), QString::number(kSinks),
-              QStringLiteral("first entries scored 1 and kept in every re-read softmax")},
-             {QStringLiteral("chunk_size"), QString::number(kChunkSize),
-              QStringLiteral("context tokens re-read per pass")},
-             {QStringLiteral("layerwise"), QStringLiteral("false"),
-              QStringLiteral("r of every layer instead of one threshold across layers")}},
-            &makeScorer,
-            &makePress};
+            .params = {{QStringLiteral("n_sink"), QString::number(kSinks),
+                        QStringLiteral("first entries scored 1 and kept in every re-read softmax")},
+                       {QStringLiteral("chunk_size"), QString::number(kChunkSize),
+                        QStringLiteral("context tokens re-read per pass")},
+                       {QStringLiteral("layerwise"), QStringLiteral("false"),
+                        QStringLiteral("r of every layer instead of one threshold across layers")}},
+            .makeScorer = &makeScorer,
+            .makePress = &makePress};
 }
 
 } // namespace kvl

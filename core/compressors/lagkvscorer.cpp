@@ -101,20 +101,19 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 PressEntry lagKvEntry()
 {
     return {
-        QStringLiteral("lagkv"),
-        PressEntry::Kind::Scorer,
-        QStringLiteral(
+        .name = QStringLiteral("lagkv"),
+        .kind = PressEntry::Kind::Scorer,
+        .rule = QStringLiteral(
             "score = rank within each lag partition of the std over channels of "
             "K and V (min-max normalised by the next partition, softmaxed, K and V "
             "averaged); sinks and last partition kept (arXiv:2504.04704; kvpress lagkv_press.py)"),
-        {},
-        {{QStringLiteral("n_sink"), QString::number(kSinks), QStringLiteral("sink entries")},
-         {QStringLiteral("lag"), QString::number(kLag), QStringLiteral("partition size")},
-         {QStringLiteral("cross_scoring"), QStringLiteral("false"),
-          QStringLiteral("keep the softmax values (comparable across partitions, for "
-                         "head-wise allocation) instead of ranks")}},
-        &make,
-        nullptr};
+        .params = {{QStringLiteral("n_sink"), QString::number(kSinks),
+                    QStringLiteral("sink entries")},
+                   {QStringLiteral("lag"), QString::number(kLag), QStringLiteral("partition size")},
+                   {QStringLiteral("cross_scoring"), QStringLiteral("false"),
+                    QStringLiteral("keep the softmax values (comparable across partitions, for "
+                                   "head-wise allocation) instead of ranks")}},
+        .makeScorer = &make};
 }
 
 } // namespace kvl

@@ -51,20 +51,19 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry leverageEntry()
 {
-    return {QStringLiteral("leverage"),
-            PressEntry::Kind::Scorer,
-            QStringLiteral("Compactor's geometric score (Chari & Van Durme 2025, "
-                           "arXiv:2507.08143; kvpress leverage_press.py): X = (pre-RoPE keys - "
-                           "their mean) x Gaussian sketch [d, k] / sqrt(k); score_i = "
-                           "x_i^T (X^T X)^-1 x_i (Cholesky, jitter 1e-2), clamped at 0, "
-                           "z-normalised per layer"),
-            {},
-            {{QStringLiteral("sketch_dimension"), QString::number(kSketch),
-              QStringLiteral("columns of the Gaussian sketch")},
-             {QStringLiteral("seed"), QString::number(kSeed),
-              QStringLiteral("sketch seed (kvpress leaves it unseeded)")}},
-            &make,
-            nullptr};
+    return {.name = QStringLiteral("leverage"),
+            .kind = PressEntry::Kind::Scorer,
+            .rule =
+                QStringLiteral("Compactor's geometric score (Chari & Van Durme 2025, "
+                               "arXiv:2507.08143; kvpress leverage_press.py): X = (pre-RoPE keys - "
+                               "their mean) x Gaussian sketch [d, k] / sqrt(k); score_i = "
+                               "x_i^T (X^T X)^-1 x_i (Cholesky, jitter 1e-2), clamped at 0, "
+                               "z-normalised per layer"),
+            .params = {{QStringLiteral("sketch_dimension"), QString::number(kSketch),
+                        QStringLiteral("columns of the Gaussian sketch")},
+                       {QStringLiteral("seed"), QString::number(kSeed),
+                        QStringLiteral("sketch seed (kvpress leaves it unseeded)")}},
+            .makeScorer = &make};
 }
 
 } // namespace kvl

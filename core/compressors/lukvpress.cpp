@@ -129,24 +129,25 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
 
 PressEntry lukvEntry()
 {
-    return {QStringLiteral("lukv"),
-            PressEntry::Kind::Selector,
-            QStringLiteral("LU-KV (arXiv:2602.08585; kvpress lukv_press.py): curve row "
-                           "round(100r) - 1 gives each kv-head a prune ratio p; a layer keeps "
-                           "round(sum (1 - p_h) T) entries, floor((1 - p_h) T) per head plus one "
-                           "for the largest remainders; first `sink` and last `window` entries "
-                           "protected; uniform p = (row + 1)/100 without a curve (kvpress's "
-                           "fallback); ExpectedAttention(epsilon 0.02) scores by default"),
-            QStringLiteral("scorer (optional)"),
-            {{QStringLiteral("curve"), QString(),
-              QStringLiteral(".npy budget curve [99, layers, kv_heads] of prune ratios (empty: "
-                             "uniform)")},
-             {QStringLiteral("sink"), QString::number(kSink),
-              QStringLiteral("initial entries protected")},
-             {QStringLiteral("window"), QString::number(kWindow),
-              QStringLiteral("last entries protected")}},
-            nullptr,
-            &make};
+    return {.name = QStringLiteral("lukv"),
+            .kind = PressEntry::Kind::Selector,
+            .rule = QStringLiteral(
+                "LU-KV (arXiv:2602.08585; kvpress lukv_press.py): curve row "
+                "round(100r) - 1 gives each kv-head a prune ratio p; a layer keeps "
+                "round(sum (1 - p_h) T) entries, floor((1 - p_h) T) per head plus one "
+                "for the largest remainders; first `sink` and last `window` entries "
+                "protected; uniform p = (row + 1)/100 without a curve (kvpress's "
+                "fallback); ExpectedAttention(epsilon 0.02) scores by default"),
+            .inner = QStringLiteral("scorer (optional)"),
+            .params = {{QStringLiteral("curve"), QString(),
+                        QStringLiteral(
+                            ".npy budget curve [99, layers, kv_heads] of prune ratios (empty: "
+                            "uniform)")},
+                       {QStringLiteral("sink"), QString::number(kSink),
+                        QStringLiteral("initial entries protected")},
+                       {QStringLiteral("window"), QString::number(kWindow),
+                        QStringLiteral("last entries protected")}},
+            .makePress = &make};
 }
 
 } // namespace kvl

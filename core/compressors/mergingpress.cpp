@@ -113,20 +113,21 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
 
 PressEntry mergingEntry()
 {
-    return {QStringLiteral("merging"),
-            PressEntry::Kind::Wrapper,
+    return {
+        .name = QStringLiteral("merging"),
+        .kind = PressEntry::Kind::Wrapper,
+        .rule =
             QStringLiteral("merge-on-evict (kvpress merging_press.py, after ToMe, Bolya et al. "
                            "ICLR 2023, and D2O, Wan et al. 2024): the scorer's int(T(1-r)) best "
                            "kept per head; each evicted value folds into the kept entry of most "
                            "cosine-similar key, weight max(sim,0)|v_e|/(|v_e|+|v_t|+1e-6), "
                            "target = (v + sum w v_e)/(1 + sum w); keys unchanged"),
-            QStringLiteral("scorer"),
-            {{QStringLiteral("similarity_threshold"), QString::number(kSimilarityThreshold),
-              QStringLiteral("minimum cosine similarity for a merge")},
-             {QStringLiteral("merge_fraction"), QString::number(kMergeFraction),
-              QStringLiteral("fraction of evicted entries (most similar first) merged")}},
-            nullptr,
-            &make};
+        .inner = QStringLiteral("scorer"),
+        .params = {{QStringLiteral("similarity_threshold"), QString::number(kSimilarityThreshold),
+                    QStringLiteral("minimum cosine similarity for a merge")},
+                   {QStringLiteral("merge_fraction"), QString::number(kMergeFraction),
+                    QStringLiteral("fraction of evicted entries (most similar first) merged")}},
+        .makePress = &make};
 }
 
 } // namespace kvl

@@ -45,18 +45,17 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry nonCausalAttentionEntry()
 {
-    return {QStringLiteral("non_causal_attention"),
-            PressEntry::Kind::Scorer,
-            QStringLiteral("Compactor's attention score (Chari & Van Durme 2025, "
-                           "arXiv:2507.08143; kvpress non_causal_attention_press.py): inside "
-                           "chunks of chunk_size every query attends to every key, unscaled; "
-                           "score = attention summed over the chunk's queries, mean over the "
-                           "GQA group, x ||v||, avg-pooled by 3, z-normalised per layer"),
-            {},
-            {{QStringLiteral("chunk_size"), QString::number(kChunk),
-              QStringLiteral("tokens per non-causal chunk")}},
-            &make,
-            nullptr};
+    return {.name = QStringLiteral("non_causal_attention"),
+            .kind = PressEntry::Kind::Scorer,
+            .rule =
+                QStringLiteral("Compactor's attention score (Chari & Van Durme 2025, "
+                               "arXiv:2507.08143; kvpress non_causal_attention_press.py): inside "
+                               "chunks of chunk_size every query attends to every key, unscaled; "
+                               "score = attention summed over the chunk's queries, mean over the "
+                               "GQA group, x ||v||, avg-pooled by 3, z-normalised per layer"),
+            .params = {{QStringLiteral("chunk_size"), QString::number(kChunk),
+                        QStringLiteral("tokens per non-causal chunk")}},
+            .makeScorer = &make};
 }
 
 } // namespace kvl

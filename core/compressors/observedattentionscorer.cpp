@@ -54,15 +54,13 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry observedAttentionEntry()
 {
-    return {QStringLiteral("observed"),
-            PressEntry::Kind::Scorer,
-            QStringLiteral("H2O: score = attention received from the context queries / number of "
-                           "queries that see the entry, mean over the GQA group (arXiv:2306.14048; "
-                           "kvpress observed_attention_press.py)"),
-            {},
-            {},
-            &make,
-            nullptr};
+    return {.name = QStringLiteral("observed"),
+            .kind = PressEntry::Kind::Scorer,
+            .rule = QStringLiteral(
+                "H2O: score = attention received from the context queries / number of "
+                "queries that see the entry, mean over the GQA group (arXiv:2306.14048; "
+                "kvpress observed_attention_press.py)"),
+            .makeScorer = &make};
 }
 
 } // namespace kvl

@@ -198,17 +198,16 @@ PressEntry shadowKvEntry()
                         "= one per kv-head")}};
     for (PressEntry::Param& c : commonParams(kShadowLocal, kShadowOutliers))
         params.push_back(c);
-    return {QStringLiteral("shadowkv"),
-            PressEntry::Kind::Transform,
-            QStringLiteral("offloading: keys at SVD rank R (RoPE re-applied), landmark = mean "
-                           "post-RoPE key per chunk, retrieval softmax(q.landmark/sqrt d) max over "
-                           "the GQA group; local window + outlier chunks exact; values exact (Sun "
-                           "et al. 2024, arXiv:2410.21465; as "
-                           "yandex-research/context-intensive-kv-offloading's ShadowKVCache)"),
-            {},
-            params,
-            nullptr,
-            &makeShadowKv};
+    return {.name = QStringLiteral("shadowkv"),
+            .kind = PressEntry::Kind::Transform,
+            .rule = QStringLiteral(
+                "offloading: keys at SVD rank R (RoPE re-applied), landmark = mean "
+                "post-RoPE key per chunk, retrieval softmax(q.landmark/sqrt d) max over "
+                "the GQA group; local window + outlier chunks exact; values exact (Sun "
+                "et al. 2024, arXiv:2410.21465; as "
+                "yandex-research/context-intensive-kv-offloading's ShadowKVCache)"),
+            .params = params,
+            .makePress = &makeShadowKv};
 }
 
 PressEntry questEntry()
@@ -217,15 +216,14 @@ PressEntry questEntry()
         {QStringLiteral("page"), QString::number(kQuestPage), QStringLiteral("tokens per page")}};
     for (PressEntry::Param& c : commonParams(kQuestLocal, 0))
         params.push_back(c);
-    return {QStringLiteral("quest"),
-            PressEntry::Kind::Transform,
-            QStringLiteral("offloading: per page key min/max, page score sum_d max(q_d min_d, q_d "
-                           "max_d) max over the GQA group, top pages; exact K/V (Tang et al. 2024, "
-                           "arXiv:2406.10774)"),
-            {},
-            params,
-            nullptr,
-            &makeQuest};
+    return {.name = QStringLiteral("quest"),
+            .kind = PressEntry::Kind::Transform,
+            .rule = QStringLiteral(
+                "offloading: per page key min/max, page score sum_d max(q_d min_d, q_d "
+                "max_d) max over the GQA group, top pages; exact K/V (Tang et al. 2024, "
+                "arXiv:2406.10774)"),
+            .params = params,
+            .makePress = &makeQuest};
 }
 
 PressEntry yakvEntry()
@@ -238,17 +236,15 @@ PressEntry yakvEntry()
                       QStringLiteral("landmark key bits (min-max per token), 0 = exact")});
     params.push_back({QStringLiteral("kv_bits"), QString::number(kYakvKvBits),
                       QStringLiteral("K/V bits outside the always-attended set, 0 = exact")});
-    return {QStringLiteral("yakv"),
-            PressEntry::Kind::Transform,
-            QStringLiteral(
+    return {.name = QStringLiteral("yakv"),
+            .kind = PressEntry::Kind::Transform,
+            .rule = QStringLiteral(
                 "offloading: no projection, landmark = mean key per chunk quantized to "
                 "landmark_bits, retrieval softmax(q.landmark/sqrt d) max over the GQA "
                 "group; K/V at kv_bits outside the local window (the offloading study's fix, "
                 "arXiv:2604.08426; yandex-research/context-intensive-kv-offloading run_cfg.py)"),
-            {},
-            params,
-            nullptr,
-            &makeYakv};
+            .params = params,
+            .makePress = &makeYakv};
 }
 
 } // namespace kvl

@@ -38,9 +38,4 @@ class OffloadPress : public Press
     QString m_spec;
 };
 
-// The catalog entries (offloadpress.cpp).
-PressEntry shadowKvEntry();
-PressEntry questEntry();
-PressEntry yakvEntry();
-
 } // namespace kvl

@@ -58,15 +58,15 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
 
 PressEntry perLayerEntry()
 {
-    return {QStringLiteral("perlayer"),
-            PressEntry::Kind::Selector,
-            QStringLiteral("layer l keeps int(T(1-r_l)) entries per head (ratios=r0;r1;...; "
-                           "default r everywhere) (kvpress per_layer_compression_press.py)"),
-            QStringLiteral("scorer"),
-            {{QStringLiteral("ratios"), QString(),
-              QStringLiteral("one ratio per layer, ';'-separated")}},
-            nullptr,
-            &make};
+    return {.name = QStringLiteral("perlayer"),
+            .kind = PressEntry::Kind::Selector,
+            .rule =
+                QStringLiteral("layer l keeps int(T(1-r_l)) entries per head (ratios=r0;r1;...; "
+                               "default r everywhere) (kvpress per_layer_compression_press.py)"),
+            .inner = QStringLiteral("scorer"),
+            .params = {{QStringLiteral("ratios"), QString(),
+                        QStringLiteral("one ratio per layer, ';'-separated")}},
+            .makePress = &make};
 }
 
 } // namespace kvl

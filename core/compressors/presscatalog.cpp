@@ -1,7 +1,6 @@
 #include "compressors/presscatalog.h"
 
 #include "common/error.h"
-#include "compressors/offloadpress.h"
 #include "compressors/scorerpress.h"
 
 #include <QJsonObject>
@@ -26,52 +25,13 @@ QString pressKindName(PressEntry::Kind kind)
 
 PressCatalog::PressCatalog()
 {
-    // Explicit list (a static registrar would be dropped by the static-library link).
-    m_entries = {randomEntry(),
-                 streamingLlmEntry(),
-                 knormEntry(),
-                 snapKvEntry(),
-                 tovaEntry(),
-                 observedAttentionEntry(),
-                 expectedAttentionEntry(),
-                 keyDiffEntry(),
-                 lagKvEntry(),
-                 curEntry(),
-                 qfilterEntry(),
-                 finchEntry(),
-                 nonCausalAttentionEntry(),
-                 leverageEntry(),
-                 compactorEntry(),
-                 capEntry(),
-                 kvzapEntry(),
-                 kvzipEntry(),
-                 criticalKvEntry(),
-                 whitelistEntry(),
-                 uniformEntry(),
-                 pyramidKvEntry(),
-                 adaKvEntry(),
-                 chunkKvEntry(),
-                 blockEntry(),
-                 perLayerEntry(),
-                 fairEvictionEntry(),
-                 lukvEntry(),
-                 simLayerKvEntry(),
-                 duoAttentionEntry(),
-                 kvComposeEntry(),
-                 composedEntry(),
-                 keyRerotationEntry(),
-                 mergingEntry(),
-                 dmsEntry(),
-                 decodingEntry(),
-                 compressionRatioDecodingEntry(),
-                 prefillDecodingEntry(),
-                 camEntry(),
-                 quantizedEntry(),
-                 hqqEntry(),
-                 thinkEntry(),
-                 shadowKvEntry(),
-                 questEntry(),
-                 yakvEntry()};
+    // An explicit list (presslist.h): a static registrar in each file would be dropped
+    // by the static-library link.
+    m_entries = {
+#define KVL_PRESS(entry) entry(),
+#include "compressors/presslist.h"
+#undef KVL_PRESS
+    };
     for (PressEntry& e : unavailableEntries())
         m_entries.push_back(std::move(e));
 }

@@ -46,54 +46,10 @@ struct PressEntry
 
 QString pressKindName(PressEntry::Kind kind);
 
-// Scorers (one file each).
-PressEntry randomEntry();
-PressEntry streamingLlmEntry();
-PressEntry knormEntry();
-PressEntry snapKvEntry();
-PressEntry tovaEntry();
-PressEntry observedAttentionEntry();
-PressEntry expectedAttentionEntry();
-PressEntry keyDiffEntry();
-PressEntry lagKvEntry();
-PressEntry curEntry();
-PressEntry qfilterEntry();
-PressEntry finchEntry();
-PressEntry nonCausalAttentionEntry();
-PressEntry leverageEntry();
-PressEntry compactorEntry();
-PressEntry capEntry();
-PressEntry kvzapEntry();
-PressEntry kvzipEntry(); // kvzippress.cpp: scorer, and its own global-threshold press
-// Scorer wrappers.
-PressEntry criticalKvEntry();
-PressEntry whitelistEntry();
-// Selectors.
-PressEntry uniformEntry();
-PressEntry pyramidKvEntry();
-PressEntry adaKvEntry();
-PressEntry chunkKvEntry();
-PressEntry blockEntry();
-PressEntry perLayerEntry();
-PressEntry fairEvictionEntry();
-PressEntry lukvEntry();
-PressEntry simLayerKvEntry();
-PressEntry duoAttentionEntry();
-PressEntry kvComposeEntry(); // kvcomposepress.cpp
-// Press wrappers.
-PressEntry composedEntry();
-PressEntry keyRerotationEntry();
-PressEntry mergingEntry();
-PressEntry dmsEntry();
-// Decode-time presses (decodingpress.cpp).
-PressEntry decodingEntry();
-PressEntry compressionRatioDecodingEntry();
-PressEntry prefillDecodingEntry();
-PressEntry camEntry(); // campress.cpp
-// Transforms.
-PressEntry quantizedEntry();
-PressEntry hqqEntry();
-PressEntry thinkEntry();
+// Every press of the catalog (presslist.h).
+#define KVL_PRESS(entry) PressEntry entry();
+#include "compressors/presslist.h"
+#undef KVL_PRESS
 // Listed, not available (unavailablepresses.cpp says why).
 std::vector<PressEntry> unavailableEntries();
 

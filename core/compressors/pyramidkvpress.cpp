@@ -117,20 +117,21 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
 
 PressEntry pyramidKvEntry()
 {
-    return {QStringLiteral("pyramidkv"),
-            PressEntry::Kind::Selector,
+    return {
+        .name = QStringLiteral("pyramidkv"),
+        .kind = PressEntry::Kind::Selector,
+        .rule =
             QStringLiteral("per-layer budgets falling linearly from max = min(2T(1-r) - "
                            "T(1-r)/beta, T - window) to 2T(1-r) - max; uniform round(T(1-r)) "
                            "when rT < window or (r > 0.5 and T(1-r) < beta x window): at the "
                            "defaults a pyramid needs T >= 64/r for r <= 0.5, T >= 1280/(1-r) "
                            "above; SnapKV scores (arXiv:2406.02069; kvpress pyramidkv_press.py)"),
-            QStringLiteral("scorer (optional, default snapkv)"),
-            {{QStringLiteral("window"), QString::number(kWindow),
-              QStringLiteral("SnapKV window, also in the budget formula")},
-             {QStringLiteral("beta"), QString::number(kBeta),
-              QStringLiteral("ratio of the largest to the smallest layer budget's share")}},
-            nullptr,
-            &make};
+        .inner = QStringLiteral("scorer (optional, default snapkv)"),
+        .params = {{QStringLiteral("window"), QString::number(kWindow),
+                    QStringLiteral("SnapKV window, also in the budget formula")},
+                   {QStringLiteral("beta"), QString::number(kBeta),
+                    QStringLiteral("ratio of the largest to the smallest layer budget's share")}},
+        .makePress = &make};
 }
 
 } // namespace kvl

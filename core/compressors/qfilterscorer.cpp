@@ -67,15 +67,15 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry qfilterEntry()
 {
-    return {QStringLiteral("qfilter"),
-            PressEntry::Kind::Scorer,
-            QStringLiteral("score = -<f, k> with f the layer and head's query filter direction "
-                           "(file=FILTERS.safetensors, tensor q_filters) (arXiv:2503.02812; "
-                           "kvpress qfilter_press.py)"),
-            {},
-            {{QStringLiteral("file"), QString(), QStringLiteral("safetensors with q_filters")}},
-            &make,
-            nullptr};
+    return {.name = QStringLiteral("qfilter"),
+            .kind = PressEntry::Kind::Scorer,
+            .rule =
+                QStringLiteral("score = -<f, k> with f the layer and head's query filter direction "
+                               "(file=FILTERS.safetensors, tensor q_filters) (arXiv:2503.02812; "
+                               "kvpress qfilter_press.py)"),
+            .params = {{QStringLiteral("file"), QString(),
+                        QStringLiteral("safetensors with q_filters")}},
+            .makeScorer = &make};
 }
 
 } // namespace kvl

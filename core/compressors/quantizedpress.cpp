@@ -155,32 +155,30 @@ std::vector<PressEntry::Param> params()
 
 PressEntry quantizedEntry()
 {
-    return {QStringLiteral("quantized"),
-            PressEntry::Kind::Transform,
-            QStringLiteral("K and V quantized to `bits` (min-max round-to-nearest per group of "
-                           "`group` channels, fp16 step and minimum), last `residual` entries in "
-                           "full precision; positions all kept (transformers QuantizedCache, which "
-                           "kvpress's README uses for quantization)"),
-            {},
-            params(),
-            nullptr,
-            &make<Backend::MinMax>};
+    return {.name = QStringLiteral("quantized"),
+            .kind = PressEntry::Kind::Transform,
+            .rule = QStringLiteral(
+                "K and V quantized to `bits` (min-max round-to-nearest per group of "
+                "`group` channels, fp16 step and minimum), last `residual` entries in "
+                "full precision; positions all kept (transformers QuantizedCache, which "
+                "kvpress's README uses for quantization)"),
+            .params = params(),
+            .makePress = &make<Backend::MinMax>};
 }
 
 PressEntry hqqEntry()
 {
-    return {QStringLiteral("hqq"),
-            PressEntry::Kind::Transform,
-            QStringLiteral("K and V quantized to `bits` per group of `group` channels with HQQ's "
-                           "zero point (half-quadratic l0.7 proximal fit, beta 10 x1.01, <= 20 "
-                           "iterations, stop when the mean |error| stops falling; Badri & Shaji "
-                           "2023, mobiusml/hqq hqq/core/optimize.py optimize_weights_proximal), "
-                           "fp16 step and zero, last `residual` entries in full precision; "
-                           "positions all kept"),
-            {},
-            params(),
-            nullptr,
-            &make<Backend::Hqq>};
+    return {.name = QStringLiteral("hqq"),
+            .kind = PressEntry::Kind::Transform,
+            .rule = QStringLiteral(
+                "K and V quantized to `bits` per group of `group` channels with HQQ's "
+                "zero point (half-quadratic l0.7 proximal fit, beta 10 x1.01, <= 20 "
+                "iterations, stop when the mean |error| stops falling; Badri & Shaji "
+                "2023, mobiusml/hqq hqq/core/optimize.py optimize_weights_proximal), "
+                "fp16 step and zero, last `residual` entries in full precision; "
+                "positions all kept"),
+            .params = params(),
+            .makePress = &make<Backend::Hqq>};
 }
 
 } // namespace kvl

@@ -38,14 +38,13 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry randomEntry()
 {
-    return {QStringLiteral("random"),
-            PressEntry::Kind::Scorer,
-            QStringLiteral("score = uniform random (seeded); a floor for every other press "
-                           "(kvpress random_press.py)"),
-            {},
-            {{QStringLiteral("seed"), QString::number(kSeed), QStringLiteral("generator seed")}},
-            &make,
-            nullptr};
+    return {.name = QStringLiteral("random"),
+            .kind = PressEntry::Kind::Scorer,
+            .rule = QStringLiteral("score = uniform random (seeded); a floor for every other press "
+                                   "(kvpress random_press.py)"),
+            .params = {{QStringLiteral("seed"), QString::number(kSeed),
+                        QStringLiteral("generator seed")}},
+            .makeScorer = &make};
 }
 
 } // namespace kvl

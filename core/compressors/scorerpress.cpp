@@ -45,14 +45,13 @@ std::unique_ptr<Press> makeUniform(const PressSpec& spec, const PressCatalog& ca
 
 PressEntry uniformEntry()
 {
-    PressEntry e;
-    e.name = QStringLiteral("uniform");
-    e.kind = PressEntry::Kind::Selector;
-    e.rule = QStringLiteral("every kv-head keeps its int(T(1-r)) best-scored entries (kvpress "
-                            "ScorerPress; a bare scorer name means the same)");
-    e.inner = QStringLiteral("scorer");
-    e.makePress = &makeUniform;
-    return e;
+    return {.name = QStringLiteral("uniform"),
+            .kind = PressEntry::Kind::Selector,
+            .rule =
+                QStringLiteral("every kv-head keeps its int(T(1-r)) best-scored entries (kvpress "
+                               "ScorerPress; a bare scorer name means the same)"),
+            .inner = QStringLiteral("scorer"),
+            .makePress = &makeUniform};
 }
 
 } // namespace kvl

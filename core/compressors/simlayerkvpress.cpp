@@ -96,16 +96,17 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry simLayerKvEntry()
 {
-    return {QStringLiteral("simlayerkv"),
-            PressEntry::Kind::Selector,
-            QStringLiteral("SimLayerKV (Zhang et al. 2024, arXiv:2410.13846; kvpress "
-                           "simlayerkv_press.py): a layer whose last n_last queries put more "
-                           "than lazy_threshold of their attention (mean over heads) on the "
-                           "first n_initial + last n_recent entries is lazy and keeps only the "
-                           "first n_initial and last n_recent - n_last; others keep all; no "
-                           "compression when T < n_initial + n_recent; r sets no budget "
-                           "(r = 0 keeps all)"),
-            {},
+    return {
+        .name = QStringLiteral("simlayerkv"),
+        .kind = PressEntry::Kind::Selector,
+        .rule = QStringLiteral("SimLayerKV (Zhang et al. 2024, arXiv:2410.13846; kvpress "
+                               "simlayerkv_press.py): a layer whose last n_last queries put more "
+                               "than lazy_threshold of their attention (mean over heads) on the "
+                               "first n_initial + last n_recent entries is lazy and keeps only the "
+                               "first n_initial and last n_recent - n_last; others keep all; no "
+                               "compression when T < n_initial + n_recent; r sets no budget "
+                               "(r = 0 keeps all)"),
+        .params =
             {{QStringLiteral("lazy_threshold"), QString::number(kLazyThreshold),
               QStringLiteral("attention mass above which a layer is lazy (kvpress: required)")},
              {QStringLiteral("n_last"), QString::number(kLast),
@@ -114,8 +115,7 @@ PressEntry simLayerKvEntry()
               QStringLiteral("recent entries whose attention counts (kept: n_recent - n_last)")},
              {QStringLiteral("n_initial"), QString::number(kInitial),
               QStringLiteral("initial entries (sinks) kept in lazy layers")}},
-            nullptr,
-            &make};
+        .makePress = &make};
 }
 
 } // namespace kvl

@@ -69,18 +69,17 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry snapKvEntry()
 {
-    return {QStringLiteral("snapkv"),
-            PressEntry::Kind::Scorer,
-            QStringLiteral("score = attention of the last `window` queries, mean over the window, "
-                           "avg-pooled by `kernel`, mean over the GQA group; window kept "
-                           "(arXiv:2404.14469; kvpress snapkv_press.py)"),
-            {},
-            {{QStringLiteral("window"), QString::number(kWindow),
-              QStringLiteral("observation window (last context queries)")},
-             {QStringLiteral("kernel"), QString::number(kKernel),
-              QStringLiteral("avg-pool kernel (odd)")}},
-            &make,
-            nullptr};
+    return {.name = QStringLiteral("snapkv"),
+            .kind = PressEntry::Kind::Scorer,
+            .rule = QStringLiteral(
+                "score = attention of the last `window` queries, mean over the window, "
+                "avg-pooled by `kernel`, mean over the GQA group; window kept "
+                "(arXiv:2404.14469; kvpress snapkv_press.py)"),
+            .params = {{QStringLiteral("window"), QString::number(kWindow),
+                        QStringLiteral("observation window (last context queries)")},
+                       {QStringLiteral("kernel"), QString::number(kKernel),
+                        QStringLiteral("avg-pool kernel (odd)")}},
+            .makeScorer = &make};
 }
 
 } // namespace kvl

@@ -41,14 +41,14 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry streamingLlmEntry()
 {
-    return {QStringLiteral("streamingllm"),
-            PressEntry::Kind::Scorer,
-            QStringLiteral("keep the first n_sink entries (attention sinks) and the most recent "
-                           "ones (arXiv:2309.17453; kvpress streaming_llm_press.py)"),
-            {},
-            {{QStringLiteral("n_sink"), QString::number(kSinks), QStringLiteral("sink entries")}},
-            &make,
-            nullptr};
+    return {.name = QStringLiteral("streamingllm"),
+            .kind = PressEntry::Kind::Scorer,
+            .rule = QStringLiteral(
+                "keep the first n_sink entries (attention sinks) and the most recent "
+                "ones (arXiv:2309.17453; kvpress streaming_llm_press.py)"),
+            .params = {{QStringLiteral("n_sink"), QString::number(kSinks),
+                        QStringLiteral("sink entries")}},
+            .makeScorer = &make};
 }
 
 } // namespace kvl

@@ -81,16 +81,15 @@ std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry thinkEntry()
 {
-    return {QStringLiteral("think"),
-            PressEntry::Kind::Transform,
-            QStringLiteral("key channels scored mean(q^2) x mean(k^2) over the last `window` "
-                           "queries; the int(head_dim x r) lowest zeroed; positions all kept "
-                           "(arXiv:2407.21018; kvpress think_press.py)"),
-            {},
-            {{QStringLiteral("window"), QString::number(kWindow),
-              QStringLiteral("last context queries that score the channels")}},
-            nullptr,
-            &make};
+    return {.name = QStringLiteral("think"),
+            .kind = PressEntry::Kind::Transform,
+            .rule =
+                QStringLiteral("key channels scored mean(q^2) x mean(k^2) over the last `window` "
+                               "queries; the int(head_dim x r) lowest zeroed; positions all kept "
+                               "(arXiv:2407.21018; kvpress think_press.py)"),
+            .params = {{QStringLiteral("window"), QString::number(kWindow),
+                        QStringLiteral("last context queries that score the channels")}},
+            .makePress = &make};
 }
 
 } // namespace kvl

@@ -50,15 +50,12 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
 
 PressEntry tovaEntry()
 {
-    return {QStringLiteral("tova"),
-            PressEntry::Kind::Scorer,
-            QStringLiteral(
+    return {.name = QStringLiteral("tova"),
+            .kind = PressEntry::Kind::Scorer,
+            .rule = QStringLiteral(
                 "score = last token's attention averaged over all query heads, shared "
                 "by every kv-head; last token kept (arXiv:2401.06104; kvpress tova_press.py)"),
-            {},
-            {},
-            &make,
-            nullptr};
+            .makeScorer = &make};
 }
 
 } // namespace kvl

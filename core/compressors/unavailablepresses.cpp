@@ -8,12 +8,10 @@ namespace {
 PressEntry unavailable(const char* name, PressEntry::Kind kind, const char* rule,
                        const char* reason)
 {
-    PressEntry e;
-    e.name = QString::fromLatin1(name);
-    e.kind = kind;
-    e.rule = QString::fromUtf8(rule);
-    e.unavailable = QString::fromUtf8(reason);
-    return e;
+    return {.name = QString::fromLatin1(name),
+            .kind = kind,
+            .rule = QString::fromUtf8(rule),
+            .unavailable = QString::fromUtf8(reason)};
 }
 
 } // namespace

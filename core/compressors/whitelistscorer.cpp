@@ -62,16 +62,17 @@ std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog& catalog)
 
 PressEntry whitelistEntry()
 {
-    return {QStringLiteral("whitelist"),
-            PressEntry::Kind::Wrapper,
-            QStringLiteral("protected spans always kept; the rest of the budget by the inner "
-                           "score (KVLens; the fix of the pitfalls study, arXiv:2510.00231)"),
-            QStringLiteral("scorer"),
+    return {
+        .name = QStringLiteral("whitelist"),
+        .kind = PressEntry::Kind::Wrapper,
+        .rule = QStringLiteral("protected spans always kept; the rest of the budget by the inner "
+                               "score (KVLens; the fix of the pitfalls study, arXiv:2510.00231)"),
+        .inner = QStringLiteral("scorer"),
+        .params =
             {{QStringLiteral("roles"), QString(),
               QStringLiteral(
                   "span roles to protect, ';'-separated, or all (default: instruction spans)")}},
-            &make,
-            nullptr};
+        .makeScorer = &make};
 }
 
 } // namespace kvl
