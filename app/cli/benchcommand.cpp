@@ -1,9 +1,10 @@
 // `kvlens-cli bench`: the machine's fp32 matmul rate and memory bandwidth, the engine's prefill
 // rate and one decode step against them, optionally against PyTorch eager doing the
-// same forward in /usr/bin/python3.
+// same forward in /usr/bin/python3 and llama.cpp running the same model.
 #include "clicommand.h"
 #include "clioptions.h"
 #include "clioutput.h"
+#include "llamacppbench.h"
 
 #include "checkpoint/checkpointdir.h"
 #include "checkpoint/modellocator.h"
@@ -32,9 +33,13 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
+#include <optional>
 
 namespace kvl::cli {
 namespace {
+
+// Decode steps timed (after one warm-up), the engine's and llama.cpp's alike.
+constexpr int kDecodeBenchSteps = 16;
 
 // The Hugging Face eager forward (repeat_kv, full [T, T] causal mask, float32 softmax)
 // with random weights of the same shapes, lm_head on the last row as our prefill.
@@ -220,7 +225,8 @@ int runBench(const QStringList& args)
                        "and one decode step at --tokens tokens."));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("model"),
-                      QStringLiteral("model directory, or random-0.5b (random weights, no files)"),
+                      QStringLiteral("model directory, or random-0.5b or random-tiny (random "
+                                     "weights, no files)"),
                       QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("tokens"), QStringLiteral("prefill length"),
                       QStringLiteral("N"), QStringLiteral("4096")});
@@ -230,6 +236,16 @@ int runBench(const QStringList& args)
     parser.addOption(
         {QStringLiteral("compare-python"),
          QStringLiteral("also time PyTorch eager (/usr/bin/python3) on the same shapes")});
+    parser.addOption(
+        {QStringLiteral("compare-llamacpp"),
+         QStringLiteral("with --model: also time llama.cpp (npm node-llama-cpp 3.21.1, CPU) on "
+                        "a GGUF of the same model, same threads and --tokens, and print the "
+                        "ratios")});
+    parser.addOption({QStringLiteral("llamacpp-modules"),
+                      QStringLiteral("with --compare-llamacpp: a node_modules folder holding "
+                                     "node-llama-cpp (default: $KVLENS_NODE_MODULES, else the "
+                                     "build tree's npm folder)"),
+                      QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("presses"),
                       QStringLiteral("with --model: each press's scoring time as a fraction of the "
                                      "prefill at --tokens (issue 3)")});
@@ -280,6 +296,16 @@ int runBench(const QStringList& args)
     parser.process(args);
     const int64_t tokens = intOption(parser, "tokens", 1);
     const int repeats = intOption(parser, "repeats", 1);
+    // llama.cpp's tools are looked for before anything is timed: a missing node or
+    // node-llama-cpp says so at once, not after minutes of the engine's bench.
+    std::optional<LlamaCppTools> llamaCpp;
+    if (parser.isSet(QStringLiteral("compare-llamacpp"))) {
+        if (!parser.isSet(QStringLiteral("model")) || parser.isSet(QStringLiteral("attention")) ||
+            parser.isSet(QStringLiteral("train")) || parser.isSet(QStringLiteral("sweep")))
+            throw Error(QStringLiteral("--compare-llamacpp needs --model DIR|random-0.5b (and "
+                                       "none of --attention, --train, --sweep)"));
+        llamaCpp = findLlamaCppTools(parser.value(QStringLiteral("llamacpp-modules")));
+    }
 
     const double rssAtStart = currentRssMegabytes(); // before any model or matmul buffer
     const int threads = initEngineThreads();
@@ -374,12 +400,36 @@ int runBench(const QStringList& args)
         result.insert(QStringLiteral("prefill_fraction_of_peak_cpu"),
                       bench.gflopsPerCpuSecond / matmul.gflopsPerCpuSecond);
         // One decode step at the same context length, against the bandwidth limit.
-        const DecodeStepBench decode = benchDecodeStep(*model, tokens);
+        const DecodeStepBench decode = benchDecodeStep(*model, tokens, kDecodeBenchSteps);
         result.insert(QStringLiteral("decode_step_seconds"), decode.seconds);
         result.insert(QStringLiteral("decode_step_bytes"), decode.bytes);
         result.insert(QStringLiteral("decode_gbs"), decode.gbPerSecond);
         result.insert(QStringLiteral("decode_fraction_of_bandwidth"),
                       decode.gbPerSecond / bandwidth.gbPerSecond);
+        if (llamaCpp) {
+            // The GGUF holds the weights as the engine holds them (so both read the same
+            // bytes per decode step); its vocabulary is the model's tokenizer, the bundled
+            // one for a random shape (the prompt goes in as ids either way).
+            const QString tokenizer =
+                isRandomShapeName(name)
+                    ? QDir(modelDirOption(QStringLiteral("bundled")))
+                          .filePath(QStringLiteral("tokenizer.json"))
+                    : CheckpointDir::open(modelDirOption(name))->requireTokenizerPath();
+            QJsonObject llama = runLlamaCppBench(*llamaCpp, *model, name, tokenizer, tokens,
+                                                 threads, repeats, kDecodeBenchSteps);
+            const double llamaPrefill =
+                llama.value(QStringLiteral("prefill_tokens_per_s")).toDouble();
+            const double llamaStep = llama.value(QStringLiteral("decode_step_seconds")).toDouble();
+            // Over 1: KVLens is faster at the prefill; under 1: its decode step is shorter.
+            llama.insert(QStringLiteral("prefill_speedup"), bench.tokensPerSecond / llamaPrefill);
+            llama.insert(QStringLiteral("decode_ratio"), decode.seconds / llamaStep);
+            // Against the same limit, counting the bytes the engine's step reads (llama.cpp
+            // holds the context's keys and values in F16, the engine in F32: at 1k tokens
+            // of the 0.5B shape about 13 of 1,570 MB fewer for llama.cpp).
+            llama.insert(QStringLiteral("decode_fraction_of_bandwidth"),
+                         decode.bytes / llamaStep / 1e9 / bandwidth.gbPerSecond);
+            result.insert(QStringLiteral("llamacpp"), llama);
+        }
         if (parser.isSet(QStringLiteral("compare-python"))) {
             const QJsonObject py = runPythonPrefill(model->config(), tokens, threads, repeats);
             const double seconds = py.value(QStringLiteral("seconds")).toDouble();
@@ -428,8 +478,17 @@ int runBench(const QStringList& args)
         printJson(result);
         return 0;
     }
-    for (auto it = result.begin(); it != result.end(); ++it)
-        printLine(QStringLiteral("%1: %2").arg(it.key(), it.value().toVariant().toString()));
+    // One line per value; an object's values as "object.key".
+    for (auto it = result.begin(); it != result.end(); ++it) {
+        if (!it.value().isObject()) {
+            printLine(QStringLiteral("%1: %2").arg(it.key(), it.value().toVariant().toString()));
+            continue;
+        }
+        const QJsonObject inner = it.value().toObject();
+        for (auto in = inner.begin(); in != inner.end(); ++in)
+            printLine(QStringLiteral("%1.%2: %3")
+                          .arg(it.key(), in.key(), in.value().toVariant().toString()));
+    }
     return 0;
 }
 

@@ -110,16 +110,35 @@ double prefillFlops(const ModelConfig& c, int64_t tokens)
 
 bool isRandomShapeName(const QString& name)
 {
-    return name == QLatin1String("random-0.5b");
+    return name == QLatin1String("random-0.5b") || name == QLatin1String("random-tiny");
 }
 
 ModelConfig randomShapeConfig(const QString& name)
 {
     if (!isRandomShapeName(name))
-        throw Error(name, QStringLiteral("unknown random model shape (known: random-0.5b)"));
+        throw Error(name, QStringLiteral("unknown random model shape (known: random-0.5b, "
+                                         "random-tiny)"));
     ModelConfig c;
     c.architecture = Architecture::Qwen2;
     c.architectureName = QStringLiteral("Qwen2ForCausalLM");
+    c.rmsNormEps = 1e-6;
+    c.tieWordEmbeddings = true;
+    c.attentionBias = false;
+    c.torchDtype = QStringLiteral("float32");
+    if (name == QLatin1String("random-tiny")) {
+        // Seconds-long tests of whole commands (random-model, bench --compare-llamacpp):
+        // the same family, its vocabulary just above the bundled tokenizer's 1,343.
+        c.vocabSize = 2048;
+        c.hiddenSize = 64;
+        c.intermediateSize = 128;
+        c.numLayers = 2;
+        c.numHeads = 4;
+        c.numKvHeads = 2;
+        c.headDim = 16;
+        c.maxPositionEmbeddings = 4096;
+        c.ropeTheta = 10000.0;
+        return c;
+    }
     c.vocabSize = 32000;
     c.hiddenSize = 896;
     c.intermediateSize = 4864;
@@ -128,11 +147,7 @@ ModelConfig randomShapeConfig(const QString& name)
     c.numKvHeads = 2;
     c.headDim = 64;
     c.maxPositionEmbeddings = 32768;
-    c.rmsNormEps = 1e-6;
     c.ropeTheta = 1000000.0;
-    c.tieWordEmbeddings = true;
-    c.attentionBias = false;
-    c.torchDtype = QStringLiteral("float32");
     return c;
 }
 

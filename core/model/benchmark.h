@@ -56,8 +56,9 @@ DecodeStepBench benchDecodeStep(const Transformer& model, int64_t tokens, int st
 double prefillFlops(const ModelConfig& config, int64_t tokens);
 
 // Shapes of well-known models for random-weight runs: "random-0.5b" (24 layers,
-// hidden 896, 14 heads, 2 kv heads, head_dim 64, intermediate 4864, vocab 32000).
-// Throws kvl::Error for other names.
+// hidden 896, 14 heads, 2 kv heads, head_dim 64, intermediate 4864, vocab 32000) and
+// "random-tiny" (the same Qwen2 family: 2 layers, hidden 64, 4 heads, 2 kv heads,
+// head_dim 16, intermediate 128, vocab 2048; for tests). Throws kvl::Error for others.
 ModelConfig randomShapeConfig(const QString& name);
 bool isRandomShapeName(const QString& name);
 

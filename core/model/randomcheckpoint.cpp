@@ -4,6 +4,7 @@
 #include "checkpoint/hfconfigwriter.h"
 #include "checkpoint/safetensorswriter.h"
 #include "common/error.h"
+#include "model/ggufmodelwriter.h"
 #include "model/modelweights.h"
 
 #include <torch/torch.h>
@@ -13,37 +14,48 @@
 
 namespace kvl {
 
-void writeRandomCheckpoint(const QString& dir, const ModelConfig& config, uint64_t seed,
-                           DType dtype, double scale)
+namespace {
+
+at::ScalarType storedType(const QString& dir, DType dtype, QString* torchDtype)
 {
-    at::ScalarType type;
-    QString torchDtype;
     switch (dtype) {
     case DType::F32:
-        type = at::kFloat;
-        torchDtype = QStringLiteral("float32");
-        break;
+        *torchDtype = QStringLiteral("float32");
+        return at::kFloat;
     case DType::F16:
-        type = at::kHalf;
-        torchDtype = QStringLiteral("float16");
-        break;
+        *torchDtype = QStringLiteral("float16");
+        return at::kHalf;
     case DType::BF16:
-        type = at::kBFloat16;
-        torchDtype = QStringLiteral("bfloat16");
-        break;
+        *torchDtype = QStringLiteral("bfloat16");
+        return at::kBFloat16;
     default:
         throw Error(dir, QStringLiteral("random checkpoints are F32, F16 or BF16, not %1")
                              .arg(dtypeName(dtype)));
     }
+}
+
+// Writes config.json and returns the config as a loader reads it back: the tensors it
+// asks for (config.json cannot say "Qwen2 without q/k/v biases", as random-0.5b's config
+// is; the reader adds them).
+ModelConfig writeConfig(const QString& dir, const ModelConfig& config, const QString& torchDtype)
+{
     if (!QDir().mkpath(dir))
         throw Error(dir, QStringLiteral("cannot create the model directory"));
     ModelConfig written = config;
     written.torchDtype = torchDtype;
     const QString configPath = QDir(dir).filePath(QStringLiteral("config.json"));
     writeModelConfig(configPath, written);
-    // The tensors config.json asks for as a loader reads it back (config.json cannot say
-    // "Qwen2 without q/k/v biases", as random-0.5b's config is; the reader adds them).
-    const ModelConfig reread = loadModelConfig(configPath);
+    return loadModelConfig(configPath);
+}
+
+} // namespace
+
+void writeRandomCheckpoint(const QString& dir, const ModelConfig& config, uint64_t seed,
+                           DType dtype, double scale)
+{
+    QString torchDtype;
+    const at::ScalarType type = storedType(dir, dtype, &torchDtype);
+    const ModelConfig reread = writeConfig(dir, config, torchDtype);
     SafetensorsWriter writer;
     forEachRandomTensor(reread, seed, scale, [&](const QString& name, const at::Tensor& t) {
         const at::Tensor stored = t.to(type).contiguous();
@@ -53,6 +65,24 @@ void writeRandomCheckpoint(const QString& dir, const ModelConfig& config, uint64
     });
     writer.setMetadata(QJsonObject{{QStringLiteral("format"), QStringLiteral("pt")}});
     writer.write(QDir(dir).filePath(QStringLiteral("model.safetensors")));
+}
+
+void writeRandomGguf(const QString& dir, const ModelConfig& config, uint64_t seed, DType dtype,
+                     const GgufVocab& vocab, double scale)
+{
+    QString torchDtype;
+    const at::ScalarType type = storedType(dir, dtype, &torchDtype);
+    const QString path = QDir(dir).filePath(QStringLiteral("model.gguf"));
+    // Before anything is written: an architecture GGUF cannot take, a vocabulary of
+    // another size. (The metadata does not depend on what the read-back config adds.)
+    GgufModelWriter writer(
+        config, vocab,
+        QStringLiteral("kvlens random %1 seed %2").arg(config.architectureName).arg(seed));
+    const ModelConfig reread = writeConfig(dir, config, torchDtype);
+    forEachRandomTensor(reread, seed, scale, [&](const QString& name, const at::Tensor& t) {
+        writer.add(name, t.to(type));
+    });
+    writer.write(path);
 }
 
 } // namespace kvl

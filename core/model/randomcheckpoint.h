@@ -1,5 +1,6 @@
 #pragma once
 
+#include "checkpoint/ggufvocab.h"
 #include "checkpoint/modelconfig.h"
 #include "checkpoint/tensorview.h"
 
@@ -16,5 +17,12 @@ namespace kvl {
 // directory or file.
 void writeRandomCheckpoint(const QString& dir, const ModelConfig& config, uint64_t seed,
                            DType dtype, double scale = 0.02);
+
+// The same checkpoint as GGUF: config.json as above and model.gguf (llama.cpp's
+// conventions, model/ggufmodelwriter.h) in place of model.safetensors, holding the same
+// values for the same seed, with `vocab` as its vocabulary. Norms and biases are stored
+// F32 (the values `dtype` rounds them to, widened back), as llama.cpp keeps them.
+void writeRandomGguf(const QString& dir, const ModelConfig& config, uint64_t seed, DType dtype,
+                     const GgufVocab& vocab, double scale = 0.02);
 
 } // namespace kvl
