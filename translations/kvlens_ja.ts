@@ -1228,6 +1228,37 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
     </message>
 </context>
 <context>
+    <name>kvl::HelpMenu</name>
+    <message>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About KVLens</source>
+        <translation>KVLens について(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About KVLens</source>
+        <translation>KVLens について</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;KVLens %1&lt;/h3&gt;&lt;p&gt;Visual analysis of KV-cache compression in long-context language models: why a compressed model fails, not only that it fails.&lt;/p&gt;&lt;p&gt;Runs happen in a separate &lt;tt&gt;kvlens-cli&lt;/tt&gt; process; this window only reads run files and draws.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;KVLens %1&lt;/h3&gt;&lt;p&gt;長文脈言語モデルにおける KV キャッシュ圧縮の可視化分析: 圧縮したモデルが失敗することだけでなく、なぜ失敗するのかを示します。&lt;/p&gt;&lt;p&gt;実行は別の &lt;tt&gt;kvlens-cli&lt;/tt&gt; プロセスで行われ、このウィンドウは実行ファイルを読み込んで描画するだけです。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Glossary</source>
+        <translation>用語集(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Glossary</source>
+        <translation>用語集</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>Qt について(&amp;Q)</translation>
+    </message>
+</context>
+<context>
     <name>kvl::MainWindow</name>
     <message>
         <source>Open a run file (File › Open run…) or start a new run.</source>
@@ -1282,22 +1313,6 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
         <translation>終了(&amp;Q)</translation>
     </message>
     <message>
-        <source>&amp;View</source>
-        <translation>表示(&amp;V)</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>ヘルプ(&amp;H)</translation>
-    </message>
-    <message>
-        <source>&amp;About KVLens</source>
-        <translation>KVLens について(&amp;A)</translation>
-    </message>
-    <message>
-        <source>About &amp;Qt</source>
-        <translation>Qt について(&amp;Q)</translation>
-    </message>
-    <message>
         <source>KVLens</source>
         <translation>KVLens</translation>
     </message>
@@ -1346,14 +1361,6 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
         <translation>実行が停止しました: %1</translation>
     </message>
     <message>
-        <source>About KVLens</source>
-        <translation>KVLens について</translation>
-    </message>
-    <message>
-        <source>&lt;h3&gt;KVLens %1&lt;/h3&gt;&lt;p&gt;Visual analysis of KV-cache compression in long-context language models: why a compressed model fails, not only that it fails.&lt;/p&gt;&lt;p&gt;Runs happen in a separate &lt;tt&gt;kvlens-cli&lt;/tt&gt; process; this window only reads run files and draws.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;KVLens %1&lt;/h3&gt;&lt;p&gt;長文脈言語モデルにおける KV キャッシュ圧縮の可視化分析: 圧縮したモデルが失敗することだけでなく、なぜ失敗するのかを示します。&lt;/p&gt;&lt;p&gt;実行は別の &lt;tt&gt;kvlens-cli&lt;/tt&gt; プロセスで行われ、このウィンドウは実行ファイルを読み込んで描画するだけです。&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>Ratio:</source>
         <translation>圧縮率:</translation>
     </message>
@@ -1394,30 +1401,6 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
     <message>
         <source>Views</source>
         <translation>ビュー</translation>
-    </message>
-    <message>
-        <source>&amp;Next view</source>
-        <translation>次のビュー(&amp;N)</translation>
-    </message>
-    <message>
-        <source>Ctrl+PgDown</source>
-        <translation>Ctrl+PgDown</translation>
-    </message>
-    <message>
-        <source>&amp;Previous view</source>
-        <translation>前のビュー(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Ctrl+PgUp</source>
-        <translation>Ctrl+PgUp</translation>
-    </message>
-    <message>
-        <source>Go to the &amp;views list</source>
-        <translation>ビューの一覧へ移動(&amp;V)</translation>
-    </message>
-    <message>
-        <source>Ctrl+0</source>
-        <translation>Ctrl+0</translation>
     </message>
     <message>
         <source>%1 › %2</source>
@@ -1654,14 +1637,6 @@ Runs of the instructions suite measure how often the answer leaks the system pro
     <message>
         <source>FullCache right on %1: little to diagnose, since a C→W row needs FullCache right first. Are the contexts past the model&apos;s trained length, or the task beyond it?</source>
         <translation>FullCache の正解は %1: C→W 行には FullCache の正解が前提のため、診断できることはわずかです。コンテキストがモデルの学習長を超えているか、タスクがモデルの能力を超えていませんか?</translation>
-    </message>
-    <message>
-        <source>&amp;Glossary</source>
-        <translation>用語集(&amp;G)</translation>
-    </message>
-    <message>
-        <source>Glossary</source>
-        <translation>用語集</translation>
     </message>
 </context>
 <context>
@@ -3165,6 +3140,37 @@ The taxonomy shows, for each compressor and ratio, why rows that FullCache answe
     <message>
         <source>C→W rows</source>
         <translation>C→W 行数</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::ViewMenu</name>
+    <message>
+        <source>&amp;View</source>
+        <translation>表示(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Next view</source>
+        <translation>次のビュー(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Ctrl+PgDown</source>
+        <translation>Ctrl+PgDown</translation>
+    </message>
+    <message>
+        <source>&amp;Previous view</source>
+        <translation>前のビュー(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Ctrl+PgUp</source>
+        <translation>Ctrl+PgUp</translation>
+    </message>
+    <message>
+        <source>Go to the &amp;views list</source>
+        <translation>ビューの一覧へ移動(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Ctrl+0</source>
+        <translation>Ctrl+0</translation>
     </message>
 </context>
 <context>

@@ -235,12 +235,15 @@ void MainWindow::createStartPage()
     m_start = new StartPage;
     m_stack->addWidget(m_start);
     m_stack->setCurrentWidget(m_start);
-    connect(m_start, &StartPage::openRequested, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open run"), {},
-                                                          tr("KVLens runs (*.kvl);;All files (*)"));
-        if (!path.isEmpty())
-            openRun(path);
-    });
+    connect(m_start, &StartPage::openRequested, this, &MainWindow::askForRun);
+}
+
+void MainWindow::askForRun()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open run"), {},
+                                                      tr("KVLens runs (*.kvl);;All files (*)"));
+    if (!path.isEmpty())
+        openRun(path);
 }
 
 void MainWindow::setRunChromeVisible(bool visible)

@@ -117,11 +117,12 @@ class MainWindow : public QMainWindow, public PageHost
   private:
     void createPages();
     void createMenus();
-    void createViewMenu();
     void createDocks();
     void createStartPage();
     void connectSession();
     void openRequest(const RunRequest& request);
+    // File › Open run… and the start page's button: a file dialog, then openRun().
+    void askForRun();
     void showRunStatus();
     void showLoadError(const QString& path, const QString& message);
     void exportFigure();

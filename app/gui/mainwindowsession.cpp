@@ -1,22 +1,20 @@
-// MainWindow's menus and what the window remembers between sessions: theme, display
-// options, the page shown, open runs and the selection of the current one.
+// MainWindow's menus (the View and Help menus are classes of their own) and what the
+// window remembers between sessions: theme, display options, the page shown, open runs
+// and the selection of the current one.
 #include "mainwindow.h"
 
 #include "apptheme.h"
 #include "displaymenu.h"
+#include "helpmenu.h"
 #include "openruns.h"
 #include "runpage.h"
 #include "viewnavigator.h"
+#include "viewmenu.h"
 #include "viewoptions.h"
-#include "views/glossary.h"
 #include "views/plotview.h"
 
-#include <QApplication>
-#include <QDockWidget>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
-#include <QMessageBox>
 
 namespace kvl {
 
@@ -24,12 +22,7 @@ void MainWindow::createMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&New run…"), QKeySequence::New, this, &MainWindow::showNewRunDialog);
-    file->addAction(tr("&Open run…"), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open run"), {},
-                                                          tr("KVLens runs (*.kvl);;All files (*)"));
-        if (!path.isEmpty())
-            openRun(path);
-    });
+    file->addAction(tr("&Open run…"), QKeySequence::Open, this, &MainWindow::askForRun);
     file->addAction(tr("&Close run"), QKeySequence::Close, this, &MainWindow::closeRun);
     file->addSeparator();
     file->addAction(tr("Export &figure…"), QKeySequence(tr("Ctrl+E")), this,
@@ -38,66 +31,14 @@ void MainWindow::createMenus()
                     &MainWindow::exportData);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-    createViewMenu();
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About KVLens"), this, [this] {
-        QMessageBox::about(
-            this, tr("About KVLens"),
-            tr("<h3>KVLens %1</h3><p>Visual analysis of KV-cache compression in long-context "
-               "language models: why a compressed model fails, not only that it fails.</p>"
-               "<p>Runs happen in a separate <tt>kvlens-cli</tt> process; this window only "
-               "reads run files and draws.</p>")
-                .arg(QApplication::applicationVersion()));
-    });
-    help->addAction(tr("&Glossary"), this, [this] {
-        // Every metric and signature the views name, with its definition.
-        auto* box = new QMessageBox(QMessageBox::NoIcon, tr("Glossary"), glossaryHtml(),
-                                    QMessageBox::Close, this);
-        box->setObjectName(QStringLiteral("Glossary"));
-        box->setTextFormat(Qt::RichText);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
-    });
-    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
-}
-
-void MainWindow::createViewMenu()
-{
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    // Every page of the registry by its group; the first nine on Ctrl+1…9.
-    std::optional<PageGroup> group;
-    for (int i = 0; i < m_registry.entries().size(); ++i) {
-        const PageEntry& entry = m_registry.entries()[i];
-        if (group != entry.group) {
-            group = entry.group;
-            view->addSection(pageGroupTitle(entry.group));
-        }
-        QString label = entry.title;
-        label.replace(QLatin1Char('&'), QStringLiteral("&&"));
-        const PageId id = entry.id;
-        view->addAction(label,
-                        i < 9 ? QKeySequence(QStringLiteral("Ctrl+%1").arg(i + 1)) : QKeySequence(),
-                        this, [this, id] { showPage(id); });
-    }
-    view->addSeparator();
-    view->addAction(tr("&Next view"), QKeySequence(tr("Ctrl+PgDown")), this,
-                    [this] { m_navigator->stepPage(1); });
-    view->addAction(tr("&Previous view"), QKeySequence(tr("Ctrl+PgUp")), this,
-                    [this] { m_navigator->stepPage(-1); });
-    view->addAction(tr("Go to the &views list"), QKeySequence(tr("Ctrl+0")), this, [this] {
-        m_navigatorDock->show();
-        m_navigator->setFocus(Qt::ShortcutFocusReason);
-    });
-    view->addSeparator();
-    m_display = new DisplayMenu(view, m_options, this);
+    auto* view = new ViewMenu(this, m_registry, m_navigator, m_navigatorDock, m_options);
+    connect(view, &ViewMenu::pageRequested, this, &MainWindow::showPage);
+    m_display = view->display();
     connect(m_display, &DisplayMenu::themeChanged, this, [this](const QString& theme) {
         for (PlotView* v : findChildren<PlotView*>())
             v->setTheme(themeFromName(theme));
     });
-    view->addSeparator();
-    for (QDockWidget* dock : findChildren<QDockWidget*>())
-        if (dock != m_navigatorDock)
-            view->addAction(dock->toggleViewAction());
+    HelpMenu::addTo(this);
 }
 
 void MainWindow::setTheme(const QString& theme)
