@@ -5,6 +5,7 @@
 #include "storerunloader.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 
 namespace kvl {
 
@@ -36,6 +37,25 @@ RunStages storeRunStages()
     };
     return stages;
 }
+
+namespace {
+// What tells one state of a run file from the next: a sweep's commit changes the WAL (or,
+// after a checkpoint, the file), its size or its time. Empty for a path that is no file
+// (data made without one).
+QString runFileState(const QString& path)
+{
+    QStringList parts;
+    for (const QString& file : {path, path + QStringLiteral("-wal")}) {
+        const QFileInfo info(file);
+        if (info.exists())
+            parts << QString::number(info.size())
+                  << QString::number(info.lastModified().toMSecsSinceEpoch());
+        else
+            parts << QStringLiteral("-");
+    }
+    return parts.join(QLatin1Char(' '));
+}
+} // namespace
 
 RunSession::RunSession(QObject* parent)
     : QObject(parent), m_summary(new LatestRequest(this)), m_aggregates(new LatestRequest(this)),
@@ -70,23 +90,38 @@ void RunSession::open(const RunRequest& request)
                         false);
         return;
     }
+    ++m_generation;
     RunRequest wanted = request;
+    std::optional<RunRequest> reuse; // the focus the run's remembered data was read at
     if (request.path != m_request.path) {
-        // The run left keeps its focus and selection for when it is shown again.
-        if (!m_request.path.isEmpty())
-            m_visited.insert(m_request.path, {m_request, m_selection});
+        // The run left keeps its focus, selection and (when complete) data for when it is
+        // shown again.
+        if (!m_request.path.isEmpty()) {
+            Visit left{m_request, m_selection, {}, m_verified, {}};
+            if (m_haveSummary && m_aggregatesIn && m_detailsIn) {
+                left.data = m_data;
+                left.fileState = runFileState(m_request.path);
+            }
+            m_visited.insert(m_request.path, left);
+        }
         m_data = {};
-        m_haveSummary = false;
+        m_haveSummary = m_aggregatesIn = m_detailsIn = false;
         const auto seen = m_visited.constFind(request.path);
         if (seen != m_visited.constEnd()) {
             // Back to a run shown before: as it was left, unless the request names its
             // own focus.
-            if (wanted.compressor.isEmpty() && wanted.sampleKey.isEmpty()) {
+            const bool ownFocus = !wanted.compressor.isEmpty() || !wanted.sampleKey.isEmpty();
+            if (!ownFocus) {
                 wanted.compressor = seen->request.compressor;
                 wanted.ratio = seen->request.ratio;
                 wanted.sampleKey = seen->request.sampleKey;
             }
             restoreSelection(seen->selection);
+            if (seen->data && seen->fileState == runFileState(request.path)) {
+                m_data = *seen->data;
+                m_verified = seen->verified;
+                reuse = seen->request;
+            }
         } else {
             // The overlap ratio is the run's; the other selections carry over to a run
             // not shown before.
@@ -94,8 +129,44 @@ void RunSession::open(const RunRequest& request)
         }
     }
     m_request = wanted;
+    if (reuse) {
+        presentVisit(*reuse);
+        return;
+    }
     m_verified = false;
     loadSummary(false);
+}
+
+void RunSession::presentVisit(const RunRequest& readAt)
+{
+    // From the event loop, as a load delivers: whoever opened the run connects first.
+    const quint64 generation = m_generation;
+    QMetaObject::invokeMethod(
+        this,
+        [this, generation, readAt] {
+            if (generation != m_generation)
+                return; // another open, present or close came first
+            // The focus asked for now (it may have changed since open()).
+            const bool sameFocus = m_request.compressor == readAt.compressor &&
+                                   m_request.ratio == readAt.ratio &&
+                                   m_request.sampleKey == readAt.sampleKey;
+            m_haveSummary = m_aggregatesIn = true;
+            emit summaryAvailable(m_data, false);
+            settleOverlapRatio();
+            emit overviewAvailable(m_data, false);
+            if (!sameFocus) {
+                loadDetails(false); // another focus: its details only
+            } else {
+                m_detailsIn = true;
+                emit detailsAvailable(m_data, false);
+                emitLoadedWhenComplete(false);
+            }
+            if (m_verified)
+                emit verificationAvailable(m_data.uncheckedRows);
+            else
+                verify();
+        },
+        Qt::QueuedConnection);
 }
 
 void RunSession::refresh()
@@ -113,6 +184,7 @@ void RunSession::refresh()
 
 void RunSession::close()
 {
+    ++m_generation;
     for (LatestRequest* r : {m_summary, m_aggregates, m_details, m_verify})
         r->cancel();
     m_visited.remove(m_request.path); // closed: opened again, it starts afresh
@@ -127,6 +199,7 @@ void RunSession::close()
 
 void RunSession::present(const RunViewData& data)
 {
+    ++m_generation;
     for (LatestRequest* r : {m_summary, m_aggregates, m_details, m_verify})
         r->cancel();
     if (data.path != m_request.path)

@@ -9,6 +9,7 @@
 #include <QObject>
 
 #include <functional>
+#include <optional>
 
 namespace kvl {
 
@@ -73,6 +74,9 @@ class RunSession : public QObject
     // default focus); drops whatever another run was loading. A run shown before in this
     // session (and not closed since) comes back with the focus and selection it was left
     // with, unless the request names a focus: switching between open runs loses neither.
+    // When its file has not changed since, it also comes back with what was read of it
+    // (delivered as a load is, from the event loop, without reading the file again; a
+    // focus other than the one it was left at reads the details only).
     void open(const RunRequest& request);
     // The file changed: re-reads the overview, then the details. While an overview is
     // being read the refresh waits for it (a poll faster than a load must not starve it).
@@ -146,13 +150,24 @@ class RunSession : public QObject
     RunStages m_stages;
     RunRequest m_request;
     RunSelection m_selection;
-    // The runs shown before the current one: their focus and selection as they were left.
+    // Re-delivers a visited run's data (open()), read at the focus `readAt`: the stages
+    // as a load emits them; the details are read again when the focus is another.
+    void presentVisit(const RunRequest& readAt);
+
+    // The runs shown before the current one: their focus and selection as they were left,
+    // and what was read of them when it was complete, with the state of the file then.
     struct Visit
     {
         RunRequest request;
         RunSelection selection;
+        std::optional<RunViewData> data;
+        bool verified = false;
+        QString fileState;
     };
     QHash<QString, Visit> m_visited;
+    // Bumped by every open, present and close: a queued re-delivery of an older one is
+    // dropped.
+    quint64 m_generation = 0;
     RunViewData m_data;
     bool m_haveSummary = false;
     bool m_aggregatesIn = false; // of the current state of the file

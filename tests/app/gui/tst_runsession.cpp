@@ -191,6 +191,82 @@ class TstRunSession : public QObject
         QVERIFY(session.request().sampleKey.isEmpty());
     }
 
+    void switchingBackReusesWhatWasRead()
+    {
+        const QString a = m_dir.filePath(QStringLiteral("reuse-a.kvl"));
+        const QString b = m_dir.filePath(QStringLiteral("reuse-b.kvl"));
+        guitest::writeRun(a, {0, 1, 2, 3});
+        guitest::writeRun(b, {0, 1});
+        CountedStages counted;
+        RunSession session;
+        session.setStages(counted.stages());
+        QSignalSpy loaded(&session, &RunSession::loaded);
+        QSignalSpy verified(&session, &RunSession::verificationAvailable);
+        session.open({a, {}, -1.0, {}});
+        QVERIFY(loaded.wait(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(session.isVerified(), 5000);
+        const RunViewData first = session.data();
+        QCOMPARE(counted.overviews.loadAcquire(), 1);
+        session.open({b, {}, -1.0, {}});
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(counted.overviews.loadAcquire(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(session.isVerified(), 5000);
+        const int details = counted.details.loadAcquire();
+        const int verifies = counted.verifies.loadAcquire();
+
+        // Back to a, unchanged on disk: what was read of it comes back, from the event
+        // loop, without reading the file again; still verified.
+        loaded.clear();
+        verified.clear();
+        session.open({a, {}, -1.0, {}});
+        QCOMPARE(loaded.count(), 0); // not delivered inside open()
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(counted.overviews.loadAcquire(), 2);
+        QCOMPARE(counted.aggregates.loadAcquire(), 2);
+        QCOMPARE(counted.details.loadAcquire(), details);
+        QCOMPARE(counted.verifies.loadAcquire(), verifies);
+        QVERIFY(session.isVerified());
+        QCOMPARE(verified.count(), 1);
+        QCOMPARE(session.data().path, a);
+        QCOMPARE(session.data().focus, first.focus);
+        QCOMPARE(session.data().configs, first.configs);
+        QCOMPARE(session.data().sampleKeys, first.sampleKeys);
+
+        // Back with a focus of its own: the overview is reused, the details are read.
+        session.open({b, {}, -1.0, {}});
+        QVERIFY(loaded.wait(5000));
+        const ConfigChoice tova{QStringLiteral("TOVA"), 0.5};
+        QVERIFY(first.focus != tova);
+        const int overviews = counted.overviews.loadAcquire();
+        const int detailsBefore = counted.details.loadAcquire();
+        session.open({a, tova.compressor, tova.ratio, {}});
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(counted.overviews.loadAcquire(), overviews);
+        QCOMPARE(counted.details.loadAcquire(), detailsBefore + 1);
+        QCOMPARE(session.data().focus, tova);
+
+        // a changed on disk while b was shown: read again.
+        session.open({b, {}, -1.0, {}});
+        QVERIFY(loaded.wait(5000));
+        QThread::msleep(20); // a later modification time, whatever the file system's grain
+        QFile::remove(a);
+        guitest::writeRun(a, {0, 1, 2});
+        session.open({a, {}, -1.0, {}});
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(counted.overviews.loadAcquire(), overviews + 1); // b came from memory
+        QCOMPARE(session.data().sampleKeys.size(), 3);
+
+        // A switch superseded before its delivery delivers nothing of it.
+        session.open({b, {}, -1.0, {}});
+        QVERIFY(loaded.wait(5000));
+        loaded.clear();
+        session.open({a, {}, -1.0, {}});
+        session.close();
+        QTest::qWait(50);
+        QCOMPARE(loaded.count(), 0);
+        QVERIFY(session.data().path.isEmpty());
+    }
+
     void staleDetailsAreDropped()
     {
         const QString path = m_dir.filePath(QStringLiteral("stale.kvl"));
