@@ -46,7 +46,7 @@ SweepBenchmark benchmarkSweep(const Transformer& model, const Tokenizer& tokeniz
     SweepBenchmark b;
     b.configs = int(sweep.configs().size());
     b.repeats = std::max(1, repeats);
-    b.target = 1.0 + 0.1 * b.configs;
+    b.target = 1.0 + 0.05 * b.configs;
     c10::InferenceMode inference;
     QElapsedTimer timer;
     for (const PlannedSample& planned : plan) {

@@ -703,7 +703,7 @@ class TestSweepRunner : public QObject
         const SweepBenchmark b = benchmarkSweep(*model, *tokenizer, spec, 2);
         QCOMPARE(b.samples, 2);
         QCOMPARE(b.configs, kConfigs);
-        QCOMPARE(b.target, 1.0 + 0.1 * kConfigs);
+        QCOMPARE(b.target, 1.0 + 0.05 * kConfigs);
         // Timings only exist; how they compare is the benchmark's output, not a test
         // (shared machines are noisy, and replayed decoding can make configurations cheap).
         QVERIFY(b.fullPassMs > 0.0);
