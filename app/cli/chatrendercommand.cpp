@@ -206,13 +206,9 @@ int runChatRender(const QStringList& args)
         renderOne(messagesOf(jinja::parseJson(readFileBytes(single), single), single), single);
         return 0;
     }
-    const QList<QByteArray> lines = readFileBytes(jsonl).split('\n');
-    for (int i = 0; i < lines.size(); ++i) {
-        if (lines[i].trimmed().isEmpty())
-            continue;
-        const QString where = QStringLiteral("%1:%2").arg(jsonl).arg(i + 1);
-        renderOne(messagesOf(jinja::parseJson(lines[i], where), where), where);
-    }
+    forEachLine(jsonl, [&](const QByteArray& line, const QString& where) {
+        renderOne(messagesOf(jinja::parseJson(line, where), where), where);
+    });
     return 0;
 }
 

@@ -1,5 +1,7 @@
 #include "clioptions.h"
 
+#include "common/jsonio.h"
+
 #include "checkpoint/modellocator.h"
 #include "common/error.h"
 
@@ -62,6 +64,15 @@ QJsonObject chatVarsOption(const QCommandLineParser& parser)
         vars.insert(v.left(eq), doc.array().first());
     }
     return vars;
+}
+
+void forEachLine(const QString& file,
+                 const std::function<void(const QByteArray& line, const QString& where)>& line)
+{
+    const QList<QByteArray> lines = readFileBytes(file).split('\n');
+    for (int i = 0; i < lines.size(); ++i)
+        if (!lines[i].trimmed().isEmpty())
+            line(lines[i], QStringLiteral("%1:%2").arg(file).arg(i + 1));
 }
 
 } // namespace kvl::cli

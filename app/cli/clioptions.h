@@ -4,6 +4,9 @@
 #include <QString>
 #include <QtGlobal>
 
+#include <functional>
+
+class QByteArray;
 class QCommandLineParser;
 
 namespace kvl::cli {
@@ -25,5 +28,11 @@ QString modelDirOption(const QString& value);
 void addChatTemplateOptions(QCommandLineParser& parser);
 // --chat-var NAME=JSON (repeatable) as one object; kvl::Error naming a malformed one.
 QJsonObject chatVarsOption(const QCommandLineParser& parser);
+
+// Calls `line` with each non-blank line of a text file (JSONL, corpora) and its place,
+// "FILE:N" (1-based), for error messages; kvl::Error naming the file when it cannot be
+// read.
+void forEachLine(const QString& file,
+                 const std::function<void(const QByteArray& line, const QString& where)>& line);
 
 } // namespace kvl::cli

@@ -211,13 +211,9 @@ int runTokenize(const QStringList& args)
         return 0;
     }
 
-    const QList<QByteArray> lines = readFileBytes(jsonl).split('\n');
-    for (int i = 0; i < lines.size(); ++i) {
-        if (lines[i].trimmed().isEmpty())
-            continue;
-        const QString where = QStringLiteral("%1:%2").arg(jsonl).arg(i + 1);
+    forEachLine(jsonl, [&](const QByteArray& line, const QString& where) {
         QJsonParseError err;
-        const QJsonDocument doc = QJsonDocument::fromJson(lines[i], &err);
+        const QJsonDocument doc = QJsonDocument::fromJson(line, &err);
         if (err.error != QJsonParseError::NoError)
             throw Error(where, QStringLiteral("malformed JSON at column %1: %2")
                                    .arg(err.offset + 1)
@@ -227,13 +223,13 @@ int runTokenize(const QStringList& args)
                 doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object());
             printJson(
                 {{QStringLiteral("text"), tok->decode(idsFrom(value, *tok, where), skipSpecial)}});
-            continue;
+            return;
         }
         const QJsonValue text = doc.object().value(QStringLiteral("text"));
         if (!doc.isObject() || !text.isString())
             throw Error(where, QStringLiteral("expected an object with a string field \"text\""));
         printJson(encodeObject(*tok, text.toString(), addSpecial, offsets));
-    }
+    });
     return 0;
 }
 

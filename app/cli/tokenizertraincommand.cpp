@@ -4,7 +4,6 @@
 #include "clioutput.h"
 
 #include "common/error.h"
-#include "common/jsonio.h"
 #include "tokenizer/bpetrainer.h"
 
 #include <QCommandLineParser>
@@ -52,22 +51,18 @@ int runTokenizerTrain(const QStringList& args)
     QElapsedTimer timer;
     timer.start();
     BpeTrainer trainer(options);
-    const QList<QByteArray> lines = readFileBytes(corpus).split('\n');
     const bool jsonl = corpus.endsWith(QLatin1String(".jsonl"));
     qint64 texts = 0;
-    for (int i = 0; i < lines.size(); ++i) {
-        if (lines[i].trimmed().isEmpty())
-            continue;
+    forEachLine(corpus, [&](const QByteArray& line, const QString& where) {
+        ++texts;
         if (!jsonl) {
-            trainer.addText(QString::fromUtf8(lines[i]) + QLatin1Char('\n'));
-            ++texts;
-            continue;
+            trainer.addText(QString::fromUtf8(line) + QLatin1Char('\n'));
+            return;
         }
         QJsonParseError err;
-        const QJsonDocument doc = QJsonDocument::fromJson(lines[i], &err);
+        const QJsonDocument doc = QJsonDocument::fromJson(line, &err);
         if (err.error != QJsonParseError::NoError || !doc.isObject())
-            throw Error(QStringLiteral("%1:%2").arg(corpus).arg(i + 1),
-                        QStringLiteral("not a JSON object (%1)").arg(err.errorString()));
+            throw Error(where, QStringLiteral("not a JSON object (%1)").arg(err.errorString()));
         bool any = false;
         for (const char* key : {"text", "context", "question", "answer"}) {
             const QJsonValue v = doc.object().value(QLatin1String(key));
@@ -77,10 +72,9 @@ int runTokenizerTrain(const QStringList& args)
             }
         }
         if (!any)
-            throw Error(QStringLiteral("%1:%2").arg(corpus).arg(i + 1),
+            throw Error(where,
                         QStringLiteral("no string field \"text\" (or context/question/answer)"));
-        ++texts;
-    }
+    });
     trainer.train();
     trainer.save(out);
     printJson({{QStringLiteral("out"), out},
