@@ -1,5 +1,6 @@
 #include "checkpoint/ggufwriter.h"
 
+#include "checkpoint/tensorbytes.h"
 #include "common/error.h"
 
 #include <QFileInfo>
@@ -145,11 +146,7 @@ void GgufWriter::addTensor(const QString& name, DType dtype, const std::vector<i
     if (!count || shape.empty() || shape.size() > 4)
         throw Error(what, QStringLiteral("invalid shape %1 (GGML tensors have 1 to 4 dimensions)")
                               .arg(shapeString(shape)));
-    if (*count * dtypeSize(dtype) != int64_t(bytes.size()))
-        throw Error(what, QStringLiteral("shape %1 of %2 needs %3 bytes, got %4")
-                              .arg(shapeString(shape), dtypeName(dtype))
-                              .arg(*count * dtypeSize(dtype))
-                              .arg(bytes.size()));
+    checkTensorBytes(what, shape, dtype, bytes.size());
     m_tensors.push_back({name, dtype, shape, std::move(bytes)});
 }
 

@@ -1,5 +1,6 @@
 #include "checkpoint/safetensorswriter.h"
 
+#include "checkpoint/tensorbytes.h"
 #include "common/error.h"
 
 #include <QFileInfo>
@@ -23,11 +24,7 @@ void SafetensorsWriter::add(const QString& name, DType dtype, const std::vector<
     const std::optional<int64_t> count = checkedElementCount(shape);
     if (!count)
         throw Error(what, QStringLiteral("invalid shape %1").arg(shapeString(shape)));
-    if (*count * dtypeSize(dtype) != int64_t(bytes.size()))
-        throw Error(what, QStringLiteral("shape %1 of %2 needs %3 bytes, got %4")
-                              .arg(shapeString(shape), dtypeName(dtype))
-                              .arg(*count * dtypeSize(dtype))
-                              .arg(bytes.size()));
+    checkTensorBytes(what, shape, dtype, bytes.size());
     m_entries.push_back({name, dtype, shape, std::move(bytes)});
 }
 
