@@ -1,10 +1,9 @@
 #include "checkpoint/ggufwriter.h"
 
 #include "checkpoint/tensorbytes.h"
+#include "common/atomicfile.h"
 #include "common/error.h"
 
-#include <QFileInfo>
-#include <QSaveFile>
 #include <bit>
 #include <cstring>
 
@@ -172,26 +171,15 @@ void GgufWriter::write(const QString& path) const
     header.append(
         QByteArray(qsizetype(padded(uint64_t(header.size())) - uint64_t(header.size())), '\0'));
 
-    // As SafetensorsWriter: never rename a temporary file over a device or a pipe.
-    const QFileInfo target(path);
-    if (target.exists() && !target.isFile())
-        throw Error(path, QStringLiteral("not a regular file; refusing to replace it"));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        throw Error(path, QStringLiteral("cannot open for writing (%1)").arg(file.errorString()));
-    auto write = [&](const char* data, qint64 size) {
-        if (file.write(data, size) != size)
-            throw Error(path, QStringLiteral("write failed (%1)").arg(file.errorString()));
-    };
-    write(header.constData(), header.size());
+    AtomicFile file(path);
+    file.write(header);
     const QByteArray zeros(qsizetype(kAlignment), '\0');
     for (const Tensor& t : m_tensors) {
-        write(t.bytes.constData(), t.bytes.size());
+        file.write(t.bytes);
         const qint64 pad = qint64(padded(uint64_t(t.bytes.size())) - uint64_t(t.bytes.size()));
-        write(zeros.constData(), pad);
+        file.write(zeros.constData(), pad);
     }
-    if (!file.commit())
-        throw Error(path, QStringLiteral("cannot complete the write (%1)").arg(file.errorString()));
+    file.commit();
 }
 
 } // namespace kvl

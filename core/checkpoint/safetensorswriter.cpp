@@ -1,12 +1,11 @@
 #include "checkpoint/safetensorswriter.h"
 
 #include "checkpoint/tensorbytes.h"
+#include "common/atomicfile.h"
 #include "common/error.h"
 
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <algorithm>
 #include <numeric>
 
@@ -83,24 +82,12 @@ void SafetensorsWriter::write(const QString& path) const
     for (int i = 0; i < 8; ++i, length >>= 8)
         lengthBytes[i] = char(length & 0xffu);
 
-    // QSaveFile renames a temporary file over the target: on a device or a pipe
-    // (/dev/stdout, /dev/null) that would replace the special file itself.
-    const QFileInfo target(path);
-    if (target.exists() && !target.isFile())
-        throw Error(path, QStringLiteral("not a regular file; refusing to replace it"));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        throw Error(path, QStringLiteral("cannot open for writing (%1)").arg(file.errorString()));
-    auto put = [&](const QByteArray& bytes) {
-        if (file.write(bytes) != bytes.size())
-            throw Error(path, QStringLiteral("write failed (%1)").arg(file.errorString()));
-    };
-    put(lengthBytes);
-    put(json);
+    AtomicFile file(path);
+    file.write(lengthBytes);
+    file.write(json);
     for (size_t i : order)
-        put(m_entries[i].bytes);
-    if (!file.commit())
-        throw Error(path, QStringLiteral("cannot complete the write (%1)").arg(file.errorString()));
+        file.write(m_entries[i].bytes);
+    file.commit();
 }
 
 } // namespace kvl

@@ -1,12 +1,12 @@
 #include "common/jsonio.h"
 
+#include "common/atomicfile.h"
 #include "common/error.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonParseError>
-#include <QSaveFile>
 
 namespace kvl {
 
@@ -34,19 +34,9 @@ QJsonObject readJsonObject(const QString& path)
 
 void writeFileAtomically(const QString& path, const QByteArray& bytes)
 {
-    // QSaveFile renames a temporary file over the target: over a device or a link
-    // (/dev/full, /dev/stdout) that would replace the device itself.
-    const QFileInfo info(path);
-    if (info.exists() && (!info.isFile() || info.isSymLink()))
-        throw Error(path,
-                    QStringLiteral("refusing to replace something that is not a regular file"));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        throw Error(path, QStringLiteral("cannot open for writing (%1)").arg(file.errorString()));
-    if (file.write(bytes) != bytes.size())
-        throw Error(path, QStringLiteral("write failed (%1)").arg(file.errorString()));
-    if (!file.commit())
-        throw Error(path, QStringLiteral("cannot complete the write (%1)").arg(file.errorString()));
+    AtomicFile file(path);
+    file.write(bytes);
+    file.commit();
 }
 
 namespace {
