@@ -13,6 +13,7 @@
 #include "common/presslist.h"
 #include "compressors/pressbenchmark.h"
 #include "model/benchmark.h"
+#include "model/blassumorder.h"
 #include "model/blaskernels.h"
 #include "model/cachingallocator.h"
 #include "model/engineinfo.h"
@@ -460,6 +461,9 @@ int runBench(const QStringList& args)
                 specs.push_back(p);
         result.insert(QStringLiteral("presses"), benchPresses(*model, tokens, 0.5, specs).toJson());
     }
+
+    // Whether decode-sized products ran as exactGemv in sgemm's own order (issue 36).
+    result.insert(QStringLiteral("exact_gemv"), BlasSumOrders::instance().summary());
 
     // How often large tensors were served from freed blocks instead of fresh pages.
     const CachingAllocatorStats alloc = cachingCpuAllocatorStats();

@@ -7,6 +7,7 @@
 #include "checkpoint/modellocator.h"
 #include "common/error.h"
 #include "common/sweepwords.h"
+#include "model/blassumorder.h"
 #include "run/experimentspec.h"
 #include "run/sweepconsole.h"
 #include "run/sweeprunner.h"
@@ -198,6 +199,9 @@ int runRun(const QStringList& args)
     console.finish();
     QJsonObject result = summary.toJson();
     result.insert(QStringLiteral("shard"), options.shard.toString());
+    // Whether the decode steps' products ran as exactGemv (issue 36); the rows are the
+    // same bits either way.
+    result.insert(QStringLiteral("exact_gemv"), BlasSumOrders::instance().summary());
     // What the interventions' targets selected in the run file, and a line when one
     // selected nothing: boost and sham repairing 0 of 0 rows must not read as "no effect".
     std::vector<InterventionTargetCount> targets;

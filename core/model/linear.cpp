@@ -1,6 +1,7 @@
 #include "model/linear.h"
 
 #include "checkpoint/halfconvert.h"
+#include "model/blassumorder.h"
 
 #include <torch/torch.h>
 
@@ -75,27 +76,31 @@ void widen(at::ScalarType type, const uint16_t* in, float* out, int64_t n)
         halfToFloat(in, out, n);
 }
 
-} // namespace
+// Products of at most this many rows (a decode step: one row per configuration) may run
+// as exactGemv; larger ones are matrix products sgemm runs near its peak.
+constexpr int64_t kMaxExactGemvRows = 16;
 
-void widenRows(const at::Tensor& weight, int64_t row0, int64_t rows, float* out)
+// Whether y = x W^T + b may run as exactGemv: a few float32 rows, a contiguous float32
+// or 16-bit weight, a float32 bias, nothing autograd must see.
+bool exactGemvCandidate(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias)
 {
-    const int64_t cols = weight.size(1);
-    const auto* in = static_cast<const uint16_t*>(weight.data_ptr()) + row0 * cols;
-    const at::ScalarType type = weight.scalar_type();
-    constexpr int64_t kGrain = int64_t(1) << 16; // elements per task: ~0.2 ms of work
-    at::parallel_for(0, rows * cols, kGrain, [&](int64_t begin, int64_t end) {
-        widen(type, in + begin, out + begin, end - begin);
-    });
+    const int64_t k = x.dim() > 0 ? x.size(-1) : 0;
+    const int64_t rows = k > 0 ? x.numel() / k : 0;
+    const at::ScalarType w = weight.scalar_type();
+    return rows >= 1 && rows <= kMaxExactGemvRows && x.scalar_type() == at::kFloat &&
+           weight.dim() == 2 && weight.size(1) == k && weight.is_contiguous() &&
+           (w == at::kFloat || isHalfType(w)) && !x.requires_grad() &&
+           !weight.requires_grad() &&
+           (!bias.defined() || (bias.scalar_type() == at::kFloat && bias.dim() == 1 &&
+                                bias.is_contiguous() && !bias.requires_grad())) &&
+           exactGemvEnabled();
 }
 
-at::Tensor linear(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias,
-                  at::ScalarType compute, int64_t workspaceElements)
+// The product through the BLAS: at::linear, 16-bit weights widened into the workspace
+// first (whole, or in row blocks when larger than it).
+at::Tensor blasLinear(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias,
+                      int64_t workspaceElements)
 {
-    if (compute != at::kFloat) {
-        const at::Tensor w = weight.scalar_type() == compute ? weight : weight.to(compute);
-        const at::Tensor b = bias.defined() ? bias.to(compute) : bias;
-        return at::linear(x.to(compute), w, b).to(x.scalar_type());
-    }
     if (weight.scalar_type() == x.scalar_type() || !isHalfType(weight.scalar_type()))
         return at::linear(x, weight, bias);
     // Gradients through x would keep the workspace for the backward pass, which the
@@ -128,6 +133,54 @@ at::Tensor linear(const at::Tensor& x, const at::Tensor& weight, const at::Tenso
     if (bias.defined())
         y.add_(bias);
     return y.view(shape);
+}
+
+} // namespace
+
+void widenRows(const at::Tensor& weight, int64_t row0, int64_t rows, float* out)
+{
+    const int64_t cols = weight.size(1);
+    const auto* in = static_cast<const uint16_t*>(weight.data_ptr()) + row0 * cols;
+    const at::ScalarType type = weight.scalar_type();
+    constexpr int64_t kGrain = int64_t(1) << 16; // elements per task: ~0.2 ms of work
+    at::parallel_for(0, rows * cols, kGrain, [&](int64_t begin, int64_t end) {
+        widen(type, in + begin, out + begin, end - begin);
+    });
+}
+
+at::Tensor linear(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias,
+                  at::ScalarType compute, int64_t workspaceElements)
+{
+    if (compute != at::kFloat) {
+        const at::Tensor w = weight.scalar_type() == compute ? weight : weight.to(compute);
+        const at::Tensor b = bias.defined() ? bias.to(compute) : bias;
+        return at::linear(x.to(compute), w, b).to(x.scalar_type());
+    }
+    if (!exactGemvCandidate(x, weight, bias))
+        return blasLinear(x, weight, bias, workspaceElements);
+    // A few rows: exactGemv in the BLAS's own order once BlasSumOrders has learned it
+    // for this shape and path; until then (and where it never does) the BLAS, whose
+    // result teaches it. Either way the bits are the BLAS path's.
+    const int64_t k = x.size(-1), rows = x.numel() / k, n = weight.size(0);
+    const bool rowBlocks =
+        isHalfType(weight.scalar_type()) &&
+        n > std::max<int64_t>(1, workspaceElements / std::max<int64_t>(1, k));
+    const BlasSumOrders::Shape shape{rows,     n,       k, weight.scalar_type(), bias.defined(),
+                                     x.dim(), x.is_contiguous(), rowBlocks};
+    BlasSumOrders& orders = BlasSumOrders::instance();
+    const at::Tensor x2 = x.reshape({rows, k}).contiguous();
+    if (const std::optional<SumOrder> order = orders.orderOf(shape)) {
+        at::Tensor y = at::empty({rows, n}, x.options());
+        exactGemv(x2.data_ptr<float>(), rows, weight.data_ptr(),
+                  weightFormatOf(weight.scalar_type()), n, k,
+                  bias.defined() ? bias.data_ptr<float>() : nullptr, *order, y.data_ptr<float>());
+        std::vector<int64_t> shapeOut = x.sizes().vec();
+        shapeOut.back() = n;
+        return y.view(shapeOut);
+    }
+    at::Tensor reference = blasLinear(x, weight, bias, workspaceElements);
+    orders.learn(shape, x2, weight, bias, reference);
+    return reference;
 }
 
 at::Tensor embeddingRows(const at::Tensor& table, const at::Tensor& ids)

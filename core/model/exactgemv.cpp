@@ -1,0 +1,445 @@
+#include "model/exactgemv.h"
+
+#include "checkpoint/halfconvert.h"
+
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <cmath>
+#include <immintrin.h>
+
+namespace kvl {
+
+namespace {
+
+// Outputs per tile: two vectors of 8, so each broadcast of x feeds two FMAs and the
+// FMA units, not the loads, set the pace once there are several rows.
+constexpr int64_t kTile = 16;
+// Rows summed together: 2 accumulators each, 12 registers, plus two weight vectors and
+// a broadcast within AVX2's 16.
+constexpr int kGroupRows = 6;
+// Rows the kernel takes at once (the caller splits larger batches; decode batches are
+// a configuration per row, about ten).
+constexpr int64_t kMaxRows = 64;
+// Up to this many rows the weights go from memory to registers without the buffer.
+constexpr int64_t kDirectRows = 3;
+
+// The weight formats the kernel reads: four consecutive weights widened to float32
+// (exactly: a BF16 is the top half of its float, F16C converts every F16 exactly), and
+// one at a time for the tails. The sums then equal those of sgemm over the widened
+// matrix, which is what kvl::linear multiplies 16-bit weights as.
+struct F32Weights
+{
+    using T = float;
+    __attribute__((target("avx2,fma,f16c"))) static __m128 load4(const T* p)
+    {
+        return _mm_loadu_ps(p);
+    }
+    static float at(const T* p) { return *p; }
+};
+
+struct Bf16Weights
+{
+    using T = uint16_t;
+    __attribute__((target("avx2,fma,f16c"))) static __m128 load4(const T* p)
+    {
+        const __m128i h = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(p));
+        return _mm_castsi128_ps(_mm_slli_epi32(_mm_cvtepu16_epi32(h), 16));
+    }
+    static float at(const T* p) { return bf16ToFloat(*p); }
+};
+
+struct F16Weights
+{
+    using T = uint16_t;
+    __attribute__((target("avx2,fma,f16c"))) static __m128 load4(const T* p)
+    {
+        return _mm_cvtph_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+    }
+    static float at(const T* p) { return halfToFloat(*p); }
+};
+
+// Columns k..k+7 of rows 0-7 at w (row stride ld) as 8 vectors, c[j] = column j. The
+// rows' 128-bit halves are loaded into the two lanes (rows i and i + 4 side by side),
+// so two 4 x 4 transposes within lanes finish it: 16 shuffles instead of 24.
+template <class W>
+__attribute__((target("avx2,fma,f16c"))) inline __m256 rowPair(const typename W::T* w, int64_t ld,
+                                                                int64_t row, int64_t col)
+{
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(W::load4(w + row * ld + col)),
+                                W::load4(w + (row + 4) * ld + col), 1);
+}
+
+template <class W>
+__attribute__((target("avx2,fma,f16c"))) inline void columns8(const typename W::T* w, int64_t ld,
+                                                               __m256* c)
+{
+    for (int64_t half = 0; half < 2; ++half) {
+        const __m256 r0 = rowPair<W>(w, ld, 0, 4 * half), r1 = rowPair<W>(w, ld, 1, 4 * half);
+        const __m256 r2 = rowPair<W>(w, ld, 2, 4 * half), r3 = rowPair<W>(w, ld, 3, 4 * half);
+        const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+        const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+        c[4 * half + 0] = _mm256_shuffle_ps(t0, t2, 0x44);
+        c[4 * half + 1] = _mm256_shuffle_ps(t0, t2, 0xEE);
+        c[4 * half + 2] = _mm256_shuffle_ps(t1, t3, 0x44);
+        c[4 * half + 3] = _mm256_shuffle_ps(t1, t3, 0xEE);
+    }
+}
+
+// Columns [k0, k0 + len) of the tile's 16 rows into s[len][16]: s[k][i] = w[i][k0 + k].
+// The same columns of the next tile (`next`, null for the last) are prefetched on the
+// way: sixteen row streams at once are more than the hardware prefetchers follow.
+template <class W>
+__attribute__((target("avx2,fma,f16c"))) void transposeTile(const typename W::T* w, int64_t ld,
+                                                            int64_t k0, int64_t len, float* s,
+                                                            const typename W::T* next)
+{
+    constexpr int64_t perLine = 64 / sizeof(typename W::T);
+    int64_t k = 0;
+    for (; k + 8 <= len; k += 8) {
+        if (next && (k & (perLine - 1)) == 0)
+            for (int64_t i = 0; i < kTile; ++i)
+                _mm_prefetch(reinterpret_cast<const char*>(next + i * ld + k0 + k), _MM_HINT_T0);
+        for (int64_t h = 0; h < 2; ++h) {
+            __m256 c[8];
+            columns8<W>(w + 8 * h * ld + k0 + k, ld, c);
+            for (int64_t j = 0; j < 8; ++j)
+                _mm256_storeu_ps(s + (k + j) * kTile + 8 * h, c[j]);
+        }
+    }
+    for (; k < len; ++k)
+        for (int64_t i = 0; i < kTile; ++i)
+            s[k * kTile + i] = W::at(w + i * ld + k0 + k);
+}
+
+// One block's sums for G rows: acc[2g], acc[2g + 1] = outputs 0-7 and 8-15 of row g,
+// each lane one fused multiply-add after another over k, from zero. s[k * stride + i]
+// is output i's weight at k: the tile's columns in the buffer (stride 16), or a
+// K-major matrix read in place.
+template <int G>
+__attribute__((target("avx2,fma"))) void blockSums(const float* s, int64_t stride, int64_t len,
+                                                   const float* const* x, __m256* out)
+{
+    __m256 acc[2 * G];
+#pragma GCC unroll 12
+    for (int i = 0; i < 2 * G; ++i)
+        acc[i] = _mm256_setzero_ps();
+    for (int64_t k = 0; k < len; ++k) {
+        const __m256 w0 = _mm256_loadu_ps(s + k * stride);
+        const __m256 w1 = _mm256_loadu_ps(s + k * stride + 8);
+#pragma GCC unroll 6
+        for (int g = 0; g < G; ++g) {
+            const __m256 xb = _mm256_broadcast_ss(x[g] + k);
+            acc[2 * g] = _mm256_fmadd_ps(w0, xb, acc[2 * g]);
+            acc[2 * g + 1] = _mm256_fmadd_ps(w1, xb, acc[2 * g + 1]);
+        }
+    }
+#pragma GCC unroll 12
+    for (int i = 0; i < 2 * G; ++i)
+        out[i] = acc[i];
+}
+
+__attribute__((target("avx2,fma"))) void groupSums(int g, const float* s, int64_t stride,
+                                                   int64_t len, const float* const* x, __m256* out)
+{
+    switch (g) {
+    case 1: blockSums<1>(s, stride, len, x, out); break;
+    case 2: blockSums<2>(s, stride, len, x, out); break;
+    case 3: blockSums<3>(s, stride, len, x, out); break;
+    case 4: blockSums<4>(s, stride, len, x, out); break;
+    case 5: blockSums<5>(s, stride, len, x, out); break;
+    default: blockSums<6>(s, stride, len, x, out); break;
+    }
+}
+
+// One block's sums for G <= 3 rows straight from the weights (no buffer): per 8
+// columns, each half of the tile is turned into columns in registers and consumed.
+// A decode step of one or a few rows is a stream of weights; this keeps it one.
+template <class W, int G>
+__attribute__((target("avx2,fma,f16c"))) void directSums(const typename W::T* w, int64_t ld,
+                                                         int64_t k0, int64_t len,
+                                                         const float* const* x,
+                                                         const typename W::T* next, __m256* out)
+{
+    constexpr int64_t perLine = 64 / sizeof(typename W::T);
+    __m256 acc[2 * G];
+#pragma GCC unroll 6
+    for (int i = 0; i < 2 * G; ++i)
+        acc[i] = _mm256_setzero_ps();
+    int64_t k = 0;
+    for (; k + 8 <= len; k += 8) {
+        if (next && (k & (perLine - 1)) == 0)
+            for (int64_t i = 0; i < kTile; ++i)
+                _mm_prefetch(reinterpret_cast<const char*>(next + i * ld + k0 + k), _MM_HINT_T0);
+#pragma GCC unroll 2
+        for (int h = 0; h < 2; ++h) {
+            __m256 c[8];
+            columns8<W>(w + 8 * h * ld + k0 + k, ld, c);
+#pragma GCC unroll 8
+            for (int j = 0; j < 8; ++j)
+#pragma GCC unroll 3
+                for (int g = 0; g < G; ++g)
+                    acc[2 * g + h] =
+                        _mm256_fmadd_ps(c[j], _mm256_broadcast_ss(x[g] + k + j), acc[2 * g + h]);
+        }
+    }
+    for (; k < len; ++k)
+        for (int h = 0; h < 2; ++h) {
+            const typename W::T* col = w + 8 * h * ld + k0 + k;
+            const __m256 c = _mm256_setr_ps(W::at(col), W::at(col + ld), W::at(col + 2 * ld),
+                                            W::at(col + 3 * ld), W::at(col + 4 * ld),
+                                            W::at(col + 5 * ld), W::at(col + 6 * ld),
+                                            W::at(col + 7 * ld));
+            for (int g = 0; g < G; ++g)
+                acc[2 * g + h] = _mm256_fmadd_ps(c, _mm256_broadcast_ss(x[g] + k), acc[2 * g + h]);
+        }
+#pragma GCC unroll 6
+    for (int i = 0; i < 2 * G; ++i)
+        out[i] = acc[i];
+}
+
+// Block b's sums of rows r0..r0+g-1 into their totals (tile of 16 at output n0): the
+// first block starts a total (at the bias for BiasOrder::First), later ones add to it.
+__attribute__((target("avx2,fma"))) inline void addBlockSums(float* totals, int64_t r0, int g,
+                                                             const __m256* sums, size_t b,
+                                                             const SumOrder& order,
+                                                             const float* bias, int64_t n0)
+{
+    for (int i = 0; i < g; ++i) {
+        float* t = totals + (r0 + i) * kTile;
+        for (int h = 0; h < 2; ++h) {
+            __m256 v = sums[2 * i + h];
+            if (b == 0 && order.bias == BiasOrder::First)
+                v = _mm256_add_ps(_mm256_loadu_ps(bias + n0 + 8 * h), v);
+            else if (b > 0)
+                v = _mm256_add_ps(_mm256_load_ps(t + 8 * h), v);
+            _mm256_store_ps(t + 8 * h, v);
+        }
+    }
+}
+
+// The totals of a tile into y (row stride n), the bias added for BiasOrder::Last.
+__attribute__((target("avx2,fma"))) inline void writeTotals(const float* totals, int64_t rows,
+                                                            const SumOrder& order,
+                                                            const float* bias, int64_t n0,
+                                                            int64_t n, float* y)
+{
+    for (int64_t r = 0; r < rows; ++r)
+        for (int h = 0; h < 2; ++h) {
+            __m256 v = _mm256_load_ps(totals + r * kTile + 8 * h);
+            if (order.bias == BiasOrder::Last)
+                v = _mm256_add_ps(v, _mm256_loadu_ps(bias + n0 + 8 * h));
+            _mm256_storeu_ps(y + r * n + n0 + 8 * h, v);
+        }
+}
+
+// One tile of 16 outputs for `rows` rows (<= kMaxRows), into y (row stride n).
+template <class W>
+__attribute__((target("avx2,fma,f16c"))) void tileProduct(const float* x, int64_t rows,
+                                                          const typename W::T* w, int64_t n0,
+                                                          int64_t n, int64_t k, const float* bias,
+                                                          const SumOrder& order, float* scratch,
+                                                          float* y)
+{
+    alignas(32) float totals[kMaxRows * kTile];
+    const typename W::T* tileW = w + n0 * k;
+    int64_t k0 = 0;
+    for (size_t b = 0; b < order.blocks.size(); ++b) {
+        const int64_t len = order.blocks[b];
+        const typename W::T* next = n0 + 2 * kTile <= n ? tileW + kTile * k : nullptr;
+        const bool direct = rows <= kDirectRows;
+        if (!direct)
+            transposeTile<W>(tileW, k, k0, len, scratch, next);
+        for (int64_t r0 = 0; r0 < rows; r0 += kGroupRows) {
+            const int g = int(std::min<int64_t>(kGroupRows, rows - r0));
+            const float* xr[kGroupRows];
+            for (int i = 0; i < g; ++i)
+                xr[i] = x + (r0 + i) * k + k0;
+            __m256 sums[2 * kGroupRows];
+            if (direct && g == 1)
+                directSums<W, 1>(tileW, k, k0, len, xr, next, sums);
+            else if (direct && g == 2)
+                directSums<W, 2>(tileW, k, k0, len, xr, next, sums);
+            else if (direct)
+                directSums<W, 3>(tileW, k, k0, len, xr, next, sums);
+            else
+                groupSums(g, scratch, kTile, len, xr, sums);
+            addBlockSums(totals, r0, g, sums, b, order, bias, n0);
+        }
+        k0 += len;
+    }
+    writeTotals(totals, rows, order, bias, n0, n, y);
+}
+
+// The same for a K-major matrix v [K, N] (row stride ldv): its rows already hold 16
+// outputs side by side, so the block sums read it in place.
+__attribute__((target("avx2,fma"))) void kMajorTile(const float* x, int64_t rows, const float* v,
+                                                    int64_t ldv, int64_t n0, int64_t n, int64_t k,
+                                                    const float* bias, const SumOrder& order,
+                                                    float* y)
+{
+    alignas(32) float totals[kMaxRows * kTile];
+    int64_t k0 = 0;
+    for (size_t b = 0; b < order.blocks.size(); ++b) {
+        const int64_t len = order.blocks[b];
+        for (int64_t r0 = 0; r0 < rows; r0 += kGroupRows) {
+            const int g = int(std::min<int64_t>(kGroupRows, rows - r0));
+            const float* xr[kGroupRows];
+            for (int i = 0; i < g; ++i)
+                xr[i] = x + (r0 + i) * k + k0;
+            __m256 sums[2 * kGroupRows];
+            groupSums(g, v + k0 * ldv + n0, ldv, len, xr, sums);
+            addBlockSums(totals, r0, g, sums, b, order, bias, n0);
+        }
+        k0 += len;
+    }
+    writeTotals(totals, rows, order, bias, n0, n, y);
+}
+
+template <class W>
+void referenceSums(const float* x, int64_t rows, const typename W::T* w, int64_t n, int64_t k,
+                   const float* bias, const SumOrder& order, float* y, int64_t ldy)
+{
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t o = 0; o < n; ++o) {
+            const typename W::T* wo = w + o * k;
+            const float* xr = x + r * k;
+            float total = order.bias == BiasOrder::First ? bias[o] : 0.0f;
+            int64_t k0 = 0;
+            for (size_t b = 0; b < order.blocks.size(); ++b) {
+                float sum = 0.0f;
+                for (int64_t i = k0; i < k0 + order.blocks[b]; ++i)
+                    sum = std::fma(W::at(wo + i), xr[i], sum);
+                total = b == 0 && order.bias != BiasOrder::First ? sum : total + sum;
+                k0 += order.blocks[b];
+            }
+            if (order.bias == BiasOrder::Last)
+                total = total + bias[o];
+            y[r * ldy + o] = total;
+        }
+}
+
+template <class W>
+void product(const float* x, int64_t rows, const typename W::T* w, int64_t n, int64_t k,
+             const float* bias, const SumOrder& order, float* y)
+{
+    for (int64_t r0 = 0; r0 < rows; r0 += kMaxRows) {
+        const int64_t rs = std::min(kMaxRows, rows - r0);
+        const float* xs = x + r0 * k;
+        float* ys = y + r0 * n;
+        const int64_t tiles = n / kTile;
+        int64_t longest = 0;
+        for (int32_t len : order.blocks)
+            longest = std::max<int64_t>(longest, len);
+        // About 256 KiB of float weights per task: enough to hide the fork, small
+        // enough that the 896-wide projections of a 0.5B model still split over two
+        // threads.
+        const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 16) / (kTile * k));
+        at::parallel_for(0, tiles, grain, [&](int64_t begin, int64_t end) {
+            thread_local std::vector<float> scratch;
+            if (int64_t(scratch.size()) < longest * kTile)
+                scratch.resize(size_t(longest * kTile));
+            for (int64_t t = begin; t < end; ++t)
+                tileProduct<W>(xs, rs, w, t * kTile, n, k, bias, order, scratch.data(), ys);
+        });
+        // Outputs past the last whole tile, one at a time.
+        const int64_t done = tiles * kTile;
+        if (done < n)
+            referenceSums<W>(xs, rs, w + done * k, n - done, k, bias ? bias + done : nullptr,
+                             order, ys + done, n);
+    }
+}
+
+// One output of a K-major product at a time, in `order`.
+void kMajorReference(const float* x, int64_t rows, const float* v, int64_t ldv, int64_t n,
+                     int64_t k, const float* bias, const SumOrder& order, float* y, int64_t ldy)
+{
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t o = 0; o < n; ++o) {
+            const float* xr = x + r * k;
+            float total = order.bias == BiasOrder::First ? bias[o] : 0.0f;
+            int64_t k0 = 0;
+            for (size_t b = 0; b < order.blocks.size(); ++b) {
+                float sum = 0.0f;
+                for (int64_t i = k0; i < k0 + order.blocks[b]; ++i)
+                    sum = std::fma(v[i * ldv + o], xr[i], sum);
+                total = b == 0 && order.bias != BiasOrder::First ? sum : total + sum;
+                k0 += order.blocks[b];
+            }
+            if (order.bias == BiasOrder::Last)
+                total = total + bias[o];
+            y[r * ldy + o] = total;
+        }
+}
+
+} // namespace
+
+bool exactGemvAvailable()
+{
+    static const bool has = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+               __builtin_cpu_supports("f16c");
+    }();
+    return has;
+}
+
+void exactGemvReference(const float* x, int64_t rows, const void* w, WeightFormat format,
+                        int64_t n, int64_t k, const float* bias, const SumOrder& order, float* y,
+                        int64_t ldy)
+{
+    switch (format) {
+    case WeightFormat::F32:
+        return referenceSums<F32Weights>(x, rows, static_cast<const float*>(w), n, k, bias, order,
+                                         y, ldy);
+    case WeightFormat::BF16:
+        return referenceSums<Bf16Weights>(x, rows, static_cast<const uint16_t*>(w), n, k, bias,
+                                          order, y, ldy);
+    case WeightFormat::F16:
+        return referenceSums<F16Weights>(x, rows, static_cast<const uint16_t*>(w), n, k, bias,
+                                         order, y, ldy);
+    }
+}
+
+void exactGemv(const float* x, int64_t rows, const void* w, WeightFormat format, int64_t n,
+               int64_t k, const float* bias, const SumOrder& order, float* y)
+{
+    switch (format) {
+    case WeightFormat::F32:
+        return product<F32Weights>(x, rows, static_cast<const float*>(w), n, k, bias, order, y);
+    case WeightFormat::BF16:
+        return product<Bf16Weights>(x, rows, static_cast<const uint16_t*>(w), n, k, bias, order, y);
+    case WeightFormat::F16:
+        return product<F16Weights>(x, rows, static_cast<const uint16_t*>(w), n, k, bias, order, y);
+    }
+}
+
+void exactKMajorProduct(const float* x, int64_t rows, const float* v, int64_t ldv, int64_t n,
+                        int64_t k, const float* bias, const SumOrder& order, float* y)
+{
+    for (int64_t r0 = 0; r0 < rows; r0 += kMaxRows) {
+        const int64_t rs = std::min(kMaxRows, rows - r0);
+        const float* xs = x + r0 * k;
+        float* ys = y + r0 * n;
+        const int64_t tiles = n / kTile;
+        // A head's 64 outputs are 4 tiles: split over threads when the sums are long.
+        const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 14) / std::max<int64_t>(1, k));
+        at::parallel_for(0, tiles, grain, [&](int64_t begin, int64_t end) {
+            for (int64_t t = begin; t < end; ++t)
+                kMajorTile(xs, rs, v, ldv, t * kTile, n, k, bias, order, ys);
+        });
+        const int64_t done = tiles * kTile;
+        if (done < n)
+            kMajorReference(xs, rs, v + done, ldv, n - done, k, bias ? bias + done : nullptr,
+                            order, ys + done, n);
+    }
+}
+
+void exactKMajorReference(const float* x, int64_t rows, const float* v, int64_t ldv, int64_t n,
+                          int64_t k, const float* bias, const SumOrder& order, float* y,
+                          int64_t ldy)
+{
+    kMajorReference(x, rows, v, ldv, n, k, bias, order, y, ldy);
+}
+
+} // namespace kvl
