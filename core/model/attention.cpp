@@ -2,6 +2,7 @@
 
 #include "model/contextcache.h"
 #include "model/fusedattention.h"
+#include "model/stepbmm.h"
 
 #include <torch/torch.h>
 
@@ -296,7 +297,7 @@ at::Tensor stepAttention(const at::Tensor& q, const at::Tensor& selfK, const at:
     // Context: the rows of every configuration against the one shared K, batched per
     // kv-head ([kv, B * group, hd] x [kv, hd, Tc]); then each row's own bias.
     const at::Tensor qc = q.permute({1, 0, 2, 3}).reshape({kvHeads, b * group, hd});
-    const at::Tensor ctxScores = at::bmm(qc, ctxK.transpose(1, 2))
+    const at::Tensor ctxScores = stepBmm(qc, ctxK.transpose(1, 2))
                                      .view({kvHeads, b, group, tc})
                                      .add_(ctxBias)
                                      .permute({1, 0, 2, 3});      // [B, kv, g, Tc]
@@ -306,7 +307,7 @@ at::Tensor stepAttention(const at::Tensor& q, const at::Tensor& selfK, const at:
     const at::Tensor pCtx =
         probs.narrow(3, 0, tc).permute({1, 0, 2, 3}).reshape({kvHeads, b * group, tc});
     const at::Tensor outCtx =
-        at::bmm(pCtx, ctxV).view({kvHeads, b, group, hd}).permute({1, 0, 2, 3});
+        stepBmm(pCtx, ctxV).view({kvHeads, b, group, hd}).permute({1, 0, 2, 3});
     const at::Tensor outSelf = at::matmul(probs.narrow(3, tc, selfK.size(2)), selfV);
     return (outCtx + outSelf).reshape({b, kvHeads * group * hd});
 }

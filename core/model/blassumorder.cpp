@@ -109,8 +109,14 @@ void BlasSumOrders::learn(const Shape& shape, const at::Tensor& x2, const at::Te
     const at::Tensor ref = reference.reshape({rows, n}).contiguous();
     const float* refp = ref.data_ptr<float>();
     std::vector<float> y(size_t(rows * n));
+    // w is W [N, K] for a linear product, v [K, N] (row stride ldv) for a K-major one.
+    const int64_t ldv = shape.kMajor ? w.stride(0) : 0;
+    const float* vp = shape.kMajor ? w.data_ptr<float>() : nullptr;
     auto equalsEverywhere = [&](const SumOrder& order) {
-        exactGemv(x, rows, wp, format, n, k, b, order, y.data());
+        if (shape.kMajor)
+            exactKMajorProduct(x, rows, vp, ldv, n, k, b, order, y.data());
+        else
+            exactGemv(x, rows, wp, format, n, k, b, order, y.data());
         return sameBits(y.data(), refp, rows * n);
     };
 
@@ -132,8 +138,12 @@ void BlasSumOrders::learn(const Shape& shape, const at::Tensor& x2, const at::Te
             for (int64_t r = 0; r < rowCount; ++r)
                 for (int64_t o : probe) {
                     float v = 0;
-                    exactGemvReference(x + r * k, 1, wp + o * rowBytes, format, 1, k,
-                                       b ? b + o : nullptr, order, &v, 1);
+                    if (shape.kMajor)
+                        exactKMajorReference(x + r * k, 1, vp + o, ldv, 1, k,
+                                             b ? b + o : nullptr, order, &v, 1);
+                    else
+                        exactGemvReference(x + r * k, 1, wp + o * rowBytes, format, 1, k,
+                                           b ? b + o : nullptr, order, &v, 1);
                     if (!sameBits(&v, refp + r * n + o, 1))
                         return false;
                 }

@@ -38,6 +38,8 @@ public:
         int64_t inputDims = 2;
         bool inputContiguous = true;
         bool weightRowBlocks = false; // a 16-bit matrix widened in row blocks
+        bool kMajor = false;          // x v for v [K, N] (attention's values), else x W^T
+        int64_t batch = 0;            // a batched product's batch size (bmm), else 0
         auto operator<=>(const Shape&) const = default;
     };
 
@@ -45,9 +47,10 @@ public:
 
     // The learned order of `shape`, or nothing while it is being learned or was refused.
     std::optional<SumOrder> orderOf(const Shape& shape);
-    // Compares `reference` = kvl::linear's BLAS path on (x, w, bias) with the candidates
-    // (x2 [rows, K] and bias float32, w float32, BF16 or F16, all contiguous) and
-    // advances what is known of `shape`.
+    // Compares `reference` = the BLAS's product of x2 [rows, K] and w (W [N, K], float32,
+    // BF16 or F16, contiguous; or for shape.kMajor v [K, N] float32 with unit column
+    // stride), plus bias (float32, may be undefined), with the candidates and advances
+    // what is known of `shape`.
     void learn(const Shape& shape, const at::Tensor& x2, const at::Tensor& w,
                const at::Tensor& bias, const at::Tensor& reference);
 

@@ -2,12 +2,14 @@
 // says (against a scalar definition, over tiles, tails, row groups and block lengths
 // that are not multiples of 8); BlasSumOrders learns an order only when one candidate,
 // and only one, equals the BLAS's bits, twice; and kvl::linear returns at::linear's
-// bits for the products of a 0.5B model's decode step, learned or not.
+// bits for the products of a 0.5B model's decode step, learned or not; stepBmm returns
+// at::bmm's for its attention over the context.
 #include "model/blaskernels.h"
 #include "model/blassumorder.h"
 #include "model/engineinfo.h"
 #include "model/exactgemv.h"
 #include "model/linear.h"
+#include "model/stepbmm.h"
 
 #include <torch/torch.h>
 
@@ -280,6 +282,51 @@ class TestExactGemv : public QObject
                                 (core == QLatin1String("SkylakeX") && int64_t(n) * k >= 4864 * 896);
         if (exactGemvEnabled() && blasName() == QLatin1String("OpenBLAS") && everyShape)
             QVERIFY2(summary.startsWith(QStringLiteral("sgemm's order learned for 10 of 10")),
+                     qPrintable(summary));
+        orders.reset();
+    }
+
+    // A decode step's attention over its context (stepBmm): scores against the cached
+    // keys (the transpose of [kv, T, hd]) and outputs from the cached values ([kv, T, hd],
+    // K-major), for one configuration (7 rows: Qwen2-0.5B's group) or a lockstep batch
+    // of ten, and contexts whose length leaves odd remainders for the block halves.
+    // Every call equals at::bmm's bits; with OpenBLAS's Haswell kernels both kinds are
+    // learned.
+    void stepBmmKeepsBlasBits_data()
+    {
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<int>("context");
+        QTest::newRow("7 rows, 300") << 7 << 300;
+        QTest::newRow("7 rows, 1024") << 7 << 1024;
+        QTest::newRow("7 rows, 1111") << 7 << 1111;
+        QTest::newRow("70 rows, 2049") << 70 << 2049;
+    }
+
+    void stepBmmKeepsBlasBits()
+    {
+        QFETCH(int, rows);
+        QFETCH(int, context);
+        c10::InferenceMode guard;
+        BlasSumOrders& orders = BlasSumOrders::instance();
+        orders.reset();
+        const int64_t kv = 2, hd = 64;
+        const at::Tensor keys = at::randn({kv, context, hd}), values = at::randn({kv, context, hd});
+        for (int call = 0; call < 4; ++call) {
+            const at::Tensor q = at::randn({kv, rows, hd});
+            const at::Tensor p = at::softmax(at::randn({kv, rows, context}), 2);
+            QVERIFY2(sameBits(stepBmm(q, keys.transpose(1, 2)), at::bmm(q, keys.transpose(1, 2))),
+                     qPrintable(QStringLiteral("scores, call %1").arg(call)));
+            QVERIFY2(sameBits(stepBmm(p, values), at::bmm(p, values)),
+                     qPrintable(QStringLiteral("outputs, call %1").arg(call)));
+        }
+        const QString summary = orders.summary();
+        qInfo("%s", qPrintable(summary));
+        // Measured with Debian's libtorch and OpenBLAS: one configuration's 7 rows over
+        // 640 context positions or more are learned; shorter contexts and more rows take
+        // paths of another order, which stay with at::bmm.
+        if (exactGemvEnabled() && blasCoreName() == QLatin1String("Haswell") && rows == 7 &&
+            context >= 640)
+            QVERIFY2(summary.startsWith(QStringLiteral("sgemm's order learned for 2 of 2")),
                      qPrintable(summary));
         orders.reset();
     }
