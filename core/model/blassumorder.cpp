@@ -84,8 +84,7 @@ std::optional<SumOrder> BlasSumOrders::orderOf(const Shape& shape)
 {
     std::lock_guard lock(m_mutex);
     const auto it = m_states.find(shape);
-    if (it == m_states.end() || it->second.refused ||
-        it->second.confirmations < kConfirmations)
+    if (it == m_states.end() || it->second.refused || it->second.confirmations < kConfirmations)
         return std::nullopt;
     return it->second.order;
 }
@@ -139,8 +138,8 @@ void BlasSumOrders::learn(const Shape& shape, const at::Tensor& x2, const at::Te
                 for (int64_t o : probe) {
                     float v = 0;
                     if (shape.kMajor)
-                        exactKMajorReference(x + r * k, 1, vp + o, ldv, 1, k,
-                                             b ? b + o : nullptr, order, &v, 1);
+                        exactKMajorReference(x + r * k, 1, vp + o, ldv, 1, k, b ? b + o : nullptr,
+                                             order, &v, 1);
                     else
                         exactGemvReference(x + r * k, 1, wp + o * rowBytes, format, 1, k,
                                            b ? b + o : nullptr, order, &v, 1);

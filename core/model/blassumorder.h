@@ -3,9 +3,9 @@
 #include "model/exactgemv.h"
 
 #include <ATen/core/Tensor.h>
-#include <c10/core/ScalarType.h>
 #include <QString>
 #include <QStringList>
+#include <c10/core/ScalarType.h>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -27,7 +27,7 @@ namespace kvl {
 // either learned or left alone, never approximated.
 class BlasSumOrders
 {
-public:
+  public:
     // The shape of one product as at::linear sees it: the BLAS may take other paths for
     // other row counts, a bias, or a batched (3-D) or strided input.
     struct Shape
@@ -63,7 +63,7 @@ public:
     // Forgets everything (tests).
     void reset();
 
-private:
+  private:
     struct State
     {
         std::optional<SumOrder> order; // the one survivor so far

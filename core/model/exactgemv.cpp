@@ -64,7 +64,7 @@ struct F16Weights
 // so two 4 x 4 transposes within lanes finish it: 16 shuffles instead of 24.
 template <class W>
 __attribute__((target("avx2,fma,f16c"))) inline __m256 rowPair(const typename W::T* w, int64_t ld,
-                                                                int64_t row, int64_t col)
+                                                               int64_t row, int64_t col)
 {
     return _mm256_insertf128_ps(_mm256_castps128_ps256(W::load4(w + row * ld + col)),
                                 W::load4(w + (row + 4) * ld + col), 1);
@@ -72,7 +72,7 @@ __attribute__((target("avx2,fma,f16c"))) inline __m256 rowPair(const typename W:
 
 template <class W>
 __attribute__((target("avx2,fma,f16c"))) inline void columns8(const typename W::T* w, int64_t ld,
-                                                               __m256* c)
+                                                              __m256* c)
 {
     for (int64_t half = 0; half < 2; ++half) {
         const __m256 r0 = rowPair<W>(w, ld, 0, 4 * half), r1 = rowPair<W>(w, ld, 1, 4 * half);
@@ -142,24 +142,19 @@ __attribute__((target("avx2,fma"))) void blockSums(const float* s, int64_t strid
 __attribute__((target("avx2,fma"))) void groupSums(int g, const float* s, int64_t stride,
                                                    int64_t len, const float* const* x, __m256* out)
 {
-    switch (g) {
-    case 1: blockSums<1>(s, stride, len, x, out); break;
-    case 2: blockSums<2>(s, stride, len, x, out); break;
-    case 3: blockSums<3>(s, stride, len, x, out); break;
-    case 4: blockSums<4>(s, stride, len, x, out); break;
-    case 5: blockSums<5>(s, stride, len, x, out); break;
-    default: blockSums<6>(s, stride, len, x, out); break;
-    }
+    using Sums = void (*)(const float*, int64_t, int64_t, const float* const*, __m256*);
+    static constexpr Sums kSums[kGroupRows] = {blockSums<1>, blockSums<2>, blockSums<3>,
+                                               blockSums<4>, blockSums<5>, blockSums<6>};
+    kSums[g - 1](s, stride, len, x, out);
 }
 
 // One block's sums for G <= 3 rows straight from the weights (no buffer): per 8
 // columns, each half of the tile is turned into columns in registers and consumed.
 // A decode step of one or a few rows is a stream of weights; this keeps it one.
 template <class W, int G>
-__attribute__((target("avx2,fma,f16c"))) void directSums(const typename W::T* w, int64_t ld,
-                                                         int64_t k0, int64_t len,
-                                                         const float* const* x,
-                                                         const typename W::T* next, __m256* out)
+__attribute__((target("avx2,fma,f16c"))) void
+directSums(const typename W::T* w, int64_t ld, int64_t k0, int64_t len, const float* const* x,
+           const typename W::T* next, __m256* out)
 {
     constexpr int64_t perLine = 64 / sizeof(typename W::T);
     __m256 acc[2 * G];
@@ -186,16 +181,26 @@ __attribute__((target("avx2,fma,f16c"))) void directSums(const typename W::T* w,
     for (; k < len; ++k)
         for (int h = 0; h < 2; ++h) {
             const typename W::T* col = w + 8 * h * ld + k0 + k;
-            const __m256 c = _mm256_setr_ps(W::at(col), W::at(col + ld), W::at(col + 2 * ld),
-                                            W::at(col + 3 * ld), W::at(col + 4 * ld),
-                                            W::at(col + 5 * ld), W::at(col + 6 * ld),
-                                            W::at(col + 7 * ld));
+            const __m256 c = _mm256_setr_ps(
+                W::at(col), W::at(col + ld), W::at(col + 2 * ld), W::at(col + 3 * ld),
+                W::at(col + 4 * ld), W::at(col + 5 * ld), W::at(col + 6 * ld), W::at(col + 7 * ld));
             for (int g = 0; g < G; ++g)
                 acc[2 * g + h] = _mm256_fmadd_ps(c, _mm256_broadcast_ss(x[g] + k), acc[2 * g + h]);
         }
 #pragma GCC unroll 6
     for (int i = 0; i < 2 * G; ++i)
         out[i] = acc[i];
+}
+
+// The rows of the group starting at r0 (at most kGroupRows), from column k0: their
+// count, and their pointers in xr.
+inline int groupRows(const float* x, int64_t rows, int64_t r0, int64_t k, int64_t k0,
+                     const float** xr)
+{
+    const int g = int(std::min<int64_t>(kGroupRows, rows - r0));
+    for (int i = 0; i < g; ++i)
+        xr[i] = x + (r0 + i) * k + k0;
+    return g;
 }
 
 // Block b's sums of rows r0..r0+g-1 into their totals (tile of 16 at output n0): the
@@ -235,11 +240,9 @@ __attribute__((target("avx2,fma"))) inline void writeTotals(const float* totals,
 
 // One tile of 16 outputs for `rows` rows (<= kMaxRows), into y (row stride n).
 template <class W>
-__attribute__((target("avx2,fma,f16c"))) void tileProduct(const float* x, int64_t rows,
-                                                          const typename W::T* w, int64_t n0,
-                                                          int64_t n, int64_t k, const float* bias,
-                                                          const SumOrder& order, float* scratch,
-                                                          float* y)
+__attribute__((target("avx2,fma,f16c"))) void
+tileProduct(const float* x, int64_t rows, const typename W::T* w, int64_t n0, int64_t n, int64_t k,
+            const float* bias, const SumOrder& order, float* scratch, float* y)
 {
     alignas(32) float totals[kMaxRows * kTile];
     const typename W::T* tileW = w + n0 * k;
@@ -251,10 +254,8 @@ __attribute__((target("avx2,fma,f16c"))) void tileProduct(const float* x, int64_
         if (!direct)
             transposeTile<W>(tileW, k, k0, len, scratch, next);
         for (int64_t r0 = 0; r0 < rows; r0 += kGroupRows) {
-            const int g = int(std::min<int64_t>(kGroupRows, rows - r0));
             const float* xr[kGroupRows];
-            for (int i = 0; i < g; ++i)
-                xr[i] = x + (r0 + i) * k + k0;
+            const int g = groupRows(x, rows, r0, k, k0, xr);
             __m256 sums[2 * kGroupRows];
             if (direct && g == 1)
                 directSums<W, 1>(tileW, k, k0, len, xr, next, sums);
@@ -283,10 +284,8 @@ __attribute__((target("avx2,fma"))) void kMajorTile(const float* x, int64_t rows
     for (size_t b = 0; b < order.blocks.size(); ++b) {
         const int64_t len = order.blocks[b];
         for (int64_t r0 = 0; r0 < rows; r0 += kGroupRows) {
-            const int g = int(std::min<int64_t>(kGroupRows, rows - r0));
             const float* xr[kGroupRows];
-            for (int i = 0; i < g; ++i)
-                xr[i] = x + (r0 + i) * k + k0;
+            const int g = groupRows(x, rows, r0, k, k0, xr);
             __m256 sums[2 * kGroupRows];
             groupSums(g, v + k0 * ldv + n0, ldv, len, xr, sums);
             addBlockSums(totals, r0, g, sums, b, order, bias, n0);
@@ -296,20 +295,23 @@ __attribute__((target("avx2,fma"))) void kMajorTile(const float* x, int64_t rows
     writeTotals(totals, rows, order, bias, n0, n, y);
 }
 
-template <class W>
-void referenceSums(const float* x, int64_t rows, const typename W::T* w, int64_t n, int64_t k,
-                   const float* bias, const SumOrder& order, float* y, int64_t ldy)
+// The scalar definition: output o of row r sums weight(o, i) * x[r][i] in `order`. It
+// runs on the FMA unit (callers check exactGemvAvailable()): the calibration tries every
+// candidate order on it, and libm's fmaf would be a call per multiply-add.
+template <class Weight>
+__attribute__((target("avx2,fma,f16c"))) void
+referenceSums(const float* x, int64_t rows, int64_t n, int64_t k, const float* bias,
+              const SumOrder& order, float* y, int64_t ldy, Weight weight)
 {
     for (int64_t r = 0; r < rows; ++r)
         for (int64_t o = 0; o < n; ++o) {
-            const typename W::T* wo = w + o * k;
             const float* xr = x + r * k;
             float total = order.bias == BiasOrder::First ? bias[o] : 0.0f;
             int64_t k0 = 0;
             for (size_t b = 0; b < order.blocks.size(); ++b) {
                 float sum = 0.0f;
                 for (int64_t i = k0; i < k0 + order.blocks[b]; ++i)
-                    sum = std::fma(W::at(wo + i), xr[i], sum);
+                    sum = __builtin_fmaf(weight(o, i), xr[i], sum);
                 total = b == 0 && order.bias != BiasOrder::First ? sum : total + sum;
                 k0 += order.blocks[b];
             }
@@ -317,6 +319,23 @@ void referenceSums(const float* x, int64_t rows, const typename W::T* w, int64_t
                 total = total + bias[o];
             y[r * ldy + o] = total;
         }
+}
+
+// The definition for W [N, K] in format W.
+template <class W>
+void linearReference(const float* x, int64_t rows, const typename W::T* w, int64_t n, int64_t k,
+                     const float* bias, const SumOrder& order, float* y, int64_t ldy)
+{
+    referenceSums(x, rows, n, k, bias, order, y, ldy,
+                  [w, k](int64_t o, int64_t i) { return W::at(w + o * k + i); });
+}
+
+// The definition for v [K, N] with row stride ldv.
+void kMajorReference(const float* x, int64_t rows, const float* v, int64_t ldv, int64_t n,
+                     int64_t k, const float* bias, const SumOrder& order, float* y, int64_t ldy)
+{
+    referenceSums(x, rows, n, k, bias, order, y, ldy,
+                  [v, ldv](int64_t o, int64_t i) { return v[i * ldv + o]; });
 }
 
 template <class W>
@@ -345,31 +364,9 @@ void product(const float* x, int64_t rows, const typename W::T* w, int64_t n, in
         // Outputs past the last whole tile, one at a time.
         const int64_t done = tiles * kTile;
         if (done < n)
-            referenceSums<W>(xs, rs, w + done * k, n - done, k, bias ? bias + done : nullptr,
-                             order, ys + done, n);
+            linearReference<W>(xs, rs, w + done * k, n - done, k, bias ? bias + done : nullptr,
+                               order, ys + done, n);
     }
-}
-
-// One output of a K-major product at a time, in `order`.
-void kMajorReference(const float* x, int64_t rows, const float* v, int64_t ldv, int64_t n,
-                     int64_t k, const float* bias, const SumOrder& order, float* y, int64_t ldy)
-{
-    for (int64_t r = 0; r < rows; ++r)
-        for (int64_t o = 0; o < n; ++o) {
-            const float* xr = x + r * k;
-            float total = order.bias == BiasOrder::First ? bias[o] : 0.0f;
-            int64_t k0 = 0;
-            for (size_t b = 0; b < order.blocks.size(); ++b) {
-                float sum = 0.0f;
-                for (int64_t i = k0; i < k0 + order.blocks[b]; ++i)
-                    sum = std::fma(v[i * ldv + o], xr[i], sum);
-                total = b == 0 && order.bias != BiasOrder::First ? sum : total + sum;
-                k0 += order.blocks[b];
-            }
-            if (order.bias == BiasOrder::Last)
-                total = total + bias[o];
-            y[r * ldy + o] = total;
-        }
 }
 
 } // namespace
@@ -384,20 +381,19 @@ bool exactGemvAvailable()
     return has;
 }
 
-void exactGemvReference(const float* x, int64_t rows, const void* w, WeightFormat format,
-                        int64_t n, int64_t k, const float* bias, const SumOrder& order, float* y,
-                        int64_t ldy)
+void exactGemvReference(const float* x, int64_t rows, const void* w, WeightFormat format, int64_t n,
+                        int64_t k, const float* bias, const SumOrder& order, float* y, int64_t ldy)
 {
     switch (format) {
     case WeightFormat::F32:
-        return referenceSums<F32Weights>(x, rows, static_cast<const float*>(w), n, k, bias, order,
-                                         y, ldy);
+        return linearReference<F32Weights>(x, rows, static_cast<const float*>(w), n, k, bias, order,
+                                           y, ldy);
     case WeightFormat::BF16:
-        return referenceSums<Bf16Weights>(x, rows, static_cast<const uint16_t*>(w), n, k, bias,
-                                          order, y, ldy);
+        return linearReference<Bf16Weights>(x, rows, static_cast<const uint16_t*>(w), n, k, bias,
+                                            order, y, ldy);
     case WeightFormat::F16:
-        return referenceSums<F16Weights>(x, rows, static_cast<const uint16_t*>(w), n, k, bias,
-                                         order, y, ldy);
+        return linearReference<F16Weights>(x, rows, static_cast<const uint16_t*>(w), n, k, bias,
+                                           order, y, ldy);
     }
 }
 
@@ -430,8 +426,8 @@ void exactKMajorProduct(const float* x, int64_t rows, const float* v, int64_t ld
         });
         const int64_t done = tiles * kTile;
         if (done < n)
-            kMajorReference(xs, rs, v + done, ldv, n - done, k, bias ? bias + done : nullptr,
-                            order, ys + done, n);
+            kMajorReference(xs, rs, v + done, ldv, n - done, k, bias ? bias + done : nullptr, order,
+                            ys + done, n);
     }
 }
 

@@ -6,7 +6,8 @@
 namespace kvl {
 
 // Where a product's bias enters the sum of one output.
-enum class BiasOrder {
+enum class BiasOrder
+{
     None,  // no bias: the first block's sum starts the output
     First, // the output starts at the bias, each block's sum added to it (sgemm, beta = 1)
     Last,  // the blocks' sums first, the bias added at the end (matmul, then add_)
@@ -26,7 +27,12 @@ struct SumOrder
 };
 
 // How the weights are stored: float32, or 16-bit and widened as they are read.
-enum class WeightFormat { F32, BF16, F16 };
+enum class WeightFormat
+{
+    F32,
+    BF16,
+    F16
+};
 
 // The products a few rows at a time (decode steps) spend their time on, summed in
 // `order`, so they equal the BLAS's bits when `order` is the BLAS's. x [rows, K] and
@@ -40,9 +46,8 @@ void exactGemv(const float* x, int64_t rows, const void* w, WeightFormat format,
 
 // The same sums one scalar at a time: the definition the kernel is tested against, and
 // what calibration uses on a few outputs.
-void exactGemvReference(const float* x, int64_t rows, const void* w, WeightFormat format,
-                        int64_t n, int64_t k, const float* bias, const SumOrder& order, float* y,
-                        int64_t ldy);
+void exactGemvReference(const float* x, int64_t rows, const void* w, WeightFormat format, int64_t n,
+                        int64_t k, const float* bias, const SumOrder& order, float* y, int64_t ldy);
 
 // The same sums for a K-major matrix v [K, N] (row stride ldv), y = x v + b: the
 // attention's probabilities times a head's cached values. float32 only.

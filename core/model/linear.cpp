@@ -89,8 +89,7 @@ bool exactGemvCandidate(const at::Tensor& x, const at::Tensor& weight, const at:
     const at::ScalarType w = weight.scalar_type();
     return rows >= 1 && rows <= kMaxExactGemvRows && x.scalar_type() == at::kFloat &&
            weight.dim() == 2 && weight.size(1) == k && weight.is_contiguous() &&
-           (w == at::kFloat || isHalfType(w)) && !x.requires_grad() &&
-           !weight.requires_grad() &&
+           (w == at::kFloat || isHalfType(w)) && !x.requires_grad() && !weight.requires_grad() &&
            (!bias.defined() || (bias.scalar_type() == at::kFloat && bias.dim() == 1 &&
                                 bias.is_contiguous() && !bias.requires_grad())) &&
            exactGemvEnabled();
@@ -162,11 +161,10 @@ at::Tensor linear(const at::Tensor& x, const at::Tensor& weight, const at::Tenso
     // for this shape and path; until then (and where it never does) the BLAS, whose
     // result teaches it. Either way the bits are the BLAS path's.
     const int64_t k = x.size(-1), rows = x.numel() / k, n = weight.size(0);
-    const bool rowBlocks =
-        isHalfType(weight.scalar_type()) &&
-        n > std::max<int64_t>(1, workspaceElements / std::max<int64_t>(1, k));
-    const BlasSumOrders::Shape shape{rows,     n,       k, weight.scalar_type(), bias.defined(),
-                                     x.dim(), x.is_contiguous(), rowBlocks};
+    const bool rowBlocks = isHalfType(weight.scalar_type()) &&
+                           n > std::max<int64_t>(1, workspaceElements / std::max<int64_t>(1, k));
+    const BlasSumOrders::Shape shape{
+        rows, n, k, weight.scalar_type(), bias.defined(), x.dim(), x.is_contiguous(), rowBlocks};
     BlasSumOrders& orders = BlasSumOrders::instance();
     const at::Tensor x2 = x.reshape({rows, k}).contiguous();
     if (const std::optional<SumOrder> order = orders.orderOf(shape)) {

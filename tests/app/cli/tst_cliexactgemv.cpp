@@ -47,19 +47,20 @@ class TestCliExactGemv : public QObject
     {
         QTest::addColumn<QString>("model");
         QTest::addColumn<QStringList>("args");
+        // Arguments split at spaces.
         QTest::newRow("bundled") << QStringLiteral("bundled")
-                                 << QStringList{"--suite", "retrieval,instructions", "-n", "2",
-                                                "--tokens", "200:400", "--press",
-                                                "snapkv,keyrerotation(snapkv),quantized,"
-                                                "decoding(snapkv),quest,streamingllm",
-                                                "--ratios", "0.5,0.8", "--interventions", "all",
-                                                "--store-attention", "all"};
+                                 << QStringLiteral("--suite retrieval,instructions -n 2 --tokens "
+                                                   "200:400 --press snapkv,keyrerotation(snapkv),"
+                                                   "quantized,decoding(snapkv),quest,streamingllm "
+                                                   "--ratios 0.5,0.8 --interventions all "
+                                                   "--store-attention all")
+                                        .split(u' ');
         QTest::newRow("random 0.5B shape")
             << QStringLiteral("random")
-            << QStringList{"--suite",      "retrieval",  "-n", "1", "--tokens", "300", "--press",
-                           "snapkv,decoding(snapkv),quest,streamingllm", "--ratios", "0.5",
-                           "--max-new-tokens", "6", "--interventions", "none",
-                           "--store-attention", "all"};
+            << QStringLiteral("--suite retrieval -n 1 --tokens 300 --press "
+                              "snapkv,decoding(snapkv),quest,streamingllm --ratios 0.5 "
+                              "--max-new-tokens 6 --interventions none --store-attention all")
+                   .split(u' ');
     }
 
     void sweepRowsEqual()
@@ -69,26 +70,29 @@ class TestCliExactGemv : public QObject
         QString modelDir = model;
         if (model == QLatin1String("random")) {
             modelDir = path(QStringLiteral("random-0.5b"));
-            const Result r = cli({"random-model", "--shape", "random-0.5b", "--dtype", "F32",
-                                  "--out", modelDir});
+            const Result r = cli(
+                {"random-model", "--shape", "random-0.5b", "--dtype", "F32", "--out", modelDir});
             QVERIFY2(r.code == 0, qPrintable(r.err));
         }
         const QString before = path(model + QStringLiteral("-before.kvl"));
         const QString after = path(model + QStringLiteral("-after.kvl"));
         const QStringList common =
             QStringList{"run", "--model", modelDir, "--threads", "2", "--quiet"} + args;
-        const Result off = cli(common + QStringList{"--out", before},
-                               {}, envWith(QStringLiteral("KVLENS_EXACT_GEMV"), QStringLiteral("0")));
+        const Result off = cli(common + QStringList{"--out", before}, {},
+                               envWith(QStringLiteral("KVLENS_EXACT_GEMV"), QStringLiteral("0")));
         QVERIFY2(off.code == 0, qPrintable(off.err));
-        QVERIFY(off.lastJson().value(QStringLiteral("exact_gemv")).toString().startsWith(
-            QStringLiteral("off")));
+        QVERIFY(off.lastJson()
+                    .value(QStringLiteral("exact_gemv"))
+                    .toString()
+                    .startsWith(QStringLiteral("off")));
         const Result on = cli(common + QStringList{"--out", after});
         QVERIFY2(on.code == 0, qPrintable(on.err));
         const QString summary = on.lastJson().value(QStringLiteral("exact_gemv")).toString();
         qInfo("%s", qPrintable(summary));
         QProcess compare;
-        compare.start(kPython, {QStringLiteral(KVLENS_SOURCE_DIR "/tests/reference/compare_runs.py"),
-                                before, after});
+        compare.start(
+            kPython,
+            {QStringLiteral(KVLENS_SOURCE_DIR "/tests/reference/compare_runs.py"), before, after});
         QVERIFY(compare.waitForFinished(300'000));
         const QByteArray report = compare.readAllStandardOutput();
         qInfo("%s", report.trimmed().constData());
@@ -104,7 +108,6 @@ class TestCliExactGemv : public QObject
                 QRegularExpression(QStringLiteral("learned for (\\d+) of")).match(summary);
             QVERIFY2(m.hasMatch() && m.captured(1).toInt() > 0, qPrintable(summary));
         }
-
     }
 };
 

@@ -55,7 +55,8 @@ class TestExactGemv : public QObject
         QTest::addColumn<int>("format");
         // Rows 1-3 read the weights straight into registers, 4 and more through the
         // buffer in groups of 6; n = 40 leaves 8 outputs past the last tile of 16.
-        QTest::newRow("one row, 896 = 320+288+288") << 1 << 896 << QList<int>{320, 288, 288} << 0 << 0;
+        QTest::newRow("one row, 896 = 320+288+288")
+            << 1 << 896 << QList<int>{320, 288, 288} << 0 << 0;
         QTest::newRow("two rows, bias first") << 2 << 128 << QList<int>{320, 288, 288} << 1 << 0;
         QTest::newRow("three rows, bias last") << 3 << 64 << QList<int>{448, 448} << 2 << 0;
         QTest::newRow("four rows, odd blocks") << 4 << 48 << QList<int>{13, 100, 7, 1} << 1 << 0;
@@ -86,16 +87,17 @@ class TestExactGemv : public QObject
             k += b;
         }
         order.bias = BiasOrder(bias);
-        const at::ScalarType dtype = format == 1 ? at::kBFloat16 : format == 2 ? at::kHalf
-                                                                               : at::kFloat;
+        const at::ScalarType dtype = format == 1   ? at::kBFloat16
+                                     : format == 2 ? at::kHalf
+                                                   : at::kFloat;
         const at::Tensor x = at::randn({rows, k}), w = at::randn({n, k}).to(dtype),
                          b = at::randn({n});
         const float* bp = order.bias == BiasOrder::None ? nullptr : b.data_ptr<float>();
         at::Tensor fast = at::empty({rows, n}), slow = at::empty({rows, n});
         exactGemv(x.data_ptr<float>(), rows, w.data_ptr(), WeightFormat(format), n, k, bp, order,
                   fast.data_ptr<float>());
-        exactGemvReference(x.data_ptr<float>(), rows, w.data_ptr(), WeightFormat(format), n, k,
-                           bp, order, slow.data_ptr<float>(), n);
+        exactGemvReference(x.data_ptr<float>(), rows, w.data_ptr(), WeightFormat(format), n, k, bp,
+                           order, slow.data_ptr<float>(), n);
         QVERIFY(sameBits(fast, slow));
         // And the sum is the product (the order only moves the last bits).
         at::Tensor expected = at::matmul(x.to(at::kDouble), w.to(at::kFloat).to(at::kDouble).t());
@@ -110,9 +112,10 @@ class TestExactGemv : public QObject
         if (!exactGemvAvailable())
             QSKIP("no AVX2/FMA");
         for (const auto& [rows, n, blocks] :
-             std::vector<std::tuple<int, int, std::vector<int32_t>>>{
-                 {7, 64, {320, 320, 192, 192}}, {1, 64, {33}}, {14, 40, {5, 320, 11}},
-                 {70, 64, {448, 448, 101}}}) {
+             std::vector<std::tuple<int, int, std::vector<int32_t>>>{{7, 64, {320, 320, 192, 192}},
+                                                                     {1, 64, {33}},
+                                                                     {14, 40, {5, 320, 11}},
+                                                                     {70, 64, {448, 448, 101}}}) {
             int64_t k = 0;
             for (int32_t b : blocks)
                 k += b;
@@ -125,12 +128,10 @@ class TestExactGemv : public QObject
                 at::Tensor fast = at::empty({rows, n}), slow = at::empty({rows, n});
                 exactKMajorProduct(x.data_ptr<float>(), rows, v.data_ptr<float>(), ldv, n, k, bp,
                                    order, fast.data_ptr<float>());
-                exactKMajorReference(x.data_ptr<float>(), rows, v.data_ptr<float>(), ldv, n, k,
-                                     bp, order, slow.data_ptr<float>(), n);
-                QVERIFY2(sameBits(fast, slow), qPrintable(QStringLiteral("rows %1, n %2, k %3")
-                                                              .arg(rows)
-                                                              .arg(n)
-                                                              .arg(k)));
+                exactKMajorReference(x.data_ptr<float>(), rows, v.data_ptr<float>(), ldv, n, k, bp,
+                                     order, slow.data_ptr<float>(), n);
+                QVERIFY2(sameBits(fast, slow),
+                         qPrintable(QStringLiteral("rows %1, n %2, k %3").arg(rows).arg(n).arg(k)));
             }
         }
     }
@@ -178,12 +179,10 @@ class TestExactGemv : public QObject
         const at::Tensor w = at::randn({n, k});
         const SumOrder truth = orderOf({320, 288, 288}, BiasOrder::None);
         const BlasSumOrders::Shape shape{.rows = rows, .n = n, .k = k};
-        auto blasLike = [&](const at::Tensor& x, const SumOrder& order,
-                            const at::Tensor& b = {}) {
+        auto blasLike = [&](const at::Tensor& x, const SumOrder& order, const at::Tensor& b = {}) {
             at::Tensor y = at::empty({rows, n});
-            exactGemvReference(x.data_ptr<float>(), rows, w.data_ptr<float>(), WeightFormat::F32,
-                               n, k,
-                               b.defined() ? b.data_ptr<float>() : nullptr, order,
+            exactGemvReference(x.data_ptr<float>(), rows, w.data_ptr<float>(), WeightFormat::F32, n,
+                               k, b.defined() ? b.data_ptr<float>() : nullptr, order,
                                y.data_ptr<float>(), n);
             return y;
         };
@@ -201,7 +200,8 @@ class TestExactGemv : public QObject
         QVERIFY(*learned == truth);
 
         // Sums in double, rounded once: no candidate's bits.
-        const BlasSumOrders::Shape other{.rows = rows, .n = n, .k = k, .bias = true, .inputDims = 3};
+        const BlasSumOrders::Shape other{
+            .rows = rows, .n = n, .k = k, .bias = true, .inputDims = 3};
         const at::Tensor x = at::randn({rows, k}), b = at::randn({n});
         const at::Tensor exact =
             (at::matmul(x.to(at::kDouble), w.to(at::kDouble).t()) + b.to(at::kDouble))
@@ -210,7 +210,8 @@ class TestExactGemv : public QObject
         QVERIFY(!orders.orderOf(other));
         for (int call = 0; call < 3; ++call) {
             const at::Tensor x2 = at::randn({rows, k});
-            orders.learn(other, x2, w, b, blasLike(x2, orderOf({320, 288, 288}, BiasOrder::First), b));
+            orders.learn(other, x2, w, b,
+                         blasLike(x2, orderOf({320, 288, 288}, BiasOrder::First), b));
         }
         QVERIFY2(!orders.orderOf(other), "a refused shape stays refused");
         QVERIFY(orders.summary().contains(QStringLiteral("1 of 2")));
@@ -263,8 +264,8 @@ class TestExactGemv : public QObject
                     // matrix larger than the workspace its row blocks, the bias added last.
                     const bool rowBlocks =
                         dtype != int(at::kFloat) && int64_t(n) * k > kLinearWorkspaceElements;
-                    const at::Tensor blas =
-                        rowBlocks && bias ? at::matmul(x, wide.t()).add_(b) : at::linear(x, wide, b);
+                    const at::Tensor blas = rowBlocks && bias ? at::matmul(x, wide.t()).add_(b)
+                                                              : at::linear(x, wide, b);
                     QVERIFY2(sameBits(linear(x, w, b), blas),
                              qPrintable(QStringLiteral("rows %1, %2-D, call %3")
                                             .arg(rows)
