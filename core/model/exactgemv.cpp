@@ -5,6 +5,7 @@
 #include <ATen/Parallel.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <immintrin.h>
 
@@ -148,6 +149,84 @@ __attribute__((target("avx2,fma"))) void groupSums(int g, const float* s, int64_
     kSums[g - 1](s, stride, len, x, out);
 }
 
+// The rows of the group starting at r0 (at most `most`), from column k0: their
+// count, and their pointers in xr.
+inline int groupRows(const float* x, int64_t rows, int64_t r0, int64_t k, int64_t k0,
+                     const float** xr, int64_t most = kGroupRows)
+{
+    const int g = int(std::min<int64_t>(most, rows - r0));
+    for (int i = 0; i < g; ++i)
+        xr[i] = x + (r0 + i) * k + k0;
+    return g;
+}
+
+// Rows summed together with AVX-512: one register holds a row's 16 outputs, so 12 rows
+// take 12 of its 32 registers and share each weight load.
+constexpr int kWideGroupRows = 12;
+
+// blockSums with 512-bit vectors: the same fused multiply-adds lane for lane (so the
+// same bits), half the instructions, and a lockstep batch's rows in one pass.
+template <int G>
+__attribute__((target("avx512f"))) void wideBlockSums(const float* s, int64_t stride, int64_t len,
+                                                      const float* const* x, float* out)
+{
+    __m512 acc[G];
+#pragma GCC unroll 12
+    for (int i = 0; i < G; ++i)
+        acc[i] = _mm512_setzero_ps();
+    for (int64_t k = 0; k < len; ++k) {
+        const __m512 w = _mm512_loadu_ps(s + k * stride);
+#pragma GCC unroll 12
+        for (int g = 0; g < G; ++g)
+            acc[g] = _mm512_fmadd_ps(w, _mm512_set1_ps(x[g][k]), acc[g]);
+    }
+#pragma GCC unroll 12
+    for (int i = 0; i < G; ++i)
+        _mm512_store_ps(out + 16 * i, acc[i]);
+}
+
+__attribute__((target("avx512f"))) void
+wideGroupSums(int g, const float* s, int64_t stride, int64_t len, const float* const* x, float* out)
+{
+    using Sums = void (*)(const float*, int64_t, int64_t, const float* const*, float*);
+    static constexpr Sums kSums[kWideGroupRows] = {
+        wideBlockSums<1>, wideBlockSums<2>,  wideBlockSums<3>,  wideBlockSums<4>,
+        wideBlockSums<5>, wideBlockSums<6>,  wideBlockSums<7>,  wideBlockSums<8>,
+        wideBlockSums<9>, wideBlockSums<10>, wideBlockSums<11>, wideBlockSums<12>};
+    kSums[g - 1](s, stride, len, x, out);
+}
+
+std::atomic<bool> g_wideKernels{true};
+
+bool hasAvx512()
+{
+    static const bool has = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx512f");
+    }();
+    return has && g_wideKernels.load(std::memory_order_relaxed);
+}
+
+// One block's sums of the rows from r0 (a group: at most 12 rows with AVX-512, 6
+// without) read from s[k * stride + j], into sums [rows][16]. Returns the group's size.
+__attribute__((target("avx2,fma"))) int bufferedSums(const float* x, int64_t rows, int64_t r0,
+                                                     int64_t k, int64_t k0, const float* s,
+                                                     int64_t stride, int64_t len, float* sums)
+{
+    const float* xr[kWideGroupRows];
+    if (hasAvx512()) {
+        const int g = groupRows(x, rows, r0, k, k0, xr, kWideGroupRows);
+        wideGroupSums(g, s, stride, len, xr, sums);
+        return g;
+    }
+    const int g = groupRows(x, rows, r0, k, k0, xr);
+    __m256 v[2 * kGroupRows];
+    groupSums(g, s, stride, len, xr, v);
+    for (int i = 0; i < 2 * g; ++i)
+        _mm256_store_ps(sums + 8 * i, v[i]);
+    return g;
+}
+
 // One block's sums for G <= 3 rows straight from the weights (no buffer): per 8
 // columns, each half of the tile is turned into columns in registers and consumed.
 // A decode step of one or a few rows is a stream of weights; this keeps it one.
@@ -192,28 +271,18 @@ directSums(const typename W::T* w, int64_t ld, int64_t k0, int64_t len, const fl
         out[i] = acc[i];
 }
 
-// The rows of the group starting at r0 (at most kGroupRows), from column k0: their
-// count, and their pointers in xr.
-inline int groupRows(const float* x, int64_t rows, int64_t r0, int64_t k, int64_t k0,
-                     const float** xr)
-{
-    const int g = int(std::min<int64_t>(kGroupRows, rows - r0));
-    for (int i = 0; i < g; ++i)
-        xr[i] = x + (r0 + i) * k + k0;
-    return g;
-}
-
-// Block b's sums of rows r0..r0+g-1 into their totals (tile of 16 at output n0): the
-// first block starts a total (at the bias for BiasOrder::First), later ones add to it.
+// Block b's sums of rows r0..r0+g-1 (sums[i * 16 + j]: row i, output j) into their
+// totals (tile of 16 at output n0): the first block starts a total (at the bias for
+// BiasOrder::First), later ones add to it.
 __attribute__((target("avx2,fma"))) inline void addBlockSums(float* totals, int64_t r0, int g,
-                                                             const __m256* sums, size_t b,
+                                                             const float* sums, size_t b,
                                                              const SumOrder& order,
                                                              const float* bias, int64_t n0)
 {
     for (int i = 0; i < g; ++i) {
         float* t = totals + (r0 + i) * kTile;
         for (int h = 0; h < 2; ++h) {
-            __m256 v = sums[2 * i + h];
+            __m256 v = _mm256_load_ps(sums + i * kTile + 8 * h);
             if (b == 0 && order.bias == BiasOrder::First)
                 v = _mm256_add_ps(_mm256_loadu_ps(bias + n0 + 8 * h), v);
             else if (b > 0)
@@ -253,19 +322,26 @@ tileProduct(const float* x, int64_t rows, const typename W::T* w, int64_t n0, in
         const bool direct = rows <= kDirectRows;
         if (!direct)
             transposeTile<W>(tileW, k, k0, len, scratch, next);
-        for (int64_t r0 = 0; r0 < rows; r0 += kGroupRows) {
-            const float* xr[kGroupRows];
-            const int g = groupRows(x, rows, r0, k, k0, xr);
-            __m256 sums[2 * kGroupRows];
-            if (direct && g == 1)
-                directSums<W, 1>(tileW, k, k0, len, xr, next, sums);
-            else if (direct && g == 2)
-                directSums<W, 2>(tileW, k, k0, len, xr, next, sums);
-            else if (direct)
-                directSums<W, 3>(tileW, k, k0, len, xr, next, sums);
+        alignas(64) float sums[kWideGroupRows * kTile];
+        if (direct) {
+            const float* xr[kDirectRows];
+            const int g = groupRows(x, rows, 0, k, k0, xr, kDirectRows);
+            __m256 v[2 * kDirectRows];
+            if (g == 1)
+                directSums<W, 1>(tileW, k, k0, len, xr, next, v);
+            else if (g == 2)
+                directSums<W, 2>(tileW, k, k0, len, xr, next, v);
             else
-                groupSums(g, scratch, kTile, len, xr, sums);
-            addBlockSums(totals, r0, g, sums, b, order, bias, n0);
+                directSums<W, 3>(tileW, k, k0, len, xr, next, v);
+            for (int i = 0; i < 2 * g; ++i)
+                _mm256_store_ps(sums + 8 * i, v[i]);
+            addBlockSums(totals, 0, g, sums, b, order, bias, n0);
+        } else {
+            for (int64_t r0 = 0; r0 < rows;) {
+                const int g = bufferedSums(x, rows, r0, k, k0, scratch, kTile, len, sums);
+                addBlockSums(totals, r0, g, sums, b, order, bias, n0);
+                r0 += g;
+            }
         }
         k0 += len;
     }
@@ -283,12 +359,11 @@ __attribute__((target("avx2,fma"))) void kMajorTile(const float* x, int64_t rows
     int64_t k0 = 0;
     for (size_t b = 0; b < order.blocks.size(); ++b) {
         const int64_t len = order.blocks[b];
-        for (int64_t r0 = 0; r0 < rows; r0 += kGroupRows) {
-            const float* xr[kGroupRows];
-            const int g = groupRows(x, rows, r0, k, k0, xr);
-            __m256 sums[2 * kGroupRows];
-            groupSums(g, v + k0 * ldv + n0, ldv, len, xr, sums);
+        alignas(64) float sums[kWideGroupRows * kTile];
+        for (int64_t r0 = 0; r0 < rows;) {
+            const int g = bufferedSums(x, rows, r0, k, k0, v + k0 * ldv + n0, ldv, len, sums);
             addBlockSums(totals, r0, g, sums, b, order, bias, n0);
+            r0 += g;
         }
         k0 += len;
     }
@@ -436,6 +511,11 @@ void exactKMajorReference(const float* x, int64_t rows, const float* v, int64_t 
                           int64_t ldy)
 {
     kMajorReference(x, rows, v, ldv, n, k, bias, order, y, ldy);
+}
+
+bool setExactGemvWideKernels(bool enabled)
+{
+    return g_wideKernels.exchange(enabled);
 }
 
 } // namespace kvl

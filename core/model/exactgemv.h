@@ -57,6 +57,11 @@ void exactKMajorReference(const float* x, int64_t rows, const float* v, int64_t 
                           int64_t k, const float* bias, const SumOrder& order, float* y,
                           int64_t ldy);
 
+// Whether products of 4 rows or more may use AVX-512 where the CPU has it (default on;
+// the sums are the same bits either way). Returns the previous setting. For tests,
+// which run both kernels on one machine.
+bool setExactGemvWideKernels(bool enabled);
+
 // Whether this CPU runs exactGemv (AVX2, FMA, F16C).
 bool exactGemvAvailable();
 

@@ -63,6 +63,7 @@ class TestExactGemv : public QObject
         QTest::newRow("seven rows (6 + 1)") << 7 << 40 << QList<int>{64, 36} << 0 << 0;
         QTest::newRow("thirteen rows, bias last") << 13 << 40 << QList<int>{5, 3} << 2 << 0;
         QTest::newRow("one row, tail only") << 1 << 9 << QList<int>{33} << 1 << 0;
+        QTest::newRow("25 rows (12 + 12 + 1 wide)") << 25 << 48 << QList<int>{320, 17} << 1 << 0;
         QTest::newRow("direct, odd blocks") << 3 << 32 << QList<int>{21, 11, 50} << 0 << 0;
         // 16-bit weights, widened as they are read.
         QTest::newRow("bf16, one row") << 1 << 40 << QList<int>{320, 288, 288} << 1 << 1;
@@ -93,9 +94,16 @@ class TestExactGemv : public QObject
         const at::Tensor x = at::randn({rows, k}), w = at::randn({n, k}).to(dtype),
                          b = at::randn({n});
         const float* bp = order.bias == BiasOrder::None ? nullptr : b.data_ptr<float>();
-        at::Tensor fast = at::empty({rows, n}), slow = at::empty({rows, n});
+        at::Tensor fast = at::empty({rows, n}), slow = at::empty({rows, n}),
+                   narrow = at::empty({rows, n});
         exactGemv(x.data_ptr<float>(), rows, w.data_ptr(), WeightFormat(format), n, k, bp, order,
                   fast.data_ptr<float>());
+        // From 4 rows on, AVX-512 machines take 16-wide kernels: the AVX2 ones must agree.
+        setExactGemvWideKernels(false);
+        exactGemv(x.data_ptr<float>(), rows, w.data_ptr(), WeightFormat(format), n, k, bp, order,
+                  narrow.data_ptr<float>());
+        setExactGemvWideKernels(true);
+        QVERIFY(sameBits(fast, narrow));
         exactGemvReference(x.data_ptr<float>(), rows, w.data_ptr(), WeightFormat(format), n, k, bp,
                            order, slow.data_ptr<float>(), n);
         QVERIFY(sameBits(fast, slow));
@@ -125,9 +133,15 @@ class TestExactGemv : public QObject
                 const at::Tensor x = at::randn({rows, k}), v = at::randn({k, ldv}),
                                  b = at::randn({n});
                 const float* bp = bias == BiasOrder::None ? nullptr : b.data_ptr<float>();
-                at::Tensor fast = at::empty({rows, n}), slow = at::empty({rows, n});
+                at::Tensor fast = at::empty({rows, n}), slow = at::empty({rows, n}),
+                           narrow = at::empty({rows, n});
                 exactKMajorProduct(x.data_ptr<float>(), rows, v.data_ptr<float>(), ldv, n, k, bp,
                                    order, fast.data_ptr<float>());
+                setExactGemvWideKernels(false);
+                exactKMajorProduct(x.data_ptr<float>(), rows, v.data_ptr<float>(), ldv, n, k, bp,
+                                   order, narrow.data_ptr<float>());
+                setExactGemvWideKernels(true);
+                QVERIFY(sameBits(fast, narrow));
                 exactKMajorReference(x.data_ptr<float>(), rows, v.data_ptr<float>(), ldv, n, k, bp,
                                      order, slow.data_ptr<float>(), n);
                 QVERIFY2(sameBits(fast, slow),
