@@ -1,5 +1,6 @@
 #include "model/blassumorder.h"
 
+#include <ATen/Parallel.h>
 #include <torch/torch.h>
 
 #include <algorithm>
@@ -80,10 +81,18 @@ std::vector<SumOrder> BlasSumOrders::candidates(int64_t k, bool bias)
     return orders;
 }
 
+BlasSumOrders::Shape BlasSumOrders::keyOf(const Shape& shape)
+{
+    Shape key = shape;
+    // Inside a parallel region OpenBLAS's OpenMP build runs on the calling thread alone.
+    key.threads = at::in_parallel_region() ? 1 : at::get_num_threads();
+    return key;
+}
+
 std::optional<SumOrder> BlasSumOrders::orderOf(const Shape& shape)
 {
     std::lock_guard lock(m_mutex);
-    const auto it = m_states.find(shape);
+    const auto it = m_states.find(keyOf(shape));
     if (it == m_states.end() || it->second.refused || it->second.confirmations < kConfirmations)
         return std::nullopt;
     return it->second.order;
@@ -92,10 +101,11 @@ std::optional<SumOrder> BlasSumOrders::orderOf(const Shape& shape)
 void BlasSumOrders::learn(const Shape& shape, const at::Tensor& x2, const at::Tensor& w,
                           const at::Tensor& bias, const at::Tensor& reference)
 {
+    const Shape key = keyOf(shape);
     State state;
     {
         std::lock_guard lock(m_mutex);
-        state = m_states[shape];
+        state = m_states[key];
     }
     if (state.refused || state.confirmations >= kConfirmations)
         return;
@@ -164,7 +174,7 @@ void BlasSumOrders::learn(const Shape& shape, const at::Tensor& x2, const at::Te
     if (state.tries >= kMaxTries)
         state.refused = true;
     std::lock_guard lock(m_mutex);
-    m_states[shape] = state;
+    m_states[key] = state;
 }
 
 QString BlasSumOrders::summary()

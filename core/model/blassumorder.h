@@ -40,6 +40,7 @@ class BlasSumOrders
         bool weightRowBlocks = false; // a 16-bit matrix widened in row blocks
         bool kMajor = false;          // x v for v [K, N] (attention's values), else x W^T
         int64_t batch = 0;            // a batched product's batch size (bmm), else 0
+        int threads = 0;              // filled in here: OpenBLAS cuts K differently on one thread
         auto operator<=>(const Shape&) const = default;
     };
 
@@ -64,6 +65,9 @@ class BlasSumOrders
     void reset();
 
   private:
+    // The shape with what the caller cannot see: the thread count the BLAS runs on now.
+    static Shape keyOf(const Shape& shape);
+
     struct State
     {
         std::optional<SumOrder> order; // the one survivor so far

@@ -301,6 +301,29 @@ class TestExactGemv : public QObject
         orders.reset();
     }
 
+    // OpenBLAS cuts K differently on one thread (level3.c rounds the last halves to the
+    // kernel's unroll) and on several (level3_thread.c halves them): K = 961 leaves 321,
+    // cut 160 + 161 or 161 + 160. An order learned on two threads must not be used on
+    // one: kvl::linear keeps at::linear's bits when the thread count changes.
+    void threadCountIsPartOfTheShape()
+    {
+        c10::InferenceMode guard;
+        BlasSumOrders& orders = BlasSumOrders::instance();
+        orders.reset();
+        const int threads = at::get_num_threads();
+        const at::Tensor w = at::randn({4864, 961}) * 0.05;
+        for (int t : {threads, 1, threads})
+            for (int call = 0; call < 4; ++call) {
+                at::set_num_threads(t);
+                const at::Tensor x = at::randn({1, 961});
+                QVERIFY2(sameBits(kvl::linear(x, w), at::linear(x, w)),
+                         qPrintable(QStringLiteral("%1 threads, call %2").arg(t).arg(call)));
+            }
+        at::set_num_threads(threads);
+        qInfo("%s", qPrintable(orders.summary()));
+        orders.reset();
+    }
+
     // A decode step's attention over its context (stepBmm): scores against the cached
     // keys (the transpose of [kv, T, hd]) and outputs from the cached values ([kv, T, hd],
     // K-major), for one configuration (7 rows: Qwen2-0.5B's group) or a lockstep batch
