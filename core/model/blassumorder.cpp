@@ -143,8 +143,8 @@ void BlasSumOrders::learn(const Shape& shape, const at::Tensor& x2, const at::Te
         std::vector<int64_t> probe;
         for (int64_t i = 0; i < std::min(kProbeOutputs, n); ++i)
             probe.push_back(i * n / std::min(kProbeOutputs, n));
-        auto equalsOnProbe = [&](const SumOrder& order, int64_t rowCount) {
-            for (int64_t r = 0; r < rowCount; ++r)
+        auto equalsOnProbe = [&](const SumOrder& order, int64_t firstRow, int64_t endRow) {
+            for (int64_t r = firstRow; r < endRow; ++r)
                 for (int64_t o : probe) {
                     float v = 0;
                     if (shape.kMajor)
@@ -160,7 +160,8 @@ void BlasSumOrders::learn(const Shape& shape, const at::Tensor& x2, const at::Te
         };
         std::vector<SumOrder> survivors;
         for (const SumOrder& order : candidates(k, b != nullptr))
-            if (equalsOnProbe(order, 1) && equalsOnProbe(order, rows) && equalsEverywhere(order))
+            if (equalsOnProbe(order, 0, 1) && equalsOnProbe(order, 1, rows) &&
+                equalsEverywhere(order))
                 survivors.push_back(order);
         if (survivors.size() == 1) {
             state.order = survivors.front();
@@ -181,7 +182,7 @@ QString BlasSumOrders::summary()
 {
     if (!exactGemvEnabled())
         return exactGemvAvailable() ? QStringLiteral("off (KVLENS_EXACT_GEMV=0)")
-                                    : QStringLiteral("off (no AVX2/FMA)");
+                                    : QStringLiteral("off (no AVX2/FMA/F16C)");
     std::lock_guard lock(m_mutex);
     int learned = 0, refused = 0, learning = 0;
     std::set<int32_t> firstBlocks;

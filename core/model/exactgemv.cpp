@@ -198,7 +198,7 @@ wideGroupSums(int g, const float* s, int64_t stride, int64_t len, const float* c
 
 std::atomic<bool> g_wideKernels{true};
 
-bool hasAvx512()
+bool wideKernels()
 {
     static const bool has = [] {
         __builtin_cpu_init();
@@ -214,7 +214,7 @@ __attribute__((target("avx2,fma"))) int bufferedSums(const float* x, int64_t row
                                                      int64_t stride, int64_t len, float* sums)
 {
     const float* xr[kWideGroupRows];
-    if (hasAvx512()) {
+    if (wideKernels()) {
         const int g = groupRows(x, rows, r0, k, k0, xr, kWideGroupRows);
         wideGroupSums(g, s, stride, len, xr, sums);
         return g;
@@ -315,11 +315,11 @@ tileProduct(const float* x, int64_t rows, const typename W::T* w, int64_t n0, in
 {
     alignas(32) float totals[kMaxRows * kTile];
     const typename W::T* tileW = w + n0 * k;
+    const typename W::T* next = n0 + 2 * kTile <= n ? tileW + kTile * k : nullptr;
+    const bool direct = rows <= kDirectRows;
     int64_t k0 = 0;
     for (size_t b = 0; b < order.blocks.size(); ++b) {
         const int64_t len = order.blocks[b];
-        const typename W::T* next = n0 + 2 * kTile <= n ? tileW + kTile * k : nullptr;
-        const bool direct = rows <= kDirectRows;
         if (!direct)
             transposeTile<W>(tileW, k, k0, len, scratch, next);
         alignas(64) float sums[kWideGroupRows * kTile];
@@ -405,43 +405,51 @@ void linearReference(const float* x, int64_t rows, const typename W::T* w, int64
                   [w, k](int64_t o, int64_t i) { return W::at(w + o * k + i); });
 }
 
-// The definition for v [K, N] with row stride ldv.
-void kMajorReference(const float* x, int64_t rows, const float* v, int64_t ldv, int64_t n,
-                     int64_t k, const float* bias, const SumOrder& order, float* y, int64_t ldy)
-{
-    referenceSums(x, rows, n, k, bias, order, y, ldy,
-                  [v, ldv](int64_t o, int64_t i) { return v[i * ldv + o]; });
-}
-
-template <class W>
-void product(const float* x, int64_t rows, const typename W::T* w, int64_t n, int64_t k,
-             const float* bias, const SumOrder& order, float* y)
+// The product in chunks of at most kMaxRows rows: whole tiles of 16 outputs in parallel
+// (`tile(x, rows, n0, y)`), then the outputs past the last whole tile one at a time
+// (`rest(x, rows, o0, y)`, from output o0, y already offset to it). `grain` is the tiles
+// per task.
+template <class Tile, class Rest>
+void overTiles(const float* x, int64_t rows, int64_t n, int64_t k, int64_t grain, float* y,
+               Tile tile, Rest rest)
 {
     for (int64_t r0 = 0; r0 < rows; r0 += kMaxRows) {
         const int64_t rs = std::min(kMaxRows, rows - r0);
         const float* xs = x + r0 * k;
         float* ys = y + r0 * n;
         const int64_t tiles = n / kTile;
-        int64_t longest = 0;
-        for (int32_t len : order.blocks)
-            longest = std::max<int64_t>(longest, len);
-        // About 256 KiB of float weights per task: enough to hide the fork, small
-        // enough that the 896-wide projections of a 0.5B model still split over two
-        // threads.
-        const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 16) / (kTile * k));
         at::parallel_for(0, tiles, grain, [&](int64_t begin, int64_t end) {
+            for (int64_t t = begin; t < end; ++t)
+                tile(xs, rs, t * kTile, ys);
+        });
+        const int64_t done = tiles * kTile;
+        if (done < n)
+            rest(xs, rs, done, ys + done);
+    }
+}
+
+template <class W>
+void product(const float* x, int64_t rows, const typename W::T* w, int64_t n, int64_t k,
+             const float* bias, const SumOrder& order, float* y)
+{
+    int64_t longest = 0;
+    for (int32_t len : order.blocks)
+        longest = std::max<int64_t>(longest, len);
+    // About 256 KiB of float weights per task: enough to hide the fork, small enough that
+    // the 896-wide projections of a 0.5B model still split over two threads.
+    const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 16) / (kTile * k));
+    overTiles(
+        x, rows, n, k, grain, y,
+        [&](const float* xs, int64_t rs, int64_t n0, float* ys) {
             thread_local std::vector<float> scratch;
             if (int64_t(scratch.size()) < longest * kTile)
                 scratch.resize(size_t(longest * kTile));
-            for (int64_t t = begin; t < end; ++t)
-                tileProduct<W>(xs, rs, w, t * kTile, n, k, bias, order, scratch.data(), ys);
+            tileProduct<W>(xs, rs, w, n0, n, k, bias, order, scratch.data(), ys);
+        },
+        [&](const float* xs, int64_t rs, int64_t o0, float* ys) {
+            linearReference<W>(xs, rs, w + o0 * k, n - o0, k, bias ? bias + o0 : nullptr, order, ys,
+                               n);
         });
-        // Outputs past the last whole tile, one at a time.
-        const int64_t done = tiles * kTile;
-        if (done < n)
-            linearReference<W>(xs, rs, w + done * k, n - done, k, bias ? bias + done : nullptr,
-                               order, ys + done, n);
-    }
 }
 
 } // namespace
@@ -488,29 +496,25 @@ void exactGemv(const float* x, int64_t rows, const void* w, WeightFormat format,
 void exactKMajorProduct(const float* x, int64_t rows, const float* v, int64_t ldv, int64_t n,
                         int64_t k, const float* bias, const SumOrder& order, float* y)
 {
-    for (int64_t r0 = 0; r0 < rows; r0 += kMaxRows) {
-        const int64_t rs = std::min(kMaxRows, rows - r0);
-        const float* xs = x + r0 * k;
-        float* ys = y + r0 * n;
-        const int64_t tiles = n / kTile;
-        // A head's 64 outputs are 4 tiles: split over threads when the sums are long.
-        const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 14) / std::max<int64_t>(1, k));
-        at::parallel_for(0, tiles, grain, [&](int64_t begin, int64_t end) {
-            for (int64_t t = begin; t < end; ++t)
-                kMajorTile(xs, rs, v, ldv, t * kTile, n, k, bias, order, ys);
+    // A head's 64 outputs are 4 tiles: split over threads when the sums are long.
+    const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 14) / std::max<int64_t>(1, k));
+    overTiles(
+        x, rows, n, k, grain, y,
+        [&](const float* xs, int64_t rs, int64_t n0, float* ys) {
+            kMajorTile(xs, rs, v, ldv, n0, n, k, bias, order, ys);
+        },
+        [&](const float* xs, int64_t rs, int64_t o0, float* ys) {
+            exactKMajorReference(xs, rs, v + o0, ldv, n - o0, k, bias ? bias + o0 : nullptr, order,
+                                 ys, n);
         });
-        const int64_t done = tiles * kTile;
-        if (done < n)
-            kMajorReference(xs, rs, v + done, ldv, n - done, k, bias ? bias + done : nullptr, order,
-                            ys + done, n);
-    }
 }
 
 void exactKMajorReference(const float* x, int64_t rows, const float* v, int64_t ldv, int64_t n,
                           int64_t k, const float* bias, const SumOrder& order, float* y,
                           int64_t ldy)
 {
-    kMajorReference(x, rows, v, ldv, n, k, bias, order, y, ldy);
+    referenceSums(x, rows, n, k, bias, order, y, ldy,
+                  [v, ldv](int64_t o, int64_t i) { return v[i * ldv + o]; });
 }
 
 bool setExactGemvWideKernels(bool enabled)

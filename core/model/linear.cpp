@@ -76,6 +76,13 @@ void widen(at::ScalarType type, const uint16_t* in, float* out, int64_t n)
         halfToFloat(in, out, n);
 }
 
+// Rows of a 16-bit matrix widened at once into a workspace of `workspaceElements`
+// floats: the whole matrix when it has at most this many rows, else row blocks.
+int64_t widenedBlockRows(int64_t workspaceElements, int64_t columns)
+{
+    return std::max<int64_t>(1, workspaceElements / std::max<int64_t>(1, columns));
+}
+
 // Products of at most this many rows (a decode step: one row per configuration) may run
 // as exactGemv; larger ones are matrix products sgemm runs near its peak.
 constexpr int64_t kMaxExactGemvRows = 16;
@@ -110,7 +117,7 @@ at::Tensor blasLinear(const at::Tensor& x, const at::Tensor& weight, const at::T
     const int64_t out = weight.size(0), in = weight.size(1);
     const at::Tensor w = weight.contiguous();
     const auto options = at::TensorOptions().dtype(at::kFloat);
-    const int64_t blockRows = std::max<int64_t>(1, workspaceElements / std::max<int64_t>(1, in));
+    const int64_t blockRows = widenedBlockRows(workspaceElements, in);
     if (out <= blockRows) {
         float* buffer = workspace().reserve(out * in);
         widenRows(w, 0, out, buffer);
@@ -161,8 +168,8 @@ at::Tensor linear(const at::Tensor& x, const at::Tensor& weight, const at::Tenso
     // for this shape and path; until then (and where it never does) the BLAS, whose
     // result teaches it. Either way the bits are the BLAS path's.
     const int64_t k = x.size(-1), rows = x.numel() / k, n = weight.size(0);
-    const bool rowBlocks = isHalfType(weight.scalar_type()) &&
-                           n > std::max<int64_t>(1, workspaceElements / std::max<int64_t>(1, k));
+    const bool rowBlocks =
+        isHalfType(weight.scalar_type()) && n > widenedBlockRows(workspaceElements, k);
     const BlasSumOrders::Shape shape{
         rows, n, k, weight.scalar_type(), bias.defined(), x.dim(), x.is_contiguous(), rowBlocks};
     BlasSumOrders& orders = BlasSumOrders::instance();

@@ -96,7 +96,7 @@ class TestExactGemv : public QObject
     void kernelSumsInItsOrder()
     {
         if (!exactGemvAvailable())
-            QSKIP("no AVX2/FMA: exactGemv is never used on this CPU");
+            QSKIP("no AVX2/FMA/F16C: exactGemv is never used on this CPU");
         QFETCH(int, rows);
         QFETCH(int, n);
         QFETCH(QList<int>, blocks);
@@ -139,7 +139,7 @@ class TestExactGemv : public QObject
     void kMajorSumsInItsOrder()
     {
         if (!exactGemvAvailable())
-            QSKIP("no AVX2/FMA");
+            QSKIP("no AVX2/FMA/F16C");
         for (const auto& [rows, n, blocks] :
              std::vector<std::tuple<int, int, std::vector<int32_t>>>{{7, 64, {320, 320, 192, 192}},
                                                                      {1, 64, {33}},
@@ -207,7 +207,7 @@ class TestExactGemv : public QObject
     void learnsOnlyAnOrderItCanTell()
     {
         if (!exactGemvAvailable())
-            QSKIP("no AVX2/FMA");
+            QSKIP("no AVX2/FMA/F16C");
         BlasSumOrders& orders = BlasSumOrders::instance();
         orders.reset();
         const int64_t rows = 2, n = 64, k = 896;
