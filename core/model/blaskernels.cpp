@@ -1,5 +1,7 @@
 #include "model/blaskernels.h"
 
+#include "model/cpufeatures.h"
+
 #include <QStringList>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -28,13 +30,10 @@ QString blasCoreName()
 
 QString bestBlasCoreFor()
 {
-    __builtin_cpu_init();
-    // GCC's checks include the OS's support for the AVX/AVX-512 register state (XCR0).
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") &&
-        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-        __builtin_cpu_supports("avx512vl"))
+    const CpuFeatures& cpu = cpuFeatures();
+    if (cpu.avx512Skylake)
         return QStringLiteral("SkylakeX");
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    if (cpu.avx2 && cpu.fma)
         return QStringLiteral("Haswell");
     return {};
 }

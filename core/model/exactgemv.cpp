@@ -1,6 +1,7 @@
 #include "model/exactgemv.h"
 
 #include "checkpoint/halfconvert.h"
+#include "model/cpufeatures.h"
 
 #include <ATen/Parallel.h>
 
@@ -200,11 +201,7 @@ std::atomic<bool> g_wideKernels{true};
 
 bool wideKernels()
 {
-    static const bool has = [] {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx512f");
-    }();
-    return has && g_wideKernels.load(std::memory_order_relaxed);
+    return cpuFeatures().avx512f && g_wideKernels.load(std::memory_order_relaxed);
 }
 
 // One block's sums of the rows from r0 (a group: at most 12 rows with AVX-512, 6
@@ -456,12 +453,8 @@ void product(const float* x, int64_t rows, const typename W::T* w, int64_t n, in
 
 bool exactGemvAvailable()
 {
-    static const bool has = [] {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-               __builtin_cpu_supports("f16c");
-    }();
-    return has;
+    const CpuFeatures& cpu = cpuFeatures();
+    return cpu.avx2 && cpu.fma && cpu.f16c;
 }
 
 void exactGemvReference(const float* x, int64_t rows, const void* w, WeightFormat format, int64_t n,

@@ -1,6 +1,7 @@
 #include "model/fusedattention.h"
 
 #include "model/attention.h"
+#include "model/cpufeatures.h"
 
 #include <ATen/Parallel.h>
 #include <torch/torch.h>
@@ -34,11 +35,7 @@ SgemmFn sgemm()
 
 bool hasAvx2Fma()
 {
-    static const bool has = [] {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    }();
-    return has;
+    return cpuFeatures().avx2 && cpuFeatures().fma;
 }
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();

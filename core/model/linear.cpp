@@ -2,6 +2,7 @@
 
 #include "checkpoint/halfconvert.h"
 #include "model/blassumorder.h"
+#include "model/cpufeatures.h"
 
 #include <torch/torch.h>
 
@@ -59,11 +60,7 @@ __attribute__((target("avx,f16c"))) void halfToFloatF16c(const uint16_t* in, flo
 
 bool hasF16c()
 {
-    static const bool has = [] {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
-    }();
-    return has;
+    return cpuFeatures().avx && cpuFeatures().f16c;
 }
 
 void widen(at::ScalarType type, const uint16_t* in, float* out, int64_t n)
