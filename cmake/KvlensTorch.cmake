@@ -23,8 +23,13 @@ get_filename_component(KVLENS_OPENBLAS_DIR "${KVLENS_OPENBLAS_LIB}" DIRECTORY)
 message(STATUS "OpenBLAS for the engine: ${KVLENS_OPENBLAS_LIB}")
 
 # Torch headers are expensive: the engine libraries share one precompiled header,
-# made for the first of them and reused by the rest. One PCH of <torch/torch.h> is
-# ~600 MB on disk and a minute of build; five separate ones cost CI 2.4 GB and minutes.
+# made for the first of them and reused by the rest; five separate ones cost CI 2.4 GB
+# and minutes. It is <torch/types.h> (ATen, the tensor factories, torch::k* dtypes),
+# not <torch/torch.h>: a unit spends most of its time loading the PCH, and the smaller
+# one loads faster (a press file on an idle 2-core machine: 14.7 s with <torch/torch.h>,
+# 4.8 s with <torch/types.h>; the PCH itself 20 s, ~340 MB). Sources include
+# <torch/types.h> too; only code that needs torch::nn or torch::optim would include
+# more, and none does (the trainer's AdamW and loss are written on ATen).
 # A reused PCH must be made with the flags its users compile with, so every engine
 # library gets OpenMP's flag (kvlens_model needs it for its `omp parallel` regions;
 # the others do not mind it) and position-independent code.
@@ -37,16 +42,14 @@ function(kvlens_link_torch target)
   if(pch_owner)
     target_precompile_headers(${target} REUSE_FROM ${pch_owner})
   else()
-    target_precompile_headers(${target} PRIVATE <torch/torch.h>)
+    target_precompile_headers(${target} PRIVATE <torch/types.h>)
     set_property(GLOBAL PROPERTY KVLENS_TORCH_PCH_OWNER ${target})
   endif()
 endfunction()
 
-# An engine test compiles with the engine libraries' precompiled header. Loading the
-# ~600 MB PCH costs ~4.7 s a unit, so it pays only where a unit parses <torch/torch.h>
-# anyway (measured on an idle 2-core machine: tst_pressrules.cpp 24.6 s without, 17.4 s
-# with; versioncommand.cpp, no libtorch, 1.9 s without, 6.6 s with: kvlens-cli, whose
-# commands mostly do not include libtorch, stays without). The test's AUTOMOC unit holds
+# An engine test compiles with the engine libraries' precompiled header. Loading it
+# costs ~3 s a unit, so it pays only where a unit parses libtorch's headers anyway
+# (kvlens-cli, whose commands mostly do not include libtorch, stays without). The test's AUTOMOC unit holds
 # no libtorch code and skips it. The flags are the PCH's own (OpenMP, PIC), as above.
 function(kvlens_reuse_torch_pch target)
   get_property(pch_owner GLOBAL PROPERTY KVLENS_TORCH_PCH_OWNER)

@@ -1,6 +1,6 @@
 // `kvlens-cli heads`: how much attention each (layer, kv-head) of a model puts on the
 // evidence, against the uniform baseline — the retrieval-head table of a model card.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "clicommand.h"
 #include "clioptions.h"

@@ -1,6 +1,6 @@
 #include "cache/compressionresult.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 

@@ -3,7 +3,7 @@
 #include "cache/compressionresult.h"
 #include "common/error.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 

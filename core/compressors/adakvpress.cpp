@@ -6,7 +6,7 @@
 #include "compressors/presscatalog.h"
 
 #include <limits>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

@@ -11,7 +11,7 @@
 #include "compressors/presscatalog.h"
 #include "compressors/subcache.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <limits>
 

@@ -4,7 +4,7 @@
 
 #include "cache/keptselection.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 

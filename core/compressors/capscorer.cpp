@@ -6,10 +6,11 @@
 #include "cache/pressparams.h"
 #include "common/error.h"
 #include "compressors/presscatalog.h"
+#include "compressors/unitvectors.h"
 #include "compressors/windowattention.h"
 #include "model/rope.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {
@@ -57,12 +58,10 @@ class CapScorer : public Scorer
                 l.windowQueriesPreRope.narrow(1, m_sinks, length - m_sinks).mean(1); // [H, d]
             const at::Tensor half2 = q.narrow(1, d / 2, d - d / 2);
             const at::Tensor rotated = torch::cat({-half2, q.narrow(1, 0, d / 2)}, 1);
-            const at::Tensor anchor = torch::nn::functional::normalize(
-                q * cosMean + rotated * sinMean,
-                torch::nn::functional::NormalizeFuncOptions().dim(-1));
-            const at::Tensor keys = torch::nn::functional::normalize(
-                repeatKv(l.keys.narrow(1, m_sinks, length - m_sinks), heads).to(torch::kFloat),
-                torch::nn::functional::NormalizeFuncOptions().dim(-1)); // [H, T', d]
+            const at::Tensor anchor = unitVectors(q * cosMean + rotated * sinMean);
+            const at::Tensor keys =
+                unitVectors(repeatKv(l.keys.narrow(1, m_sinks, length - m_sinks), heads)
+                                .to(torch::kFloat)); // [H, T', d]
             const at::Tensor stat =
                 torch::matmul(keys, anchor.unsqueeze(-1)).squeeze(-1).clamp(-1.0, 1.0);
             at::Tensor logits = m_tau * stat;

@@ -4,7 +4,7 @@
 #include "compressors/windowattention.h"
 
 #include <limits>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 

@@ -10,7 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

@@ -18,7 +18,7 @@
 #include "model/goldscore.h"
 #include "model/transformer.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <ATen/CPUGeneratorImpl.h>
 #include <QElapsedTimer>
@@ -272,8 +272,8 @@ class DecodeState
     at::Tensor onContextPositions(const at::Tensor& overEntries) const
     {
         const int64_t n = overEntries.size(2);
-        at::Tensor out = torch::zeros(
-            {overEntries.size(0), overEntries.size(1), n, m_cache.length}, overEntries.options());
+        at::Tensor out = torch::zeros({overEntries.size(0), overEntries.size(1), n, m_cache.length},
+                                      overEntries.options());
         out.scatter_(3, m_positions.unsqueeze(2).expand({-1, -1, n, -1}), overEntries);
         return out.narrow(3, 0, m_contextLength);
     }

@@ -9,7 +9,7 @@
 #include "model/modelweights.h"
 
 #include <limits>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

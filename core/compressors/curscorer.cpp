@@ -9,7 +9,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <QStringList>
 #include <cmath>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

@@ -11,7 +11,7 @@
 #include "model/rope.h"
 
 #include <cmath>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

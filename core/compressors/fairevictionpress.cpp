@@ -9,7 +9,7 @@
 
 #include <cmath>
 #include <numeric>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

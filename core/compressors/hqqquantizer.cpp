@@ -4,7 +4,7 @@
 #include "compressors/hqqquantizer.h"
 
 #include <cmath>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {
@@ -33,8 +33,8 @@ at::Tensor shrinkLp(const at::Tensor& e, const at::Tensor& a, double beta, doubl
     // |e|^(p-1) as exp((p-1) log|e|): libtorch's pow with a fractional exponent is the
     // loop's most expensive step, its vectorised exp and log are not (|e| = 0 still
     // gives inf, and a shrunk 0).
-    at::Tensor w = p == 1.0 ? torch::full_like(a, 1.0 / beta)
-                            : a.log().mul_(p - 1.0).exp_().div_(beta);
+    at::Tensor w =
+        p == 1.0 ? torch::full_like(a, 1.0 / beta) : a.log().mul_(p - 1.0).exp_().div_(beta);
     at::sub_out(w, a, w).relu_(); // a - |e|^(p-1) / beta, clipped at 0
     return w.copysign_(e);
 }

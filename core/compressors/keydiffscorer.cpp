@@ -1,8 +1,9 @@
 // KeyDiff: score = -cos(k, mean of the normalised keys of the head), kvpress KeyDiffPress.
 #include "cache/pressparams.h"
 #include "compressors/presscatalog.h"
+#include "compressors/unitvectors.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {
@@ -14,13 +15,10 @@ class KeyDiffScorer : public Scorer
     QString spec() const override { return m_spec; }
     at::Tensor score(const CompressionInput& input, double) const override
     {
-        namespace F = torch::nn::functional;
         std::vector<at::Tensor> layers;
         for (const LayerCache& l : input.cache->layers) {
-            const at::Tensor anchor =
-                F::normalize(l.keys, F::NormalizeFuncOptions().p(2).dim(-1)).mean(1, true);
-            layers.push_back(
-                -F::cosine_similarity(l.keys, anchor, F::CosineSimilarityFuncOptions().dim(-1)));
+            const at::Tensor anchor = unitVectors(l.keys).mean(1, true);
+            layers.push_back(-at::cosine_similarity(l.keys, anchor, -1));
         }
         return torch::stack(layers);
     }

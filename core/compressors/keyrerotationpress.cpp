@@ -7,7 +7,7 @@
 #include "compressors/presscatalog.h"
 #include "model/rope.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

@@ -2,7 +2,7 @@
 #include "cache/pressparams.h"
 #include "compressors/presscatalog.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

@@ -15,7 +15,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

@@ -13,7 +13,7 @@
 #include "compressors/presscatalog.h"
 #include "model/transformer.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <algorithm>
 #include <cmath>

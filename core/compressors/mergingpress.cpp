@@ -10,7 +10,7 @@
 #include "common/error.h"
 #include "compressors/presscatalog.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

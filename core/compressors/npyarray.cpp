@@ -5,7 +5,7 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <cstring>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 

@@ -9,7 +9,7 @@
 #include "compressors/offloadindex.h"
 #include "model/transformer.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <QElapsedTimer>
 

@@ -12,7 +12,7 @@
 #include <QStringList>
 #include <algorithm>
 #include <cmath>
-#include <torch/torch.h>
+#include <torch/types.h>
 #include <tuple>
 
 namespace kvl {

@@ -20,7 +20,7 @@
 #include "compressors/presscatalog.h"
 
 #include <cmath>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

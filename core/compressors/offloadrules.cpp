@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl::offload {
 

@@ -6,7 +6,7 @@
 #include "common/error.h"
 #include "compressors/presscatalog.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

@@ -16,7 +16,7 @@
 #include <QJsonArray>
 #include <c10/core/InferenceMode.h>
 #include <ctime>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

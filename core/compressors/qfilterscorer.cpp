@@ -7,7 +7,7 @@
 #include "compressors/presscatalog.h"
 #include "compressors/windowattention.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

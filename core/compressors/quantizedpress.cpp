@@ -13,7 +13,7 @@
 
 #include <QJsonArray>
 #include <cmath>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

@@ -3,7 +3,7 @@
 #include "compressors/presscatalog.h"
 
 #include <ATen/CPUGeneratorImpl.h>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

@@ -12,7 +12,7 @@
 #include "compressors/windowattention.h"
 
 #include <QJsonArray>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

@@ -3,7 +3,7 @@
 #include "model/rope.h"
 #include "model/transformer.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {
@@ -57,8 +57,8 @@ void setWindowQueriesOfBlock(ContextCache& sub, const CompressionInput& input,
         const at::Tensor rows =
             gatherRows(chunks.contiguous(), index[int64_t(l)].narrow(1, m - w, w)); // [kv, w, hc]
         const at::Tensor states = rows.permute({1, 0, 2}).reshape({w, hidden});
-        const at::Tensor q = Transformer::projectQueries(*input.config,
-                                                         input.weights->layers[l], states);
+        const at::Tensor q =
+            Transformer::projectQueries(*input.config, input.weights->layers[l], states);
         const at::Tensor qr = Rope::apply(q, cos, sin); // [w, heads, hd]
         sub.layers[l].windowQueriesPreRope = q.permute({1, 0, 2}).contiguous();
         sub.layers[l].windowQueries = qr.permute({1, 0, 2}).contiguous();

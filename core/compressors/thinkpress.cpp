@@ -9,7 +9,7 @@
 #include "compressors/windowattention.h"
 
 #include <cmath>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

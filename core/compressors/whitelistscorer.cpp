@@ -7,7 +7,7 @@
 #include "compressors/presscatalog.h"
 #include <QStringList>
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 namespace {

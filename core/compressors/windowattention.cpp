@@ -3,7 +3,7 @@
 #include "common/error.h"
 
 #include <cmath>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 

@@ -5,7 +5,7 @@
 #include "model/goldscore.h"
 #include "model/transformer.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 #include "model/fusedattention.h"
 #include "model/stepbmm.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <limits>
 

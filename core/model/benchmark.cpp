@@ -6,7 +6,7 @@
 #include "model/fusedattention.h"
 #include "model/transformer.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <ATen/Parallel.h>
 

@@ -1,7 +1,7 @@
 #include "model/blassumorder.h"
 
 #include <ATen/Parallel.h>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <algorithm>
 #include <cstdlib>

@@ -2,7 +2,7 @@
 
 #include "common/error.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <limits>
 

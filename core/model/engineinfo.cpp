@@ -2,7 +2,8 @@
 
 #include "model/cachingallocator.h"
 
-#include <torch/torch.h>
+#include <ATen/Parallel.h>
+#include <torch/types.h>
 
 #include <QFileInfo>
 #include <dlfcn.h>

@@ -4,7 +4,7 @@
 #include "model/blassumorder.h"
 #include "model/cpufeatures.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <ATen/Parallel.h>
 

@@ -3,7 +3,7 @@
 #include "checkpoint/checkpointdir.h"
 #include "common/error.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <c10/core/InferenceMode.h>
 

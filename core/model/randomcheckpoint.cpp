@@ -7,7 +7,7 @@
 #include "model/ggufmodelwriter.h"
 #include "model/modelweights.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <QDir>
 #include <QJsonObject>

@@ -1,6 +1,6 @@
 #include "model/rope.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <cmath>
 

@@ -3,7 +3,7 @@
 #include "model/blassumorder.h"
 #include "model/exactgemv.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 

@@ -7,7 +7,7 @@
 #include "model/engineinfo.h"
 #include "model/linear.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <QDir>
 #include <cmath>

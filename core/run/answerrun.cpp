@@ -5,7 +5,7 @@
 #include "tasks/samplescorer.h"
 #include "tokenizer/tokenizer.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <QElapsedTimer>
 #include <algorithm>

@@ -9,7 +9,7 @@
 #include "run/resultrows.h"
 #include "store/runrecords.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <cmath>
 

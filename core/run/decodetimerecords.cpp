@@ -10,7 +10,7 @@
 #include "run/resultrows.h"
 #include "tokenizer/tokenizer.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <QJsonArray>
 #include <algorithm>

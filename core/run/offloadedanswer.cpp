@@ -7,7 +7,7 @@
 #include "run/preparedsample.h"
 #include "store/runrecords.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 

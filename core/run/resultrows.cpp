@@ -5,7 +5,7 @@
 #include "run/answerrun.h"
 #include "run/preparedsample.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <algorithm>
 

@@ -19,7 +19,7 @@
 #include "tasks/promptformat.h"
 #include "tokenizer/tokenizer.h"
 
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include <QElapsedTimer>
 #include <QJsonArray>

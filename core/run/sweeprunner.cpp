@@ -18,7 +18,8 @@
 #include "tokenizer/tokenizer.h"
 
 #include <c10/core/InferenceMode.h>
-#include <torch/torch.h>
+#include <ATen/Parallel.h>
+#include <torch/types.h>
 
 #include <QDir>
 #include <QElapsedTimer>

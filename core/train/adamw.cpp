@@ -6,7 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 
@@ -29,7 +29,7 @@ void AdamW::zeroGrad()
 
 double AdamW::clipGradNorm(double maxNorm)
 {
-    torch::NoGradGuard noGrad;
+    at::NoGradGuard noGrad;
     double sumSquares = 0;
     for (const auto& [name, p] : m_params)
         if (p.grad().defined())
@@ -46,7 +46,7 @@ double AdamW::clipGradNorm(double maxNorm)
 
 void AdamW::step(double lr, const std::vector<QString>& frozen)
 {
-    torch::NoGradGuard noGrad;
+    at::NoGradGuard noGrad;
     ++m_step;
     const double c1 = 1.0 - std::pow(m_options.beta1, double(m_step));
     const double c2 = 1.0 - std::pow(m_options.beta2, double(m_step));

@@ -12,7 +12,7 @@
 #include <QJsonObject>
 #include <algorithm>
 #include <cmath>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 
@@ -35,7 +35,7 @@ ModelWeights initialWeights(const ModelConfig& config, quint64 seed,
                             WeightInit init = WeightInit::Gpt2)
 {
     ModelWeights weights = randomModelWeights(config, seed);
-    torch::manual_seed(seed);
+    at::manual_seed(seed);
     const double std = 0.02;
     const double residualStd = std / std::sqrt(2.0 * config.numLayers);
     auto named = weights.named(config);
@@ -80,7 +80,7 @@ ModelWeights initialWeights(const ModelConfig& config, quint64 seed,
 // for it (issue 5 notes).
 void plantPreviousTokenHead(ModelWeights& w, const ModelConfig& config)
 {
-    torch::NoGradGuard noGrad;
+    at::NoGradGuard noGrad;
     const int64_t d = config.hiddenSize, hd = config.headDim, half = hd / 2;
     const int64_t group = config.numHeads / config.numKvHeads;
     constexpr double kShared = 0.5;    // the shared embedding component (rows have |r| ~ 0.23)

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <limits>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 
@@ -89,7 +89,7 @@ std::pair<torch::Tensor, int64_t> supervisedLoss(const TrainableLlama& model,
     const auto targets = batch.targets.reshape({-1}).index_select(0, batch.rows);
     if (batch.rows.numel() == 0) // nothing supervised: a zero loss that still has a graph
         return {logits.sum() * 0.0, 0};
-    const auto loss = torch::nn::functional::cross_entropy(logits, targets);
+    const auto loss = at::cross_entropy_loss(logits, targets); // F.cross_entropy, mean reduction
     const auto hits = (logits.argmax(-1) == targets).sum().item<int64_t>();
     return {loss, hits};
 }

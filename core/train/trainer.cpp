@@ -16,7 +16,8 @@
 #include <QRegularExpression>
 #include <cmath>
 #include <thread>
-#include <torch/torch.h>
+#include <ATen/Parallel.h>
+#include <torch/types.h>
 
 namespace kvl {
 

@@ -7,7 +7,7 @@
 #include "train/trainbatch.h"
 
 #include <QElapsedTimer>
-#include <torch/torch.h>
+#include <torch/types.h>
 
 namespace kvl {
 

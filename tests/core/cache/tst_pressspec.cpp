@@ -1,5 +1,5 @@
 // Spec parsing, typed parameters and the kept-mask helpers every press shares.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "cache/keptselection.h"
 #include "cache/pressparams.h"

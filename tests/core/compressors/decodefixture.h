@@ -3,7 +3,7 @@
 // The decode-loop set-up tst_decodingpress and tst_campress share: decode-time presses
 // from the catalog, the tiny random GQA model with its context ids, and the float64
 // decode a tests/reference script writes (checkpoint and expected.json) to compare with.
-#include <torch/torch.h> // before any Qt header: Qt's `slots` macro breaks libtorch's
+#include <torch/types.h> // before any Qt header: Qt's `slots` macro breaks libtorch's
 
 #include "tinygqaconfig.h"
 

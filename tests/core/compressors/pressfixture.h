@@ -2,7 +2,7 @@
 
 // Hand-made compression inputs for the press tests: a ContextCache whose keys, values
 // and window queries the test writes directly, and the model shape that goes with it.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "cache/compressioninput.h"
 #include "model/modelweights.h"
@@ -55,7 +55,7 @@ struct PressFixture
     // Random contents (seeded), for the invariant sweeps.
     void randomize(uint64_t seed)
     {
-        torch::manual_seed(seed);
+        at::manual_seed(seed);
         for (LayerCache& l : cache.layers) {
             l.keys = torch::randn(l.keys.sizes());
             l.keysPreRope = torch::randn(l.keys.sizes());

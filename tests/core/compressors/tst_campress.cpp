@@ -3,7 +3,7 @@
 // draws are certain, the merged values), the draw frequency at a fractional probability,
 // the catalog entry, and the decode loop on a tiny random GQA model (when it compresses,
 // how many it merges, one selection per layer, reproducible draws).
-#include <torch/torch.h> // before any Qt header: Qt's `slots` macro breaks libtorch's
+#include <torch/types.h> // before any Qt header: Qt's `slots` macro breaks libtorch's
 
 #include "decodefixture.h"
 

@@ -3,7 +3,7 @@
 // rule implies for its answer length, cache sizes, evidence kept), its stored mask is the
 // context part of the cache at the end, and the report's `decoding` table reads them.
 // Torch headers first: Qt's `slots` macro breaks them otherwise.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "../run/runfixture.h"
 

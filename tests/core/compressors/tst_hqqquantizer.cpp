@@ -40,7 +40,7 @@ double relativeL2(const at::Tensor& approx, const at::Tensor& exact)
 // tails everywhere: z / sqrt(chi2_2 / 2), chi2_2 = -2 ln U).
 at::Tensor sample(const QString& kind, int64_t rows, uint64_t seed)
 {
-    torch::manual_seed(seed);
+    at::manual_seed(seed);
     const at::Tensor z = torch::randn({rows, 64});
     if (kind == QLatin1String("outlier_channels"))
         return z * torch::where(torch::arange(64) % 16 == 0, 20.0, 1.0).to(torch::kFloat);

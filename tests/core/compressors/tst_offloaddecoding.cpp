@@ -4,7 +4,7 @@
 // top-k index and with the catalogue's quest / yakv (kv_bits 0) / shadowkv (rank >= head
 // dim). The recorded shares are recomputed from what the index returned.
 // torch before any Qt header: Qt's `slots` macro breaks torch's headers.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "cache/pressprefill.h"
 #include "compressors/offloaddecoding.h"

@@ -1,6 +1,6 @@
 // The offloading presses' landmark and retrieval rules (issue 19) on hand-built keys, the
 // budget layout's invariants, and the presses on a real prefill of a random GQA model.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "cache/pressprefill.h"
 #include "common/error.h"
@@ -194,7 +194,7 @@ class TestOffloadRules : public QObject
     {
         QFETCH(int, page);
         QFETCH(int, length);
-        torch::manual_seed(3);
+        at::manual_seed(3);
         const at::Tensor keys = torch::randn({2, length, 8});
         const at::Tensor q = torch::randn({4, 3, 8});
         const offload::ChunkGrid grid = offload::chunkGrid(length, length, page);

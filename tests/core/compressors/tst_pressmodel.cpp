@@ -1,7 +1,7 @@
 // Every press of the catalog on a real prefill of a tiny random-weight GQA model (4
 // query heads over 2 kv-heads): it runs, returns a mask of the right shape, and the
 // engine answers under it.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "cache/keptselection.h"
 #include "cache/pressprefill.h"

@@ -431,7 +431,7 @@ class TestPressRules : public QObject
     void criticalKvGqaProjection()
     {
         PressFixture f(1, 2, 4, 4, 2, 1);
-        torch::manual_seed(3);
+        at::manual_seed(3);
         f.weights.layers[0].o = torch::randn({8, 8});
         f.cache.layers[0].values = torch::randn({2, 4, 2});
         const at::Tensor scores = run(QStringLiteral("criticalkv(knorm)"), f, 0.75).scores;

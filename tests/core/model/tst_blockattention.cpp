@@ -2,7 +2,7 @@
 // pass for the analysis quantities) against a dense reference written here: one plain
 // softmax over the full [queries, context + self keys] score matrix in float64.
 // torch before any Qt header: Qt's `slots` macro breaks torch's headers.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "model/attention.h"
 

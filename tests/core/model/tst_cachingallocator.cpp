@@ -2,7 +2,8 @@
 // freed by one tensor serve the next of their size class, small ones go to libtorch's
 // default allocator, the cap on cached bytes unmaps the least recently freed first,
 // and every engine entry point installs it.
-#include <torch/torch.h> // before Qt: its `slots` macro breaks torch's headers
+#include <ATen/Parallel.h>
+#include <torch/types.h> // before Qt: its `slots` macro breaks torch's headers
 
 #include "model/cachingallocator.h"
 #include "model/engineinfo.h"

@@ -3,7 +3,7 @@
 // forward, a cache with entries physically removed or duplicated, argmax of full
 // forwards), never from the code path under test.
 // torch before any Qt header: Qt's `slots` macro breaks torch's headers.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "common/error.h"
 #include "model/answerdecoder.h"

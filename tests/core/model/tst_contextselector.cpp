@@ -3,7 +3,7 @@
 // Expectations come from the routes the model already had (no selector, a CacheEdit
 // mask, one row at a time), never from the selector path itself.
 // torch before any Qt header: Qt's `slots` macro breaks torch's headers.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "common/error.h"
 #include "model/transformer.h"

@@ -11,7 +11,8 @@
 #include "model/linear.h"
 #include "model/stepbmm.h"
 
-#include <torch/torch.h>
+#include <ATen/Parallel.h>
+#include <torch/types.h>
 
 #include <QtTest>
 

@@ -1,7 +1,8 @@
 // flushDenormals: subnormal floats become zero on every intra-op thread, not only on
 // the calling one (the mode is per thread).
 // Torch headers first: Qt's `slots` macro breaks them otherwise.
-#include <torch/torch.h>
+#include <ATen/Parallel.h>
+#include <torch/types.h>
 
 #include "model/engineinfo.h"
 

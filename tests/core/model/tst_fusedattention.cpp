@@ -2,7 +2,7 @@
 // against blockAttention's generic path; its exp against std::exp; and the dispatch:
 // inference on one sequence without context takes the fused kernel, training does not.
 // torch before any Qt header: Qt's `slots` macro breaks torch's headers.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "model/attention.h"
 #include "model/fusedattention.h"

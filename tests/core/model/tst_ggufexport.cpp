@@ -7,7 +7,7 @@
 // and its next-token probabilities match the engine's on the same ids: tiny random
 // models with weights large enough that attention and RoPE shape the answer, and the
 // trained bundled model.
-#include <torch/torch.h> // before Qt: its `slots` macro breaks torch's headers
+#include <torch/types.h> // before Qt: its `slots` macro breaks torch's headers
 
 #include "llamacppavailable.h"
 

@@ -2,7 +2,7 @@
 // float64 reference (tests/reference/make_model_fixtures.py, written from the Hugging
 // Face formulas), and the loader's errors on broken checkpoints.
 // torch before any Qt header: Qt's `slots` macro breaks torch's headers.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "common/error.h"
 #include "model/transformer.h"

@@ -2,7 +2,7 @@
 // are the memory map itself, kvl::linear widens them exactly (whole or in row blocks),
 // logits equal the float32 path, bf16 products stay within 1e-2 of it, and a compute
 // dtype the machine lacks is an error naming the weights file.
-#include <torch/torch.h> // before Qt: its `slots` macro breaks torch's headers
+#include <torch/types.h> // before Qt: its `slots` macro breaks torch's headers
 
 #include "checkpoint/checkpointdir.h"
 #include "checkpoint/halfconvert.h"
@@ -227,7 +227,7 @@ class TestResidentWeights : public QObject
     {
         QFETCH(int, type);
         QFETCH(qint64, workspace);
-        torch::manual_seed(1);
+        at::manual_seed(1);
         const at::Tensor weight = at::randn({37, 20}).to(at::ScalarType(type));
         const at::Tensor x = at::randn({3, 5, 20});
         const at::Tensor bias = at::randn({37});

@@ -4,7 +4,7 @@
 // past 1024 levels), tokenizer_config.json and chat messages through common/jsonloads
 // (past kJsonLoadsMaxDepth), press specs through cache/pressspec (past kMaxPressNesting).
 // Torch headers first: Qt's `slots` macro breaks them otherwise.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "cache/pressspec.h"
 #include "checkpoint/hfconfigreader.h"

@@ -5,7 +5,7 @@
 // from the stored map and the sample's evidence spans (equal up to the map's byte
 // quantisation).
 // Torch headers first: Qt's `slots` macro breaks them otherwise.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "runfixture.h"
 

@@ -6,7 +6,7 @@
 // BLAS's rounding cannot flip the verdict) and far above an untrained model's 0; a
 // weaker checkpoint, or an engine change that breaks it, fails here.
 // Torch headers first: Qt's `slots` macro breaks them otherwise.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "checkpoint/checkpointdir.h"
 #include "checkpoint/modellocator.h"

@@ -5,7 +5,7 @@
 // interventions that change nothing, a refused resume with another spec or other sample
 // texts (and a refused merge of such runs), cancellation.
 // Torch headers first: Qt's `slots` macro breaks them otherwise.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "runfixture.h"
 

@@ -1,7 +1,7 @@
 // assembleLengthGroups: a step's sequences split by length into batches that pad the
 // fewest tokens, every sequence and every supervised target kept exactly once.
 // Torch headers first: Qt's `slots` macro breaks them otherwise.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "train/trainbatch.h"
 

@@ -1,7 +1,7 @@
 // The trainer: a few steps lower the loss, an interrupted run resumes bit-identically,
 // and its checkpoints are read by the engine's normal loader with the same logits.
 // Torch headers first: Qt's `slots` macro breaks them otherwise.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "common/error.h"
 #include "common/jsonio.h"
@@ -432,7 +432,7 @@ class TestTrainer : public QObject
         const torch::Tensor ids = torch::tensor(std::vector<int64_t>{0, 17, 42, 99, 5, 260, 3})
                                       .unsqueeze(0);
         {
-            torch::NoGradGuard noGrad;
+            at::NoGradGuard noGrad;
             const double diff = (grown.forward(ids) - source.forward(ids)).abs().max().item<double>();
             QVERIFY2(diff < 1e-5, qPrintable(QString::number(diff)));
             // The new layers are not copies: their q projections are fresh.
@@ -619,7 +619,7 @@ class TestTrainer : public QObject
         const auto engine = Transformer::load(checkpoint);
         const TrainableLlama trained = TrainableLlama::load(checkpoint);
         const std::vector<int> ids{0, 17, 42, 99, 5, 260, 3, 77};
-        torch::NoGradGuard noGrad;
+        at::NoGradGuard noGrad;
         const auto a = engine->forward(ids);
         const auto b = trained.forward(
             torch::tensor(std::vector<int64_t>(ids.begin(), ids.end())).unsqueeze(0))[0];

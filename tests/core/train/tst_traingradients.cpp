@@ -4,7 +4,7 @@
 // blocks or bends a gradient (an in-place op, a detached tensor, a wrong mask) would
 // train a different model than the one it runs. Every parameter is checked.
 // Torch headers first: Qt's `slots` macro breaks them otherwise.
-#include <torch/torch.h>
+#include <torch/types.h>
 
 #include "common/jsonio.h"
 #include "train/trainablellama.h"
