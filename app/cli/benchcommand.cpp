@@ -13,8 +13,8 @@
 #include "common/presslist.h"
 #include "compressors/pressbenchmark.h"
 #include "model/benchmark.h"
-#include "model/blassumorder.h"
 #include "model/blaskernels.h"
+#include "model/blassumorder.h"
 #include "model/cachingallocator.h"
 #include "model/engineinfo.h"
 #include "model/fusedattention.h"
@@ -497,7 +497,7 @@ int runBench(const QStringList& args)
 }
 
 const CommandRegistrar
-    registrar("bench", "matmul peak, bandwidth, prefill and decode rates (JSON with --json)",
-              &runBench);
+    benchCommand("bench", "matmul peak, bandwidth, prefill and decode rates (JSON with --json)",
+                 &runBench);
 } // namespace
 } // namespace kvl::cli

@@ -212,7 +212,8 @@ int runChatRender(const QStringList& args)
     return 0;
 }
 
-const CommandRegistrar
-    registrar("chat-render", "render a conversation with a model's chat template", &runChatRender);
+const CommandRegistrar chatRenderCommand("chat-render",
+                                         "render a conversation with a model's chat template",
+                                         &runChatRender);
 } // namespace
 } // namespace kvl::cli

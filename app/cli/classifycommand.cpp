@@ -49,8 +49,8 @@ int runClassify(const QStringList& args)
     }
     return 0;
 }
-const CommandRegistrar registrar("classify",
-                                 "apply the failure-signature rules to a CSV/JSONL of row metrics",
-                                 &runClassify);
+const CommandRegistrar
+    classifyCommand("classify", "apply the failure-signature rules to a CSV/JSONL of row metrics",
+                    &runClassify);
 } // namespace
 } // namespace kvl::cli

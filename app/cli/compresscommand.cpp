@@ -189,9 +189,9 @@ int runCompress(const QStringList& args)
     return 0;
 }
 
-const CommandRegistrar registrar("compress",
-                                 "compress one sample with a press at a ratio; write the kept mask",
-                                 &runCompress);
+const CommandRegistrar
+    compressCommand("compress", "compress one sample with a press at a ratio; write the kept mask",
+                    &runCompress);
 
 } // namespace
 } // namespace kvl::cli

@@ -137,8 +137,8 @@ int runDemo(const QStringList& args)
     return 0;
 }
 
-const CommandRegistrar registrar("demo", "quick demo sweep on the bundled model, then its report",
-                                 &runDemo);
+const CommandRegistrar demoCommand("demo", "quick demo sweep on the bundled model, then its report",
+                                   &runDemo);
 
 } // namespace
 } // namespace kvl::cli

@@ -187,8 +187,8 @@ int runEval(const QStringList& args)
     return 0;
 }
 
-const CommandRegistrar registrar("eval", "FullCache score of a model on fresh samples of a suite",
-                                 &runEval);
+const CommandRegistrar evalCommand("eval", "FullCache score of a model on fresh samples of a suite",
+                                   &runEval);
 
 } // namespace
 } // namespace kvl::cli

@@ -96,7 +96,7 @@ int runForward(const QStringList& args)
     return 0;
 }
 
-const CommandRegistrar registrar("forward", "logits of every position of an id list (safetensors)",
-                                 &runForward);
+const CommandRegistrar
+    forwardCommand("forward", "logits of every position of an id list (safetensors)", &runForward);
 } // namespace
 } // namespace kvl::cli

@@ -78,7 +78,8 @@ int runGenerate(const QStringList& args)
     return 0;
 }
 
-const CommandRegistrar
-    registrar("generate", "greedy FullCache answer to a question after a context", &runGenerate);
+const CommandRegistrar generateCommand("generate",
+                                       "greedy FullCache answer to a question after a context",
+                                       &runGenerate);
 } // namespace
 } // namespace kvl::cli

@@ -130,8 +130,9 @@ int runHeads(const QStringList& args)
     return 0;
 }
 
-const CommandRegistrar
-    registrar("heads", "attention on evidence per layer and kv-head (retrieval heads)", &runHeads);
+const CommandRegistrar headsCommand("heads",
+                                    "attention on evidence per layer and kv-head (retrieval heads)",
+                                    &runHeads);
 
 } // namespace
 } // namespace kvl::cli

@@ -18,7 +18,9 @@ QString formatList()
 {
     QStringList lines;
     for (const RunImportFormat& f : runImportFormats())
-        lines << QStringLiteral("  %1%2").arg(QString::fromLatin1(f.name), -14).arg(QString::fromUtf8(f.summary));
+        lines << QStringLiteral("  %1%2")
+                     .arg(QString::fromLatin1(f.name), -14)
+                     .arg(QString::fromUtf8(f.summary));
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -35,7 +37,8 @@ int runImportRun(const QStringList& args)
     const QCommandLineOption formatOption(QStringLiteral("format"),
                                           QStringLiteral("source format (--list names them)"),
                                           QStringLiteral("NAME"));
-    const QCommandLineOption outOption(QStringLiteral("out"), QStringLiteral("run file to write (new)"),
+    const QCommandLineOption outOption(QStringLiteral("out"),
+                                       QStringLiteral("run file to write (new)"),
                                        QStringLiteral("RUN.kvl"));
     const QCommandLineOption listOption(QStringLiteral("list"), QStringLiteral("name the formats"));
     parser.addOption(formatOption);
@@ -79,9 +82,10 @@ int runImportRun(const QStringList& args)
         printError(QStringLiteral("import-run: not in the source: %1").arg(m));
     return 0;
 }
-const CommandRegistrar registrar("import-run",
-                                 "import results made elsewhere (KVDiagnosis, kvpress, rows) "
-                                 "as a run file",
-                                 &runImportRun);
+const CommandRegistrar
+    importRunCommand("import-run",
+                     "import results made elsewhere (KVDiagnosis, kvpress, rows) "
+                     "as a run file",
+                     &runImportRun);
 } // namespace
 } // namespace kvl::cli

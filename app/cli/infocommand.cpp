@@ -111,7 +111,7 @@ int runInfo(const QStringList& args)
     return 0;
 }
 
-const CommandRegistrar registrar("info", "describe a model directory (sizes, parameters) as JSON",
-                                 &runInfo);
+const CommandRegistrar infoCommand("info", "describe a model directory (sizes, parameters) as JSON",
+                                   &runInfo);
 } // namespace
 } // namespace kvl::cli

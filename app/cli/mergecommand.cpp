@@ -38,6 +38,6 @@ int runMerge(const QStringList& args)
                {QStringLiteral("status"), merged.runInfo().status}});
     return 0;
 }
-const CommandRegistrar registrar("merge", "merge shard run files into one (--out)", &runMerge);
+const CommandRegistrar mergeCommand("merge", "merge shard run files into one (--out)", &runMerge);
 } // namespace
 } // namespace kvl::cli

@@ -60,8 +60,8 @@ int runPresses(const QStringList& args)
     return 0;
 }
 
-const CommandRegistrar registrar("presses", "list the compressors with parameters and rules",
-                                 &runPresses);
+const CommandRegistrar pressesCommand("presses", "list the compressors with parameters and rules",
+                                      &runPresses);
 
 } // namespace
 } // namespace kvl::cli

@@ -100,9 +100,8 @@ int runRandomModel(const QStringList& args)
     return 0;
 }
 
-const CommandRegistrar
-    registrar("random-model",
-              "a model directory of random weights (F32, F16 or BF16; safetensors or GGUF)",
-              &runRandomModel);
+const CommandRegistrar randomModelCommand(
+    "random-model", "a model directory of random weights (F32, F16 or BF16; safetensors or GGUF)",
+    &runRandomModel);
 } // namespace
 } // namespace kvl::cli

@@ -56,6 +56,7 @@ int runReport(const QStringList& args)
                    parser.isSet(allTablesOption) ? EmptyTables::Print : EmptyTables::Omit);
     return 0;
 }
-const CommandRegistrar registrar("report", "print a run's report (text, csv or json)", &runReport);
+const CommandRegistrar reportCommand("report", "print a run's report (text, csv or json)",
+                                     &runReport);
 } // namespace
 } // namespace kvl::cli

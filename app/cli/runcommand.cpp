@@ -236,7 +236,7 @@ int runRun(const QStringList& args)
 }
 
 const CommandRegistrar
-    registrar("run", "run a sweep (FullCache + compressors x ratios) into a run file", &runRun);
+    runCommand("run", "run a sweep (FullCache + compressors x ratios) into a run file", &runRun);
 
 } // namespace
 } // namespace kvl::cli

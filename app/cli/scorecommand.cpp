@@ -77,7 +77,7 @@ int runScore(const QStringList& args)
     return 0;
 }
 
-const CommandRegistrar registrar("score", "score model predictions of a task-suite JSONL file",
-                                 &runScore);
+const CommandRegistrar scoreCommand("score", "score model predictions of a task-suite JSONL file",
+                                    &runScore);
 } // namespace
 } // namespace kvl::cli

@@ -44,28 +44,6 @@ std::pair<std::unique_ptr<Tokenizer>, QString> tokenizerFrom(const QCommandLineP
     return {loadTokenizer(path), path};
 }
 
-int intOption(const QCommandLineParser& parser, const QCommandLineOption& option, int minimum)
-{
-    bool ok = false;
-    const int value = parser.value(option).toInt(&ok);
-    if (!ok || value < minimum)
-        throw Error(QStringLiteral("--%1 expects an integer >= %2, got '%3'")
-                        .arg(option.names().first())
-                        .arg(minimum)
-                        .arg(parser.value(option)));
-    return value;
-}
-
-std::uint64_t seedOption(const QCommandLineParser& parser, const QCommandLineOption& option)
-{
-    bool ok = false;
-    const qulonglong seed = parser.value(option).toULongLong(&ok);
-    if (!ok)
-        throw Error(QStringLiteral("--seed expects a non-negative integer, got '%1'")
-                        .arg(parser.value(option)));
-    return seed;
-}
-
 // "MIN:MAX", or "N" for exactly N tokens.
 std::pair<int, int> tokenRange(const QString& text)
 {
@@ -81,7 +59,7 @@ std::pair<int, int> tokenRange(const QString& text)
     return {lo, hi};
 }
 
-int runGenerate(const QStringList& args)
+int runTasksGenerate(const QStringList& args)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -114,8 +92,8 @@ int runGenerate(const QStringList& args)
     TaskOptions options;
     std::tie(options.minTokens, options.maxTokens) = tokenRange(parser.value(tokens));
     options.variant = parser.value(variant);
-    const std::vector<Sample> samples = generator->generateMany(
-        *tokenizer, options, seedOption(parser, seed), intOption(parser, n, 1));
+    const std::vector<Sample> samples =
+        generator->generateMany(*tokenizer, options, seedOption(parser), intOption(parser, "n", 1));
     writeSamples(parser.value(out), samples);
 
     double total = 0;
@@ -229,7 +207,7 @@ int runCorpus(const QStringList& args)
     parser.process(args);
     if (!parser.isSet(out))
         throw Error(QStringLiteral("tasks corpus needs --out"));
-    const QStringList lines = taskCorpusLines(intOption(parser, n, 1), seedOption(parser, seed));
+    const QStringList lines = taskCorpusLines(intOption(parser, "n", 1), seedOption(parser));
     writeFileAtomically(parser.value(out),
                         (lines.join(QLatin1Char('\n')) + QLatin1Char('\n')).toUtf8());
     printJson(
@@ -305,7 +283,7 @@ int runTasks(const QStringList& args)
     QStringList sub = args.mid(2);
     sub.prepend(args[0] + QLatin1Char(' ') + args[1]);
     if (args[1] == QLatin1String("generate"))
-        return runGenerate(sub);
+        return runTasksGenerate(sub);
     if (args[1] == QLatin1String("list"))
         return runList(sub);
     if (args[1] == QLatin1String("validate"))
@@ -318,7 +296,7 @@ int runTasks(const QStringList& args)
     return 2;
 }
 
-const CommandRegistrar registrar("tasks", "generate, list, validate, import task-suite JSONL files",
-                                 &runTasks);
+const CommandRegistrar
+    tasksCommand("tasks", "generate, list, validate, import task-suite JSONL files", &runTasks);
 } // namespace
 } // namespace kvl::cli

@@ -233,7 +233,7 @@ int runTokenize(const QStringList& args)
     return 0;
 }
 
-const CommandRegistrar registrar("tokenize", "encode text to ids / decode ids to text (JSON)",
-                                 &runTokenize);
+const CommandRegistrar tokenizeCommand("tokenize", "encode text to ids / decode ids to text (JSON)",
+                                       &runTokenize);
 } // namespace
 } // namespace kvl::cli

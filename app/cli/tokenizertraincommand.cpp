@@ -85,8 +85,8 @@ int runTokenizerTrain(const QStringList& args)
     return 0;
 }
 
-const CommandRegistrar registrar("tokenizer-train",
-                                 "learn a byte-level BPE tokenizer.json from a corpus",
-                                 &runTokenizerTrain);
+const CommandRegistrar tokenizerTrainCommand("tokenizer-train",
+                                             "learn a byte-level BPE tokenizer.json from a corpus",
+                                             &runTokenizerTrain);
 } // namespace
 } // namespace kvl::cli

@@ -131,10 +131,9 @@ int runTrain(const QStringList& args)
             tokenizer.isEmpty() ? out : tokenizer,
             QStringLiteral("no tokenizer: train one first with kvlens-cli tokenizer-train"));
 
-    Trainer trainer(
-        spec, out, tokenizer,
-        makeSuiteSequenceFn(std::shared_ptr<const Tokenizer>(loadTokenizer(tokenizer)),
-                            spec.model.maxPosition));
+    Trainer trainer(spec, out, tokenizer,
+                    makeSuiteSequenceFn(std::shared_ptr<const Tokenizer>(loadTokenizer(tokenizer)),
+                                        spec.model.maxPosition));
     trainer.setProgressCallback([](const QJsonObject& o) { printJson(o); });
     trainer.setCheckpointEvaluator(&evaluateCheckpoint);
     g_trainer = &trainer;
@@ -149,8 +148,8 @@ int runTrain(const QStringList& args)
     return 0;
 }
 
-const CommandRegistrar registrar("train", "train the bundled model by a curriculum spec",
-                                 &runTrain);
+const CommandRegistrar trainCommand("train", "train the bundled model by a curriculum spec",
+                                    &runTrain);
 
 } // namespace
 } // namespace kvl::cli

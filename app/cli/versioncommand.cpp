@@ -18,7 +18,7 @@ int runVersion(const QStringList&)
                {QStringLiteral("blas_core"), blasCoreName()}});
     return 0;
 }
-const CommandRegistrar registrar("version", "print the tool version and BLAS as JSON",
-                                 &runVersion);
+const CommandRegistrar versionCommand("version", "print the tool version and BLAS as JSON",
+                                      &runVersion);
 } // namespace
 } // namespace kvl::cli

@@ -16,7 +16,7 @@
 namespace kvl {
 
 namespace {
-constexpr int kMaxTextColumnWidth = 180; // pixels: three lists share the width
+constexpr int kListColumnWidth = 180; // pixels: three lists share the width
 } // namespace
 
 OverlapLists::OverlapLists(QWidget* parent)
@@ -117,8 +117,8 @@ void OverlapLists::setRows(double ratio, const QString& a, const QString& b,
         m_models[i]->setRows(lists[i]);
         m_views[i]->resizeColumnsToContents();
         for (int column : {int(ResultRowsModel::AnswerColumn), int(ResultRowsModel::GoldColumn)})
-            m_views[i]->setColumnWidth(
-                column, std::min(m_views[i]->columnWidth(column), kMaxTextColumnWidth));
+            m_views[i]->setColumnWidth(column,
+                                       std::min(m_views[i]->columnWidth(column), kListColumnWidth));
     }
 }
 

@@ -11,9 +11,9 @@
 namespace kvl {
 
 namespace {
-constexpr int kMaxTextColumnWidth = 260; // pixels
-constexpr int kPreferredRows = 6;        // rows above the fold the dock asks for
-constexpr int kMinimumRows = 5;          // and the fewest it shows
+constexpr int kRowsTextColumnWidth = 260; // pixels
+constexpr int kPreferredRows = 6;         // rows above the fold the dock asks for
+constexpr int kMinimumRows = 5;           // and the fewest it shows
 } // namespace
 
 RowsPanel::RowsPanel(QWidget* parent)
@@ -57,10 +57,10 @@ void RowsPanel::setRows(const QString& title, QVector<ResultRow> rows)
     m_view->resizeColumnsToContents();
     // A long (often runaway) answer would push the gold and the metrics out of view;
     // the full text is in the tooltip.
-    for (int column : {int(ResultRowsModel::AnswerColumn),
-                       int(ResultRowsModel::FullCacheAnswerColumn),
-                       int(ResultRowsModel::GoldColumn)})
-        m_view->setColumnWidth(column, std::min(m_view->columnWidth(column), kMaxTextColumnWidth));
+    for (int column :
+         {int(ResultRowsModel::AnswerColumn), int(ResultRowsModel::FullCacheAnswerColumn),
+          int(ResultRowsModel::GoldColumn)})
+        m_view->setColumnWidth(column, std::min(m_view->columnWidth(column), kRowsTextColumnWidth));
     m_title->setText(title);
 }
 

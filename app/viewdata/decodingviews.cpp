@@ -1,19 +1,13 @@
 #include "decodingviews.h"
 
+#include "viewdatashared.h"
+
 #include "meanpoint.h"
 #include "store/decodingsteps.h"
 
 #include <QCoreApplication>
 
 namespace kvl {
-
-namespace {
-QString tr(const char* text)
-{
-    // lupdate files a namespace-level tr() under the namespace: look it up there.
-    return QCoreApplication::translate("kvl", text);
-}
-} // namespace
 
 RatioCurves decodingEvidenceCurves(const std::vector<DecodingConfigSteps>& configs)
 {

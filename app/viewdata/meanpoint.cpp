@@ -1,5 +1,7 @@
 #include "meanpoint.h"
 
+#include "viewdatashared.h"
+
 #include "diagnose/wilsoninterval.h"
 
 #include <algorithm>
@@ -10,7 +12,6 @@ namespace kvl {
 
 void appendMeanPoint(RatioCurve& curve, double x, const MeanCell& cell)
 {
-    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
     const qint64 n = qint64(cell.values.size());
     double sum = 0.0;
     for (double v : cell.values)

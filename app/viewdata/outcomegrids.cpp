@@ -1,5 +1,7 @@
 #include "outcomegrids.h"
 
+#include "viewdatashared.h"
+
 #include "store/runreader.h"
 
 #include <QCoreApplication>
@@ -13,13 +15,6 @@
 namespace kvl {
 
 namespace {
-QString tr(const char* text, int n = -1)
-{
-    // lupdate files a namespace-level tr() under the namespace: look it up there.
-    return QCoreApplication::translate("kvl", text, nullptr, n);
-}
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 bool sameRatio(double a, double b)
 {

@@ -1,5 +1,7 @@
 #include "retrievalviews.h"
 
+#include "viewdatashared.h"
+
 #include "meanpoint.h"
 
 #include "common/error.h"
@@ -18,13 +20,6 @@
 namespace kvl {
 
 namespace {
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-QString tr(const char* text)
-{
-    // lupdate files a namespace-level tr() under the namespace: look it up there.
-    return QCoreApplication::translate("kvl", text);
-}
 
 QString landmarkOf(const QJsonObject& retrieval)
 {

@@ -1,5 +1,7 @@
 #include "storerunloader.h"
 
+#include "viewdatashared.h"
+
 #include "diagnose/attentionsummary.h"
 #include "diagnose/failureoverlap.h"
 #include "diagnose/wilsoninterval.h"
@@ -12,9 +14,9 @@
 #include "storepolicy.h"
 
 #include <QCoreApplication>
-#include <QJsonArray>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QJsonArray>
 
 #include <algorithm>
 #include <cmath>
@@ -26,7 +28,6 @@ namespace kvl {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Masks averaged into the eviction map at most (a 36-layer, 32k-token mask is ~10 MB
 // unpacked, and the map is rebuilt whenever a sweep commits a sample).
 constexpr int kMaxAveragedMasks = 256;

@@ -1,5 +1,6 @@
 #include "chattemplate/jinjabudget.h"
 
+#include "chattemplate/jinjaerror.h"
 #include "chattemplate/jinjalimits.h"
 #include "common/error.h"
 
@@ -44,7 +45,7 @@ RenderBudget* RenderBudget::current()
 
 void RenderBudget::exceeded(const QString& what) const
 {
-    throw Error(QStringLiteral("chat template line %1: %2").arg(m_line).arg(what));
+    fail(m_line, what);
 }
 
 void RenderBudget::chargeWork(qint64 steps)

@@ -12,11 +12,6 @@
 
 namespace kvl::jinja {
 
-void fail(int line, const QString& what)
-{
-    throw Error(QStringLiteral("chat template line %1: %2").arg(line).arg(what));
-}
-
 const Value* CallArgs::find(int index, const char* name) const
 {
     for (const auto& [k, v] : keywords)

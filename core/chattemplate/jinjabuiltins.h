@@ -1,5 +1,6 @@
 #pragma once
 
+#include "chattemplate/jinjaerror.h"
 #include "chattemplate/jinjavalue.h"
 
 #include <QDateTime>
@@ -22,7 +23,6 @@ struct CallArgs
     void allow(int maxPositional, std::initializer_list<const char*> names) const;
 };
 
-[[noreturn]] void fail(int line, const QString& what);
 
 // obj.name: a dict key, a string/dict/list method bound to obj, or Undefined.
 Value attribute(const Value& obj, const QString& name, int line);

@@ -1,15 +1,11 @@
 #include "chattemplate/jinjalexer.h"
 
+#include "chattemplate/jinjaerror.h"
 #include "chattemplate/jinjapython.h"
 #include "common/error.h"
 
 namespace kvl::jinja {
 namespace {
-
-[[noreturn]] void fail(int line, const QString& what)
-{
-    throw Error(QStringLiteral("chat template line %1: %2").arg(line).arg(what));
-}
 
 bool isPySpace(QChar c)
 {

@@ -1,5 +1,6 @@
 #include "chattemplate/jinjaparser.h"
 
+#include "chattemplate/jinjaerror.h"
 #include "chattemplate/jinjalimits.h"
 #include "common/error.h"
 
@@ -68,7 +69,7 @@ class Parser
 
     [[noreturn]] void fail(const QString& what) const
     {
-        throw Error(QStringLiteral("chat template line %1: %2").arg(cur().line).arg(what));
+        jinja::fail(cur().line, what);
     }
 
     QString describe(const Token& t) const

@@ -46,7 +46,7 @@ class AdaKvPress : public Press
     QString m_spec;
 };
 
-std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
+std::unique_ptr<Press> makeAdaKv(const PressSpec& spec, const PressCatalog& catalog)
 {
     PressParams p(spec);
     const double alpha = p.real(QStringLiteral("alpha_safeguard"), kAlphaSafeguard, 0.0, 1.0);
@@ -69,7 +69,7 @@ PressEntry adaKvEntry()
             .inner = QStringLiteral("scorer"),
             .params = {{QStringLiteral("alpha_safeguard"), QString::number(kAlphaSafeguard),
                         QStringLiteral("share of the uniform budget every head keeps")}},
-            .makePress = &make};
+            .makePress = &makeAdaKv};
 }
 
 } // namespace kvl

@@ -90,7 +90,7 @@ class BlockPress : public Press
     QString m_spec;
 };
 
-std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
+std::unique_ptr<Press> makeBlock(const PressSpec& spec, const PressCatalog& catalog)
 {
     PressParams p(spec);
     const int block = p.integer(QStringLiteral("block"), kBlock, 1, 1 << 24);
@@ -114,7 +114,7 @@ PressEntry blockEntry()
             .inner = QStringLiteral("scorer"),
             .params = {{QStringLiteral("block"), QString::number(kBlock),
                         QStringLiteral("block size")}},
-            .makePress = &make};
+            .makePress = &makeBlock};
 }
 
 } // namespace kvl

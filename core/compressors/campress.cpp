@@ -14,20 +14,20 @@
 namespace kvl {
 namespace {
 
-constexpr int kInterval = 512;   // kvpress compression_interval
-constexpr int kTarget = 0;       // kvpress target_size is 2048; 0 here: int(T(1 - r))
-constexpr int kBuffer = 256;     // kvpress hidden_states_buffer_size
-constexpr int kMergeBudget = 32; // kvpress merge_budget
-constexpr int kSeed = 0;         // kvpress draws unseeded; KVLens fixes it (reproducible runs)
+constexpr int kCamInterval = 512; // kvpress compression_interval
+constexpr int kCamTarget = 0;     // kvpress target_size is 2048; 0 here: int(T(1 - r))
+constexpr int kCamBuffer = 256;   // kvpress hidden_states_buffer_size
+constexpr int kMergeBudget = 32;  // kvpress merge_budget
+constexpr int kCamSeed = 0;       // kvpress draws unseeded; KVLens fixes it (reproducible runs)
 
-std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
+std::unique_ptr<Press> makeCam(const PressSpec& spec, const PressCatalog& catalog)
 {
     PressParams p(spec);
-    const int interval = p.integer(QStringLiteral("interval"), kInterval, 1, 1 << 30);
-    const int target = p.integer(QStringLiteral("target"), kTarget, 0, 1 << 30);
-    const int buffer = p.integer(QStringLiteral("buffer"), kBuffer, 0, 1 << 20);
+    const int interval = p.integer(QStringLiteral("interval"), kCamInterval, 1, 1 << 30);
+    const int target = p.integer(QStringLiteral("target"), kCamTarget, 0, 1 << 30);
+    const int buffer = p.integer(QStringLiteral("buffer"), kCamBuffer, 0, 1 << 20);
     const int budget = p.integer(QStringLiteral("merge_budget"), kMergeBudget, 1, 1 << 20);
-    const int seed = p.integer(QStringLiteral("seed"), kSeed, 0, 1 << 30);
+    const int seed = p.integer(QStringLiteral("seed"), kCamSeed, 0, 1 << 30);
     p.finish();
     auto scorer = catalog.innerScorer(spec, QStringLiteral("knorm"));
     const QString canonical = p.canonical(scorer->spec());
@@ -55,23 +55,23 @@ PressEntry camEntry()
             "prefill left whole"),
         .inner = QStringLiteral("scorer (optional)"),
         .params =
-            {{QStringLiteral("interval"), QString::number(kInterval),
+            {{QStringLiteral("interval"), QString::number(kCamInterval),
               QStringLiteral(
                   "forwards after the context between two compressions (kvpress "
                   "compression_interval); counts on while the cache is under the target")},
-             {QStringLiteral("target"), QString::number(kTarget),
+             {QStringLiteral("target"), QString::number(kCamTarget),
               QStringLiteral("entries per layer and head after a compression (kvpress target_size, "
                              "2048 there); 0: int(T(1-r)) of the context")},
-             {QStringLiteral("buffer"), QString::number(kBuffer),
+             {QStringLiteral("buffer"), QString::number(kCamBuffer),
               QStringLiteral("forwards whose queries the scorer reads (kvpress "
                              "hidden_states_buffer_size)")},
              {QStringLiteral("merge_budget"), QString::number(kMergeBudget),
               QStringLiteral("kept entries after an evicted one that share its value (kvpress "
                              "merge_budget)")},
-             {QStringLiteral("seed"), QString::number(kSeed),
+             {QStringLiteral("seed"), QString::number(kCamSeed),
               QStringLiteral("seed of the merge draws, mixed with the sample's context length and "
                              "question")}},
-        .makePress = &make};
+        .makePress = &makeCam};
 }
 
 } // namespace kvl

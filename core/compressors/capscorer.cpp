@@ -15,10 +15,10 @@
 namespace kvl {
 namespace {
 
-constexpr double kTau = 5.0;          // kvpress tau
-constexpr int kFuturePositions = 512; // kvpress n_future_positions
-constexpr int kSinks = 4;             // kvpress n_sink
-constexpr double kEpsilon = 1e-6;     // kvpress epsilon
+constexpr double kTau = 5.0;             // kvpress tau
+constexpr int kCapFuturePositions = 512; // kvpress n_future_positions
+constexpr int kCapSinks = 4;             // kvpress n_sink
+constexpr double kCapEpsilon = 1e-6;     // kvpress epsilon
 
 class CapScorer : public Scorer
 {
@@ -87,14 +87,14 @@ class CapScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Scorer> makeCap(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
     const double tau = p.real(QStringLiteral("tau"), kTau, 0.0, 1e6);
     const int future =
-        p.integer(QStringLiteral("n_future_positions"), kFuturePositions, 1, 1 << 20);
-    const int sinks = p.integer(QStringLiteral("n_sink"), kSinks, 0, 1 << 20);
-    const double eps = p.real(QStringLiteral("epsilon"), kEpsilon, 0.0, 1.0);
+        p.integer(QStringLiteral("n_future_positions"), kCapFuturePositions, 1, 1 << 20);
+    const int sinks = p.integer(QStringLiteral("n_sink"), kCapSinks, 0, 1 << 20);
+    const double eps = p.real(QStringLiteral("epsilon"), kCapEpsilon, 0.0, 1.0);
     p.finish();
     return std::make_unique<CapScorer>(tau, future, sinks, eps, p.canonical());
 }
@@ -113,13 +113,13 @@ PressEntry capEntry()
                 "over the GQA group; first n_sink kept (max + 1)"),
             .params = {{QStringLiteral("tau"), QString::number(kTau),
                         QStringLiteral("temperature of the query-key alignment weights")},
-                       {QStringLiteral("n_future_positions"), QString::number(kFuturePositions),
+                       {QStringLiteral("n_future_positions"), QString::number(kCapFuturePositions),
                         QStringLiteral("future positions the anchor's RoPE is averaged over")},
-                       {QStringLiteral("n_sink"), QString::number(kSinks),
+                       {QStringLiteral("n_sink"), QString::number(kCapSinks),
                         QStringLiteral("initial entries kept")},
-                       {QStringLiteral("epsilon"), QString::number(kEpsilon),
+                       {QStringLiteral("epsilon"), QString::number(kCapEpsilon),
                         QStringLiteral("added to w inside the capacity matrix")}},
-            .makeScorer = &make};
+            .makeScorer = &makeCap};
 }
 
 } // namespace kvl

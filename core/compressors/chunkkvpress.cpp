@@ -11,7 +11,7 @@
 namespace kvl {
 namespace {
 
-constexpr int kChunk = 20; // kvpress chunk_length
+constexpr int kChunkKvChunk = 20; // kvpress chunk_length
 
 class ChunkKvPress : public Press
 {
@@ -63,10 +63,10 @@ class ChunkKvPress : public Press
     QString m_spec;
 };
 
-std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
+std::unique_ptr<Press> makeChunkKv(const PressSpec& spec, const PressCatalog& catalog)
 {
     PressParams p(spec);
-    const int chunk = p.integer(QStringLiteral("chunk"), kChunk, 1, 1 << 20);
+    const int chunk = p.integer(QStringLiteral("chunk"), kChunkKvChunk, 1, 1 << 20);
     p.finish();
     auto scorer = catalog.innerScorer(spec);
     const QString canonical = p.canonical(scorer->spec());
@@ -84,9 +84,9 @@ PressEntry chunkKvEntry()
                 "inner scores summed over heads; the best int(chunks(1-r)) chunks kept "
                 "by every head (arXiv:2502.00299; kvpress chunkkv_press.py)"),
             .inner = QStringLiteral("scorer"),
-            .params = {{QStringLiteral("chunk"), QString::number(kChunk),
+            .params = {{QStringLiteral("chunk"), QString::number(kChunkKvChunk),
                         QStringLiteral("chunk length")}},
-            .makePress = &make};
+            .makePress = &makeChunkKv};
 }
 
 } // namespace kvl

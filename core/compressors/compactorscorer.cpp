@@ -13,10 +13,10 @@
 namespace kvl {
 namespace {
 
-constexpr int kSinkStart = 8; // kvpress sink_size_start
-constexpr int kSinkEnd = 4;   // kvpress sink_size_end
-constexpr int kChunk = 256;   // kvpress chunk_size
-constexpr int kSketch = 48;   // kvpress sketch_dimension
+constexpr int kSinkStart = 8;        // kvpress sink_size_start
+constexpr int kSinkEnd = 4;          // kvpress sink_size_end
+constexpr int kCompactorChunk = 256; // kvpress chunk_size
+constexpr int kCompactorSketch = 48; // kvpress sketch_dimension
 
 class CompactorScorer : public Scorer
 {
@@ -65,13 +65,13 @@ class CompactorScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Scorer> makeCompactor(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
     const int start = p.integer(QStringLiteral("sink_size_start"), kSinkStart, 0, 1 << 20);
     const int end = p.integer(QStringLiteral("sink_size_end"), kSinkEnd, 0, 1 << 20);
-    const int chunk = p.integer(QStringLiteral("chunk_size"), kChunk, 1, 1 << 20);
-    const int sketch = p.integer(QStringLiteral("sketch_dimension"), kSketch, 1, 4096);
+    const int chunk = p.integer(QStringLiteral("chunk_size"), kCompactorChunk, 1, 1 << 20);
+    const int sketch = p.integer(QStringLiteral("sketch_dimension"), kCompactorSketch, 1, 4096);
     const QString blendingText = p.text(QStringLiteral("blending"), QStringLiteral("r"));
     const int seed = p.integer(QStringLiteral("seed"), 0, 0, 1 << 30);
     p.finish();
@@ -104,15 +104,15 @@ PressEntry compactorEntry()
                         QStringLiteral("initial entries protected")},
                        {QStringLiteral("sink_size_end"), QString::number(kSinkEnd),
                         QStringLiteral("last entries protected")},
-                       {QStringLiteral("chunk_size"), QString::number(kChunk),
+                       {QStringLiteral("chunk_size"), QString::number(kCompactorChunk),
                         QStringLiteral("non-causal attention chunk")},
-                       {QStringLiteral("sketch_dimension"), QString::number(kSketch),
+                       {QStringLiteral("sketch_dimension"), QString::number(kCompactorSketch),
                         QStringLiteral("leverage sketch columns")},
                        {QStringLiteral("blending"), QStringLiteral("r"),
                         QStringLiteral("weight of the leverage score; r = the compression ratio")},
                        {QStringLiteral("seed"), QStringLiteral("0"),
                         QStringLiteral("sketch seed (kvpress leaves it unseeded)")}},
-            .makeScorer = &make};
+            .makeScorer = &makeCompactor};
 }
 
 } // namespace kvl

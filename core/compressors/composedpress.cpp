@@ -111,7 +111,7 @@ class ComposedPress : public Press
     QString m_spec;
 };
 
-std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
+std::unique_ptr<Press> makeComposed(const PressSpec& spec, const PressCatalog& catalog)
 {
     if (spec.inner.size() < 2)
         throw Error(QStringLiteral("press spec '%1'").arg(spec.toString()),
@@ -143,7 +143,7 @@ PressEntry composedEntry()
             .inner = QStringLiteral("press+press..."),
             .params = {{QStringLiteral("ratios"), QString(),
                         QStringLiteral("one ratio per press, ';'-separated (overrides --ratio)")}},
-            .makePress = &make};
+            .makePress = &makeComposed};
 }
 
 } // namespace kvl

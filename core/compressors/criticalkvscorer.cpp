@@ -14,9 +14,9 @@
 namespace kvl {
 namespace {
 
-constexpr double kFirstStageRatio = 0.5; // kvpress first_stage_ratio
-constexpr double kEpsilon = 1e-4;        // kvpress epsilon
-constexpr int64_t kNormBlock = 1 << 22;  // floats per block of the ||W_o v||₁ product (16 MB)
+constexpr double kFirstStageRatio = 0.5;    // kvpress first_stage_ratio
+constexpr double kCriticalKvEpsilon = 1e-4; // kvpress epsilon
+constexpr int64_t kNormBlock = 1 << 22;     // floats per block of the ||W_o v||₁ product (16 MB)
 
 class CriticalKvScorer : public Scorer
 {
@@ -108,14 +108,14 @@ class CriticalKvScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog& catalog)
+std::unique_ptr<Scorer> makeCriticalKv(const PressSpec& spec, const PressCatalog& catalog)
 {
     if (spec.inner.size() != 1)
         throw Error(QStringLiteral("press spec '%1'").arg(spec.toString()),
                     QStringLiteral("criticalkv wraps one scorer: criticalkv(snapkv)"));
     PressParams p(spec);
     const double first = p.real(QStringLiteral("first_stage_ratio"), kFirstStageRatio, 0.0, 1.0);
-    const double eps = p.real(QStringLiteral("epsilon"), kEpsilon, 0.0, 1e9);
+    const double eps = p.real(QStringLiteral("epsilon"), kCriticalKvEpsilon, 0.0, 1e9);
     p.finish();
     auto inner = catalog.scorer(spec.inner[0]);
     const QString canonical = p.canonical(inner->spec());
@@ -134,9 +134,9 @@ PressEntry criticalKvEntry()
             .inner = QStringLiteral("scorer"),
             .params = {{QStringLiteral("first_stage_ratio"), QString::number(kFirstStageRatio),
                         QStringLiteral("share of the budget chosen by the inner score alone")},
-                       {QStringLiteral("epsilon"), QString::number(kEpsilon),
+                       {QStringLiteral("epsilon"), QString::number(kCriticalKvEpsilon),
                         QStringLiteral("added to the score before the projection norm")}},
-            .makeScorer = &make};
+            .makeScorer = &makeCriticalKv};
 }
 
 } // namespace kvl

@@ -14,12 +14,12 @@
 namespace kvl {
 namespace {
 
-constexpr int kSinks = 4;                   // kvpress num_sinks
-constexpr int kWindow = 16;                 // kvpress local_window_size
+constexpr int kCurSinks = 4;                // kvpress num_sinks
+constexpr int kCurWindow = 16;              // kvpress local_window_size
 constexpr bool kLocal = true;               // kvpress use_local_approximation
 constexpr bool kRandomLeverage = false;     // kvpress use_random_leverage
 constexpr int kProjectionDims = 20;         // kvpress's r for the random projection
-constexpr int kSeed = 0;                    // kvpress draws G unseeded; KVLens fixes it
+constexpr int kCurSeed = 0;                 // kvpress draws G unseeded; KVLens fixes it
 const char* const kLeverage = "kv_product"; // kvpress leverage_type
 
 class CurScorer : public Scorer
@@ -27,11 +27,11 @@ class CurScorer : public Scorer
   public:
     struct Options
     {
-        int sinks = kSinks;
-        int window = kWindow;
+        int sinks = kCurSinks;
+        int window = kCurWindow;
         bool local = kLocal;
         bool randomLeverage = kRandomLeverage;
-        int seed = kSeed;
+        int seed = kCurSeed;
         QString leverage = QLatin1String(kLeverage);
     };
 
@@ -97,17 +97,17 @@ const QStringList& leverageTypes()
     return types;
 }
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Scorer> makeCur(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
     CurScorer::Options o;
-    o.sinks = p.integer(QStringLiteral("num_sinks"), kSinks, 0, 1 << 20);
-    o.window = p.integer(QStringLiteral("window"), kWindow, 1, 1 << 20);
+    o.sinks = p.integer(QStringLiteral("num_sinks"), kCurSinks, 0, 1 << 20);
+    o.window = p.integer(QStringLiteral("window"), kCurWindow, 1, 1 << 20);
     o.leverage = p.choice(QStringLiteral("leverage"), QLatin1String(kLeverage), leverageTypes());
     o.local = p.flag(QStringLiteral("local"), kLocal);
     o.randomLeverage = p.flag(QStringLiteral("random_leverage"), kRandomLeverage);
     if (o.randomLeverage)
-        o.seed = p.integer(QStringLiteral("seed"), kSeed, 0, 1 << 30);
+        o.seed = p.integer(QStringLiteral("seed"), kCurSeed, 0, 1 << 30);
     p.finish();
     return std::make_unique<CurScorer>(std::move(o), p.canonical());
 }
@@ -122,9 +122,9 @@ PressEntry curEntry()
                 QStringLiteral("score = key x value leverage (||row||² / its sum over the local "
                                "window), normalised over the head; first num_sinks set to 1 "
                                "(arXiv:2509.15038; kvpress cur_press.py)"),
-            .params = {{QStringLiteral("num_sinks"), QString::number(kSinks),
+            .params = {{QStringLiteral("num_sinks"), QString::number(kCurSinks),
                         QStringLiteral("sink entries")},
-                       {QStringLiteral("window"), QString::number(kWindow),
+                       {QStringLiteral("window"), QString::number(kCurWindow),
                         QStringLiteral("local window of the leverage approximation")},
                        {QStringLiteral("leverage"), QLatin1String(kLeverage),
                         QStringLiteral("kv_product, kv_avg, key or value")},
@@ -132,9 +132,9 @@ PressEntry curEntry()
                         QStringLiteral("normalise within local windows (false: plain ||row||²)")},
                        {QStringLiteral("random_leverage"), QStringLiteral("false"),
                         QStringLiteral("project K and V to 20 random Gaussian dims first")},
-                       {QStringLiteral("seed"), QString::number(kSeed),
+                       {QStringLiteral("seed"), QString::number(kCurSeed),
                         QStringLiteral("seed of the random projection (with random_leverage)")}},
-            .makeScorer = &make};
+            .makeScorer = &makeCur};
 }
 
 } // namespace kvl

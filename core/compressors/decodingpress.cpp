@@ -16,10 +16,10 @@
 namespace kvl {
 
 namespace {
-constexpr int kInterval = 512;      // kvpress compression_interval
-constexpr int kBuffer = 256;        // kvpress hidden_states_buffer_size
-constexpr int64_t kTarget = 0;      // kvpress target_size is 2048; 0 here: int(T(1 - r))
-constexpr int kBisectionSteps = 20; // kvpress _find_target_compression_ratio
+constexpr int kDecodingInterval = 512; // kvpress compression_interval
+constexpr int kDecodingBuffer = 256;   // kvpress hidden_states_buffer_size
+constexpr int64_t kDecodingTarget = 0; // kvpress target_size is 2048; 0 here: int(T(1 - r))
+constexpr int kBisectionSteps = 20;    // kvpress _find_target_compression_ratio
 } // namespace
 
 double decodingRatioFor(int64_t length, int64_t target)
@@ -134,11 +134,11 @@ std::unique_ptr<DecodingPress> makeDecoding(const PressSpec& spec, const PressCa
                                             DecodingPress::Target target)
 {
     PressParams p(spec);
-    const int interval = p.integer(QStringLiteral("interval"), kInterval, 1, 1 << 30);
+    const int interval = p.integer(QStringLiteral("interval"), kDecodingInterval, 1, 1 << 30);
     const int64_t size = target == DecodingPress::Target::Fixed
-                             ? p.integer(QStringLiteral("target"), int(kTarget), 0, 1 << 30)
+                             ? p.integer(QStringLiteral("target"), int(kDecodingTarget), 0, 1 << 30)
                              : 0;
-    const int buffer = p.integer(QStringLiteral("buffer"), kBuffer, 0, 1 << 20);
+    const int buffer = p.integer(QStringLiteral("buffer"), kDecodingBuffer, 0, 1 << 20);
     p.finish();
     auto scorer = catalog.innerScorer(spec, QStringLiteral("knorm"));
     const QString canonical = p.canonical(scorer->spec());
@@ -185,14 +185,14 @@ std::unique_ptr<Press> makePrefillDecoding(const PressSpec& spec, const PressCat
 
 PressEntry::Param intervalParam()
 {
-    return {QStringLiteral("interval"), QString::number(kInterval),
+    return {QStringLiteral("interval"), QString::number(kDecodingInterval),
             QStringLiteral("forwards after the context between two compressions (kvpress "
                            "compression_interval; the question is one forward)")};
 }
 
 PressEntry::Param bufferParam()
 {
-    return {QStringLiteral("buffer"), QString::number(kBuffer),
+    return {QStringLiteral("buffer"), QString::number(kDecodingBuffer),
             QStringLiteral("forwards whose queries the scorer reads (kvpress "
                            "hidden_states_buffer_size; emptied at each compression)")};
 }
@@ -211,7 +211,7 @@ PressEntry decodingEntry()
             "DecodingPress)"),
         .inner = QStringLiteral("scorer (optional)"),
         .params = {intervalParam(),
-                   {QStringLiteral("target"), QString::number(kTarget),
+                   {QStringLiteral("target"), QString::number(kDecodingTarget),
                     QStringLiteral("entries per head after a compression (kvpress target_size, "
                                    "2048 there); 0: int(T(1-r)) of the context")},
                    bufferParam()},

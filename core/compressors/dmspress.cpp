@@ -50,7 +50,7 @@ class DmsPress : public Press
     QString m_spec;
 };
 
-std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
+std::unique_ptr<Press> makeDms(const PressSpec& spec, const PressCatalog& catalog)
 {
     PressParams p(spec);
     const double threshold = p.real(QStringLiteral("threshold"), kThreshold, -1e30, 1e30);
@@ -78,7 +78,7 @@ PressEntry dmsEntry()
                     QStringLiteral("score below which an entry is evicted (kvpress: required)")},
                    {QStringLiteral("sliding_window_size"), QString::number(kSlidingWindow),
                     QStringLiteral("last entries never evicted")}},
-        .makePress = &make};
+        .makePress = &makeDms};
 }
 
 } // namespace kvl

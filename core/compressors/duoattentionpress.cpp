@@ -20,8 +20,8 @@
 namespace kvl {
 namespace {
 
-constexpr int kSink = 128;        // kvpress on-the-fly sink_size
-constexpr int kRecent = 256;      // kvpress on-the-fly recent_size
+constexpr int kDuoSink = 128;     // kvpress on-the-fly sink_size
+constexpr int kDuoRecent = 256;   // kvpress on-the-fly recent_size
 constexpr int kQueryLength = 500; // kvpress duo_attention_on_the_fly q_len
 
 class DuoAttentionPress : public Press
@@ -106,11 +106,11 @@ class DuoAttentionPress : public Press
     QString m_spec;
 };
 
-std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Press> makeDuoAttention(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
-    const int sink = p.integer(QStringLiteral("sink_size"), kSink, 0, 1 << 24);
-    const int recent = p.integer(QStringLiteral("recent_size"), kRecent, 1, 1 << 24);
+    const int sink = p.integer(QStringLiteral("sink_size"), kDuoSink, 0, 1 << 24);
+    const int recent = p.integer(QStringLiteral("recent_size"), kDuoRecent, 1, 1 << 24);
     const int qLen = p.integer(QStringLiteral("q_len"), kQueryLength, 1, 1 << 20);
     p.finish();
     return std::make_unique<DuoAttentionPress>(sink, recent, qLen, p.canonical());
@@ -130,13 +130,13 @@ PressEntry duoAttentionEntry()
                 "the round(r x layers x kv_heads) lowest become streaming heads "
                 "keeping the first sink_size + last recent_size entries; r is "
                 "kvpress's head_compression_ratio"),
-            .params = {{QStringLiteral("sink_size"), QString::number(kSink),
+            .params = {{QStringLiteral("sink_size"), QString::number(kDuoSink),
                         QStringLiteral("initial entries a streaming head keeps")},
-                       {QStringLiteral("recent_size"), QString::number(kRecent),
+                       {QStringLiteral("recent_size"), QString::number(kDuoRecent),
                         QStringLiteral("last entries a streaming head keeps")},
                        {QStringLiteral("q_len"), QString::number(kQueryLength),
                         QStringLiteral("positions of the synthetic query/key sequence")}},
-            .makePress = &make};
+            .makePress = &makeDuoAttention};
 }
 
 } // namespace kvl

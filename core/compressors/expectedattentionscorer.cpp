@@ -16,11 +16,11 @@
 namespace kvl {
 namespace {
 
-constexpr int kFuturePositions = 512; // kvpress n_future_positions
-constexpr int kSinks = 4;             // kvpress n_sink
+constexpr int kExpectedAttentionFuturePositions = 512; // kvpress n_future_positions
+constexpr int kExpectedAttentionSinks = 4;             // kvpress n_sink
 constexpr bool kUseCovariance = true;
 constexpr bool kUseVNorm = true;
-constexpr double kEpsilon = 0.0;
+constexpr double kExpectedAttentionEpsilon = 0.0;
 
 class ExpectedAttentionScorer : public Scorer
 {
@@ -94,15 +94,15 @@ class ExpectedAttentionScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Scorer> makeExpectedAttention(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
-    const int future =
-        p.integer(QStringLiteral("n_future_positions"), kFuturePositions, 1, 1 << 20);
-    const int sinks = p.integer(QStringLiteral("n_sink"), kSinks, 0, 1 << 20);
+    const int future = p.integer(QStringLiteral("n_future_positions"),
+                                 kExpectedAttentionFuturePositions, 1, 1 << 20);
+    const int sinks = p.integer(QStringLiteral("n_sink"), kExpectedAttentionSinks, 0, 1 << 20);
     const bool cov = p.flag(QStringLiteral("use_covariance"), kUseCovariance);
     const bool vnorm = p.flag(QStringLiteral("use_vnorm"), kUseVNorm);
-    const double eps = p.real(QStringLiteral("epsilon"), kEpsilon, 0.0, 1e9);
+    const double eps = p.real(QStringLiteral("epsilon"), kExpectedAttentionEpsilon, 0.0, 1e9);
     p.finish();
     return std::make_unique<ExpectedAttentionScorer>(future, sinks, cov, vnorm, eps, p.canonical());
 }
@@ -118,17 +118,18 @@ PressEntry expectedAttentionEntry()
                 "(Gaussian queries, averaged RoPE), mean over the GQA group, x ||v||; "
                 "sinks kept (Devoto et al. 2025, arXiv:2510.00636; kvpress "
                 "expected_attention_press.py)"),
-            .params = {{QStringLiteral("n_future_positions"), QString::number(kFuturePositions),
+            .params = {{QStringLiteral("n_future_positions"),
+                        QString::number(kExpectedAttentionFuturePositions),
                         QStringLiteral("future positions the RoPE is averaged over")},
-                       {QStringLiteral("n_sink"), QString::number(kSinks),
+                       {QStringLiteral("n_sink"), QString::number(kExpectedAttentionSinks),
                         QStringLiteral("sink entries")},
                        {QStringLiteral("use_covariance"), QStringLiteral("true"),
                         QStringLiteral("add the query covariance term")},
                        {QStringLiteral("use_vnorm"), QStringLiteral("true"),
                         QStringLiteral("multiply by the value norm")},
-                       {QStringLiteral("epsilon"), QString::number(kEpsilon),
+                       {QStringLiteral("epsilon"), QString::number(kExpectedAttentionEpsilon),
                         QStringLiteral("added before the value-norm product")}},
-            .makeScorer = &make};
+            .makeScorer = &makeExpectedAttention};
 }
 
 } // namespace kvl

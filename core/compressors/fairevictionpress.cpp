@@ -93,7 +93,7 @@ class FairEvictionPress : public Press
     QString m_spec;
 };
 
-std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
+std::unique_ptr<Press> makeFairEviction(const PressSpec& spec, const PressCatalog& catalog)
 {
     PressParams p(spec);
     const QString roles = p.text(QStringLiteral("roles"), {});
@@ -119,7 +119,7 @@ PressEntry fairEvictionEntry()
                         QStringLiteral(
                             "span roles that get their own share, ';'-separated, or all (default: "
                             "instruction spans)")}},
-            .makePress = &make};
+            .makePress = &makeFairEviction};
 }
 
 } // namespace kvl

@@ -13,7 +13,7 @@
 namespace kvl {
 namespace {
 
-constexpr int kWindow = 0;                    // 0: set by the delimiter (kvpress window_size)
+constexpr int kFinchWindow = 0;               // 0: set by the delimiter (kvpress window_size)
 constexpr bool kNormalize = true;             // kvpress normalize_scores
 constexpr const char* kDelimiter = "request"; // span role whose start is the delimiter
 
@@ -75,10 +75,10 @@ class FinchScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Scorer> makeFinch(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
-    const int window = p.integer(QStringLiteral("window"), kWindow, 0, 1 << 20);
+    const int window = p.integer(QStringLiteral("window"), kFinchWindow, 0, 1 << 20);
     const QString delimiter = p.text(QStringLiteral("delimiter"), QString::fromLatin1(kDelimiter));
     const bool normalize = p.flag(QStringLiteral("normalize_scores"), kNormalize);
     p.finish();
@@ -98,13 +98,13 @@ PressEntry finchEntry()
                                "the window rows x (T - w + i), mean over the window and the GQA "
                                "group; window kept (max + 1). kvpress also re-rotates the kept "
                                "keys: keyrerotation(finch)"),
-            .params = {{QStringLiteral("window"), QString::number(kWindow),
+            .params = {{QStringLiteral("window"), QString::number(kFinchWindow),
                         QStringLiteral("question window; 0 = from the delimiter span")},
                        {QStringLiteral("delimiter"), QString::fromLatin1(kDelimiter),
                         QStringLiteral("span role whose start is the context/question delimiter")},
                        {QStringLiteral("normalize_scores"), QStringLiteral("true"),
                         QStringLiteral("scale row i by the T - w + i keys before it")}},
-            .makeScorer = &make};
+            .makeScorer = &makeFinch};
 }
 
 } // namespace kvl

@@ -27,7 +27,7 @@ class KeyDiffScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Scorer> makeKeyDiff(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
     p.finish();
@@ -43,7 +43,7 @@ PressEntry keyDiffEntry()
             .rule =
                 QStringLiteral("score = -cos(k, mean normalised key of the head): keep distinctive "
                                "keys (arXiv:2504.15364; kvpress keydiff_press.py)"),
-            .makeScorer = &make};
+            .makeScorer = &makeKeyDiff};
 }
 
 } // namespace kvl

@@ -52,7 +52,7 @@ class KeyRerotationPress : public Press
     QString m_spec;
 };
 
-std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
+std::unique_ptr<Press> makeKeyRerotation(const PressSpec& spec, const PressCatalog& catalog)
 {
     if (spec.inner.size() != 1)
         throw Error(QStringLiteral("press spec '%1'").arg(spec.toString()),
@@ -73,7 +73,7 @@ PressEntry keyRerotationEntry()
             .rule = QStringLiteral("kept keys re-rotated (RoPE) to consecutive positions 0..n-1 in "
                                    "position order (kvpress key_rerotation_press.py)"),
             .inner = QStringLiteral("press"),
-            .makePress = &make};
+            .makePress = &makeKeyRerotation};
 }
 
 } // namespace kvl

@@ -25,7 +25,7 @@ class KnormScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Scorer> makeKnorm(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
     p.finish();
@@ -41,7 +41,7 @@ PressEntry knormEntry()
         .kind = PressEntry::Kind::Scorer,
         .rule = QStringLiteral(
             "score = -||k||, the key's L2 norm negated (arXiv:2406.11430; kvpress knorm_press.py)"),
-        .makeScorer = &make};
+        .makeScorer = &makeKnorm};
 }
 
 } // namespace kvl

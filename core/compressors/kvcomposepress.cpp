@@ -27,8 +27,8 @@ const char* const kAggGroup = "mean";
 const char* const kAggHead = "mean";
 constexpr bool kAddVNorm = false;
 constexpr bool kAddMeanAcrossHeads = true;
-constexpr int kKeepLowerBound = 0;   // kvpress keep_token_lower_bound
-constexpr int64_t kQueryBlock = 256; // re-read rows per softmax block (bounds memory)
+constexpr int kKeepLowerBound = 0;            // kvpress keep_token_lower_bound
+constexpr int64_t kKvComposeQueryBlock = 256; // re-read rows per softmax block (bounds memory)
 
 bool isMax(const QString& aggregation)
 {
@@ -50,8 +50,8 @@ at::Tensor rereadAttention(const at::Tensor& queries, const at::Tensor& contextK
         queries.to(torch::kFloat).reshape({kvHeads, heads / kvHeads, n, d}) / std::sqrt(double(d));
     at::Tensor acc = max ? torch::zeros({kvHeads, heads / kvHeads, length})
                          : torch::zeros({kvHeads, heads / kvHeads, length}, torch::kDouble);
-    for (int64_t row = 0; row < n; row += kQueryBlock) {
-        const int64_t rows = std::min(kQueryBlock, n - row);
+    for (int64_t row = 0; row < n; row += kKvComposeQueryBlock) {
+        const int64_t rows = std::min(kKvComposeQueryBlock, n - row);
         at::Tensor logits = torch::matmul(q.narrow(2, row, rows), keys); // [kv, g, rows, T+n]
         const at::Tensor future = torch::arange(n, torch::kLong).view({1, n}) >
                                   torch::arange(row, row + rows, torch::kLong).view({rows, 1});
@@ -161,7 +161,7 @@ QString aggregation(PressParams& p, const QString& key, const char* fallback)
                     {QStringLiteral("max"), QStringLiteral("mean")});
 }
 
-std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Press> makeKvCompose(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
     KvComposePress::Settings s;
@@ -205,7 +205,7 @@ PressEntry kvComposeEntry()
                     QStringLiteral("add the layer's mean over kv-heads to every head's scores")},
                    {QStringLiteral("keep_token_lower_bound"), QString::number(kKeepLowerBound),
                     QStringLiteral("entries every layer keeps at least")}},
-        .makePress = &make};
+        .makePress = &makeKvCompose};
 }
 
 } // namespace kvl

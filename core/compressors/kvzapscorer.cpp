@@ -79,7 +79,7 @@ class KvzapScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Scorer> makeKvzap(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
     const QString dir = p.text(QStringLiteral("dir"), {});
@@ -147,7 +147,7 @@ PressEntry kvzapEntry()
                 "(config.json + model.safetensors, the nvidia/KVzap-* layout)"),
             .params = {{QStringLiteral("dir"), QString(),
                         QStringLiteral("folder with config.json and model.safetensors")}},
-            .makeScorer = &make};
+            .makeScorer = &makeKvzap};
 }
 
 } // namespace kvl

@@ -21,11 +21,11 @@
 namespace kvl {
 namespace {
 
-constexpr int kSinks = 4;            // kvpress n_sink
-constexpr bool kLayerwise = false;   // kvpress layerwise
-constexpr int kChunkSize = 2048;     // kvpress prepare(chunk_size)
-constexpr int kPreviousTail = 8;     // kvpress prev_postfix_size
-constexpr int64_t kQueryBlock = 512; // re-read rows per softmax block (bounds memory)
+constexpr int kKvZipSinks = 4;            // kvpress n_sink
+constexpr bool kLayerwise = false;        // kvpress layerwise
+constexpr int kChunkSize = 2048;          // kvpress prepare(chunk_size)
+constexpr int kPreviousTail = 8;          // kvpress prev_postfix_size
+constexpr int64_t kKvZipQueryBlock = 512; // re-read rows per softmax block (bounds memory)
 
 // What one re-read chunk [begin, end) feeds after the context.
 std::vector<int> rereadIds(const std::vector<int>& ids, const RepeatPrompts& prompts, int64_t first,
@@ -58,8 +58,8 @@ at::Tensor chunkScores(const at::Tensor& queries, const at::Tensor& contextKeys,
     const at::Tensor q =
         queries.to(torch::kFloat).reshape({kvHeads, heads / kvHeads, n, d}) / std::sqrt(double(d));
     at::Tensor best = torch::zeros({kvHeads, length});
-    for (int64_t row = 0; row < n; row += kQueryBlock) {
-        const int64_t rows = std::min(kQueryBlock, n - row);
+    for (int64_t row = 0; row < n; row += kKvZipQueryBlock) {
+        const int64_t rows = std::min(kKvZipQueryBlock, n - row);
         at::Tensor logits = torch::matmul(q.narrow(2, row, rows), keys); // [kv, g, rows, m]
         // Re-read row row + i sees its own keys up to itself.
         const at::Tensor future = torch::arange(n, torch::kLong).view({1, n}) >
@@ -173,7 +173,7 @@ class KvzipPress : public Press
 // n_sink and chunk_size, read first: the scorer's spec names only what the scores depend on.
 std::unique_ptr<Scorer> scorerOf(PressParams& p)
 {
-    const int sinks = p.integer(QStringLiteral("n_sink"), kSinks, 0, 1 << 20);
+    const int sinks = p.integer(QStringLiteral("n_sink"), kKvZipSinks, 0, 1 << 20);
     const int chunk = p.integer(QStringLiteral("chunk_size"), kChunkSize, 1, 1 << 24);
     return std::make_unique<KvzipScorer>(sinks, chunk, p.canonical());
 }
@@ -208,7 +208,7 @@ PressEntry kvzipEntry()
                 "over the GQA group and re-read queries in a softmax over [n_sink sinks, the "
                 "chunk, the re-read tokens]; one global threshold across layers (layerwise: r "
                 "per layer), lowest across heads evicted. Costs ~2-3 prefills by design"),
-            .params = {{QStringLiteral("n_sink"), QString::number(kSinks),
+            .params = {{QStringLiteral("n_sink"), QString::number(kKvZipSinks),
                         QStringLiteral("first entries scored 1 and kept in every re-read softmax")},
                        {QStringLiteral("chunk_size"), QString::number(kChunkSize),
                         QStringLiteral("context tokens re-read per pass")},

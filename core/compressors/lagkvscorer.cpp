@@ -12,7 +12,7 @@
 namespace kvl {
 namespace {
 
-constexpr int kSinks = 4;             // kvpress n_sink
+constexpr int kLagKvSinks = 4;        // kvpress n_sink
 constexpr int kLag = 128;             // kvpress lag_size
 constexpr bool kCrossScoring = false; // kvpress cross_scoring: softmax values across partitions
 
@@ -86,10 +86,10 @@ class LagKvScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Scorer> makeLagKv(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
-    const int sinks = p.integer(QStringLiteral("n_sink"), kSinks, 0, 1 << 20);
+    const int sinks = p.integer(QStringLiteral("n_sink"), kLagKvSinks, 0, 1 << 20);
     const int lag = p.integer(QStringLiteral("lag"), kLag, 1, 1 << 20);
     const bool cross = p.flag(QStringLiteral("cross_scoring"), kCrossScoring);
     p.finish();
@@ -107,13 +107,13 @@ PressEntry lagKvEntry()
             "score = rank within each lag partition of the std over channels of "
             "K and V (min-max normalised by the next partition, softmaxed, K and V "
             "averaged); sinks and last partition kept (arXiv:2504.04704; kvpress lagkv_press.py)"),
-        .params = {{QStringLiteral("n_sink"), QString::number(kSinks),
+        .params = {{QStringLiteral("n_sink"), QString::number(kLagKvSinks),
                     QStringLiteral("sink entries")},
                    {QStringLiteral("lag"), QString::number(kLag), QStringLiteral("partition size")},
                    {QStringLiteral("cross_scoring"), QStringLiteral("false"),
                     QStringLiteral("keep the softmax values (comparable across partitions, for "
                                    "head-wise allocation) instead of ranks")}},
-        .makeScorer = &make};
+        .makeScorer = &makeLagKv};
 }
 
 } // namespace kvl

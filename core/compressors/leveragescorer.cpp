@@ -11,8 +11,8 @@
 namespace kvl {
 namespace {
 
-constexpr int kSketch = 48; // kvpress sketch_dimension
-constexpr int kSeed = 0;    // kvpress draws the sketch unseeded; KVLens fixes it
+constexpr int kLeverageSketch = 48; // kvpress sketch_dimension
+constexpr int kLeverageSeed = 0;    // kvpress draws the sketch unseeded; KVLens fixes it
 
 class LeverageScorer : public Scorer
 {
@@ -38,11 +38,11 @@ class LeverageScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Scorer> makeLeverage(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
-    const int sketch = p.integer(QStringLiteral("sketch_dimension"), kSketch, 1, 4096);
-    const int seed = p.integer(QStringLiteral("seed"), kSeed, 0, 1 << 30);
+    const int sketch = p.integer(QStringLiteral("sketch_dimension"), kLeverageSketch, 1, 4096);
+    const int seed = p.integer(QStringLiteral("seed"), kLeverageSeed, 0, 1 << 30);
     p.finish();
     return std::make_unique<LeverageScorer>(sketch, seed, p.canonical());
 }
@@ -59,11 +59,11 @@ PressEntry leverageEntry()
                                "their mean) x Gaussian sketch [d, k] / sqrt(k); score_i = "
                                "x_i^T (X^T X)^-1 x_i (Cholesky, jitter 1e-2), clamped at 0, "
                                "z-normalised per layer"),
-            .params = {{QStringLiteral("sketch_dimension"), QString::number(kSketch),
+            .params = {{QStringLiteral("sketch_dimension"), QString::number(kLeverageSketch),
                         QStringLiteral("columns of the Gaussian sketch")},
-                       {QStringLiteral("seed"), QString::number(kSeed),
+                       {QStringLiteral("seed"), QString::number(kLeverageSeed),
                         QStringLiteral("sketch seed (kvpress leaves it unseeded)")}},
-            .makeScorer = &make};
+            .makeScorer = &makeLeverage};
 }
 
 } // namespace kvl

@@ -18,8 +18,8 @@
 namespace kvl {
 namespace {
 
-constexpr int kSink = 4;   // kvpress sink
-constexpr int kWindow = 1; // kvpress window
+constexpr int kLukvSink = 4;   // kvpress sink
+constexpr int kLukvWindow = 1; // kvpress window
 
 class LukvPress : public Press
 {
@@ -105,12 +105,12 @@ class LukvPress : public Press
     QString m_spec;
 };
 
-std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
+std::unique_ptr<Press> makeLukv(const PressSpec& spec, const PressCatalog& catalog)
 {
     PressParams p(spec);
     const QString path = p.text(QStringLiteral("curve"), QString());
-    const int sink = p.integer(QStringLiteral("sink"), kSink, 0, 1 << 20);
-    const int window = p.integer(QStringLiteral("window"), kWindow, 0, 1 << 20);
+    const int sink = p.integer(QStringLiteral("sink"), kLukvSink, 0, 1 << 20);
+    const int window = p.integer(QStringLiteral("window"), kLukvWindow, 0, 1 << 20);
     p.finish();
     at::Tensor curve;
     if (!path.isEmpty()) {
@@ -143,11 +143,11 @@ PressEntry lukvEntry()
                         QStringLiteral(
                             ".npy budget curve [99, layers, kv_heads] of prune ratios (empty: "
                             "uniform)")},
-                       {QStringLiteral("sink"), QString::number(kSink),
+                       {QStringLiteral("sink"), QString::number(kLukvSink),
                         QStringLiteral("initial entries protected")},
-                       {QStringLiteral("window"), QString::number(kWindow),
+                       {QStringLiteral("window"), QString::number(kLukvWindow),
                         QStringLiteral("last entries protected")}},
-            .makePress = &make};
+            .makePress = &makeLukv};
 }
 
 } // namespace kvl

@@ -97,7 +97,7 @@ class MergingPress : public Press
     QString m_spec;
 };
 
-std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
+std::unique_ptr<Press> makeMerging(const PressSpec& spec, const PressCatalog& catalog)
 {
     PressParams p(spec);
     const double threshold =
@@ -127,7 +127,7 @@ PressEntry mergingEntry()
                     QStringLiteral("minimum cosine similarity for a merge")},
                    {QStringLiteral("merge_fraction"), QString::number(kMergeFraction),
                     QStringLiteral("fraction of evicted entries (most similar first) merged")}},
-        .makePress = &make};
+        .makePress = &makeMerging};
 }
 
 } // namespace kvl

@@ -11,7 +11,7 @@
 namespace kvl {
 namespace {
 
-constexpr int kChunk = 256; // kvpress chunk_size
+constexpr int kNonCausalChunk = 256; // kvpress chunk_size
 
 class NonCausalAttentionScorer : public Scorer
 {
@@ -33,10 +33,10 @@ class NonCausalAttentionScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Scorer> makeNonCausalAttention(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
-    const int chunk = p.integer(QStringLiteral("chunk_size"), kChunk, 1, 1 << 20);
+    const int chunk = p.integer(QStringLiteral("chunk_size"), kNonCausalChunk, 1, 1 << 20);
     p.finish();
     return std::make_unique<NonCausalAttentionScorer>(chunk, p.canonical());
 }
@@ -53,9 +53,9 @@ PressEntry nonCausalAttentionEntry()
                                "chunks of chunk_size every query attends to every key, unscaled; "
                                "score = attention summed over the chunk's queries, mean over the "
                                "GQA group, x ||v||, avg-pooled by 3, z-normalised per layer"),
-            .params = {{QStringLiteral("chunk_size"), QString::number(kChunk),
+            .params = {{QStringLiteral("chunk_size"), QString::number(kNonCausalChunk),
                         QStringLiteral("tokens per non-causal chunk")}},
-            .makeScorer = &make};
+            .makeScorer = &makeNonCausalAttention};
 }
 
 } // namespace kvl

@@ -43,7 +43,7 @@ class ObservedAttentionScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Scorer> makeObservedAttention(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
     p.finish();
@@ -60,7 +60,7 @@ PressEntry observedAttentionEntry()
                 "H2O: score = attention received from the context queries / number of "
                 "queries that see the entry, mean over the GQA group (arXiv:2306.14048; "
                 "kvpress observed_attention_press.py)"),
-            .makeScorer = &make};
+            .makeScorer = &makeObservedAttention};
 }
 
 } // namespace kvl

@@ -44,7 +44,7 @@ class PerLayerPress : public Press
     QString m_spec;
 };
 
-std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
+std::unique_ptr<Press> makePerLayer(const PressSpec& spec, const PressCatalog& catalog)
 {
     PressParams p(spec);
     std::vector<double> ratios = p.reals(QStringLiteral("ratios"), 0.0, 0.999999);
@@ -66,7 +66,7 @@ PressEntry perLayerEntry()
             .inner = QStringLiteral("scorer"),
             .params = {{QStringLiteral("ratios"), QString(),
                         QStringLiteral("one ratio per layer, ';'-separated")}},
-            .makePress = &make};
+            .makePress = &makePerLayer};
 }
 
 } // namespace kvl

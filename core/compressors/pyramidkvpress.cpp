@@ -58,8 +58,8 @@ bool pyramidFallsBack(int64_t length, double ratio, int window, double beta, int
 
 namespace {
 
-constexpr int kWindow = 64;   // kvpress window_size (shared with SnapKV)
-constexpr double kBeta = 20.; // kvpress beta
+constexpr int kPyramidKvWindow = 64; // kvpress window_size (shared with SnapKV)
+constexpr double kBeta = 20.;        // kvpress beta
 
 class PyramidKvPress : public Press
 {
@@ -102,10 +102,10 @@ class PyramidKvPress : public Press
     QString m_spec;
 };
 
-std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog& catalog)
+std::unique_ptr<Press> makePyramidKv(const PressSpec& spec, const PressCatalog& catalog)
 {
     PressParams p(spec);
-    const int window = p.integer(QStringLiteral("window"), kWindow, 0, 1 << 20);
+    const int window = p.integer(QStringLiteral("window"), kPyramidKvWindow, 0, 1 << 20);
     const double beta = p.real(QStringLiteral("beta"), kBeta, 1.0, 1e9);
     p.finish();
     auto scorer = catalog.innerScorer(spec, QStringLiteral("snapkv:window=%1").arg(window));
@@ -127,11 +127,11 @@ PressEntry pyramidKvEntry()
                            "defaults a pyramid needs T >= 64/r for r <= 0.5, T >= 1280/(1-r) "
                            "above; SnapKV scores (arXiv:2406.02069; kvpress pyramidkv_press.py)"),
         .inner = QStringLiteral("scorer (optional, default snapkv)"),
-        .params = {{QStringLiteral("window"), QString::number(kWindow),
+        .params = {{QStringLiteral("window"), QString::number(kPyramidKvWindow),
                     QStringLiteral("SnapKV window, also in the budget formula")},
                    {QStringLiteral("beta"), QString::number(kBeta),
                     QStringLiteral("ratio of the largest to the smallest layer budget's share")}},
-        .makePress = &make};
+        .makePress = &makePyramidKv};
 }
 
 } // namespace kvl

@@ -47,7 +47,7 @@ class QFilterScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Scorer> makeQfilter(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
     const QString file = p.text(QStringLiteral("file"), {});
@@ -75,7 +75,7 @@ PressEntry qfilterEntry()
                                "kvpress qfilter_press.py)"),
             .params = {{QStringLiteral("file"), QString(),
                         QStringLiteral("safetensors with q_filters")}},
-            .makeScorer = &make};
+            .makeScorer = &makeQfilter};
 }
 
 } // namespace kvl

@@ -130,7 +130,8 @@ class QuantizedPress : public Press
     QString m_spec;
 };
 
-template <Backend backend> std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog&)
+template <Backend backend>
+std::unique_ptr<Press> makeQuantized(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
     const int bits = p.integer(QStringLiteral("bits"), kBits, 0, 8);
@@ -163,7 +164,7 @@ PressEntry quantizedEntry()
                 "full precision; positions all kept (transformers QuantizedCache, which "
                 "kvpress's README uses for quantization)"),
             .params = params(),
-            .makePress = &make<Backend::MinMax>};
+            .makePress = &makeQuantized<Backend::MinMax>};
 }
 
 PressEntry hqqEntry()
@@ -178,7 +179,7 @@ PressEntry hqqEntry()
                 "fp16 step and zero, last `residual` entries in full precision; "
                 "positions all kept"),
             .params = params(),
-            .makePress = &make<Backend::Hqq>};
+            .makePress = &makeQuantized<Backend::Hqq>};
 }
 
 } // namespace kvl

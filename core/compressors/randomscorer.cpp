@@ -8,7 +8,7 @@
 namespace kvl {
 namespace {
 
-constexpr int kSeed = 0; // kvpress leaves it unseeded; KVLens fixes it for reproducibility
+constexpr int kRandomSeed = 0; // kvpress leaves it unseeded; KVLens fixes it for reproducibility
 
 class RandomScorer : public Scorer
 {
@@ -26,10 +26,10 @@ class RandomScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Scorer> makeRandom(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
-    const int seed = p.integer(QStringLiteral("seed"), kSeed, 0, 1 << 30);
+    const int seed = p.integer(QStringLiteral("seed"), kRandomSeed, 0, 1 << 30);
     p.finish();
     return std::make_unique<RandomScorer>(seed, p.canonical());
 }
@@ -42,9 +42,9 @@ PressEntry randomEntry()
             .kind = PressEntry::Kind::Scorer,
             .rule = QStringLiteral("score = uniform random (seeded); a floor for every other press "
                                    "(kvpress random_press.py)"),
-            .params = {{QStringLiteral("seed"), QString::number(kSeed),
+            .params = {{QStringLiteral("seed"), QString::number(kRandomSeed),
                         QStringLiteral("generator seed")}},
-            .makeScorer = &make};
+            .makeScorer = &makeRandom};
 }
 
 } // namespace kvl

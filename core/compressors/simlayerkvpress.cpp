@@ -17,10 +17,10 @@
 namespace kvl {
 namespace {
 
-constexpr double kLazyThreshold = 0.9; // kvpress requires one (no default)
-constexpr int kLast = 1;               // kvpress n_last (SKLV-decode)
-constexpr int kRecent = 1024;          // kvpress n_recent
-constexpr int kInitial = 4;            // kvpress n_initial
+constexpr double kLazyThreshold = 0.9;  // kvpress requires one (no default)
+constexpr int kLast = 1;                // kvpress n_last (SKLV-decode)
+constexpr int kSimLayerKvRecent = 1024; // kvpress n_recent
+constexpr int kInitial = 4;             // kvpress n_initial
 
 class SimLayerKvPress : public Press
 {
@@ -78,12 +78,12 @@ class SimLayerKvPress : public Press
     QString m_spec;
 };
 
-std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Press> makeSimLayerKv(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
     const double threshold = p.real(QStringLiteral("lazy_threshold"), kLazyThreshold, 0.0, 1e9);
     const int last = p.integer(QStringLiteral("n_last"), kLast, 1, 1 << 20);
-    const int recent = p.integer(QStringLiteral("n_recent"), kRecent, 1, 1 << 24);
+    const int recent = p.integer(QStringLiteral("n_recent"), kSimLayerKvRecent, 1, 1 << 24);
     const int initial = p.integer(QStringLiteral("n_initial"), kInitial, 0, 1 << 24);
     p.finish();
     if (recent <= last)
@@ -111,11 +111,11 @@ PressEntry simLayerKvEntry()
               QStringLiteral("attention mass above which a layer is lazy (kvpress: required)")},
              {QStringLiteral("n_last"), QString::number(kLast),
               QStringLiteral("last context queries that decide laziness")},
-             {QStringLiteral("n_recent"), QString::number(kRecent),
+             {QStringLiteral("n_recent"), QString::number(kSimLayerKvRecent),
               QStringLiteral("recent entries whose attention counts (kept: n_recent - n_last)")},
              {QStringLiteral("n_initial"), QString::number(kInitial),
               QStringLiteral("initial entries (sinks) kept in lazy layers")}},
-        .makePress = &make};
+        .makePress = &makeSimLayerKv};
 }
 
 } // namespace kvl

@@ -11,8 +11,8 @@
 namespace kvl {
 namespace {
 
-constexpr int kWindow = 64; // kvpress window_size
-constexpr int kKernel = 5;  // kvpress kernel_size
+constexpr int kSnapKvWindow = 64; // kvpress window_size
+constexpr int kKernel = 5;        // kvpress kernel_size
 
 class SnapKvScorer : public Scorer
 {
@@ -53,10 +53,10 @@ class SnapKvScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Scorer> makeSnapKv(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
-    const int window = p.integer(QStringLiteral("window"), kWindow, 1, 1 << 20);
+    const int window = p.integer(QStringLiteral("window"), kSnapKvWindow, 1, 1 << 20);
     const int kernel = p.integer(QStringLiteral("kernel"), kKernel, 1, 1001);
     p.finish();
     if (kernel % 2 == 0)
@@ -75,11 +75,11 @@ PressEntry snapKvEntry()
                 "score = attention of the last `window` queries, mean over the window, "
                 "avg-pooled by `kernel`, mean over the GQA group; window kept "
                 "(arXiv:2404.14469; kvpress snapkv_press.py)"),
-            .params = {{QStringLiteral("window"), QString::number(kWindow),
+            .params = {{QStringLiteral("window"), QString::number(kSnapKvWindow),
                         QStringLiteral("observation window (last context queries)")},
                        {QStringLiteral("kernel"), QString::number(kKernel),
                         QStringLiteral("avg-pool kernel (odd)")}},
-            .makeScorer = &make};
+            .makeScorer = &makeSnapKv};
 }
 
 } // namespace kvl

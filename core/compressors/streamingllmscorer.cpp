@@ -8,7 +8,7 @@
 namespace kvl {
 namespace {
 
-constexpr int kSinks = 4; // kvpress n_sink
+constexpr int kStreamingLlmSinks = 4; // kvpress n_sink
 
 class StreamingLlmScorer : public Scorer
 {
@@ -29,10 +29,10 @@ class StreamingLlmScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Scorer> makeStreamingLlm(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
-    const int sinks = p.integer(QStringLiteral("n_sink"), kSinks, 0, 1 << 20);
+    const int sinks = p.integer(QStringLiteral("n_sink"), kStreamingLlmSinks, 0, 1 << 20);
     p.finish();
     return std::make_unique<StreamingLlmScorer>(sinks, p.canonical());
 }
@@ -46,9 +46,9 @@ PressEntry streamingLlmEntry()
             .rule = QStringLiteral(
                 "keep the first n_sink entries (attention sinks) and the most recent "
                 "ones (arXiv:2309.17453; kvpress streaming_llm_press.py)"),
-            .params = {{QStringLiteral("n_sink"), QString::number(kSinks),
+            .params = {{QStringLiteral("n_sink"), QString::number(kStreamingLlmSinks),
                         QStringLiteral("sink entries")}},
-            .makeScorer = &make};
+            .makeScorer = &makeStreamingLlm};
 }
 
 } // namespace kvl

@@ -14,7 +14,7 @@
 namespace kvl {
 namespace {
 
-constexpr int kWindow = 32; // kvpress window_size
+constexpr int kThinkWindow = 32; // kvpress window_size
 
 class ThinkPress : public Press
 {
@@ -69,10 +69,10 @@ class ThinkPress : public Press
     QString m_spec;
 };
 
-std::unique_ptr<Press> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Press> makeThink(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
-    const int window = p.integer(QStringLiteral("window"), kWindow, 1, 1 << 20);
+    const int window = p.integer(QStringLiteral("window"), kThinkWindow, 1, 1 << 20);
     p.finish();
     return std::make_unique<ThinkPress>(window, p.canonical());
 }
@@ -87,9 +87,9 @@ PressEntry thinkEntry()
                 QStringLiteral("key channels scored mean(q^2) x mean(k^2) over the last `window` "
                                "queries; the int(head_dim x r) lowest zeroed; positions all kept "
                                "(arXiv:2407.21018; kvpress think_press.py)"),
-            .params = {{QStringLiteral("window"), QString::number(kWindow),
+            .params = {{QStringLiteral("window"), QString::number(kThinkWindow),
                         QStringLiteral("last context queries that score the channels")}},
-            .makePress = &make};
+            .makePress = &makeThink};
 }
 
 } // namespace kvl

@@ -39,7 +39,7 @@ class TovaScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog&)
+std::unique_ptr<Scorer> makeTova(const PressSpec& spec, const PressCatalog&)
 {
     PressParams p(spec);
     p.finish();
@@ -55,7 +55,7 @@ PressEntry tovaEntry()
             .rule = QStringLiteral(
                 "score = last token's attention averaged over all query heads, shared "
                 "by every kv-head; last token kept (arXiv:2401.06104; kvpress tova_press.py)"),
-            .makeScorer = &make};
+            .makeScorer = &makeTova};
 }
 
 } // namespace kvl

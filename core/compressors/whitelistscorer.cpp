@@ -44,7 +44,7 @@ class WhitelistScorer : public Scorer
     QString m_spec;
 };
 
-std::unique_ptr<Scorer> make(const PressSpec& spec, const PressCatalog& catalog)
+std::unique_ptr<Scorer> makeWhitelist(const PressSpec& spec, const PressCatalog& catalog)
 {
     if (spec.inner.size() != 1)
         throw Error(QStringLiteral("press spec '%1'").arg(spec.toString()),
@@ -72,7 +72,7 @@ PressEntry whitelistEntry()
             {{QStringLiteral("roles"), QString(),
               QStringLiteral(
                   "span roles to protect, ';'-separated, or all (default: instruction spans)")}},
-        .makeScorer = &make};
+        .makeScorer = &makeWhitelist};
 }
 
 } // namespace kvl

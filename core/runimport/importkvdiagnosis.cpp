@@ -25,7 +25,6 @@
 namespace kvl {
 
 namespace {
-const QString kTitle = QStringLiteral("KVDiagnosis release");
 const char* const kFullCacheFile = "data/processed/full_population/fullcache.jsonl.gz";
 const char* const kCompressedDir = "data/processed/full_population/compressed_runs";
 const char* const kSelectedDir = "data/processed/selected_failures";
@@ -384,7 +383,8 @@ class ReleaseReader
     };
 
     QString m_root;
-    ImportedRunBuilder m_builder{QStringLiteral("kvdiagnosis"), kTitle};
+    ImportedRunBuilder m_builder{QStringLiteral("kvdiagnosis"),
+                                  QStringLiteral("KVDiagnosis release")};
     ImportedRun m_run; // sources and missing notes as they are found
     QString m_fullKey = m_builder.config(kFullCacheCompressor, 0.0, {}, QString());
     std::map<QString, DiagnosedRow> m_diagnosed;

@@ -30,7 +30,6 @@
 namespace kvl {
 
 namespace {
-const QString kTitle = QStringLiteral("kvpress evaluation");
 const QString kNoPress = QStringLiteral("no_press");
 const QString kPrediction = QStringLiteral("predicted_answer");
 const QString kRowRatio = QStringLiteral("compression_ratio");
@@ -645,7 +644,8 @@ class KvpressReader
         return m_builder.finish(header);
     }
 
-    ImportedRunBuilder m_builder{QStringLiteral("kvpress"), kTitle};
+    ImportedRunBuilder m_builder{QStringLiteral("kvpress"),
+                                  QStringLiteral("kvpress evaluation")};
     std::vector<Folder> m_folders;
     ImportedRun m_run; // sources and missing notes as they are found
     std::map<QString, const Folder*> m_configFolder;

@@ -18,7 +18,6 @@
 namespace kvl {
 
 namespace {
-const QString kTitle = QStringLiteral("result rows");
 
 // One record as field -> value: CSV cells become strings (an empty cell is null), JSONL
 // values stay what they are.
@@ -237,7 +236,8 @@ class RowsReader
         m_builder.addRow(sampleKey, row, where);
     }
 
-    ImportedRunBuilder m_builder{QStringLiteral("rows"), kTitle};
+    ImportedRunBuilder m_builder{QStringLiteral("rows"),
+                                  QStringLiteral("result rows")};
     std::vector<ImportedSource> m_sources;
     QHash<QString, QString> m_goldWhere;
     QString m_model;

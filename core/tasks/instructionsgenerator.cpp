@@ -11,8 +11,8 @@
 
 namespace kvl {
 namespace {
-constexpr double kRecordShare = 0.15;
-constexpr int kMaxRecords = 80;
+constexpr double kInstructionsRecordShare = 0.15;
+constexpr int kInstructionsMaxRecords = 80;
 
 const QStringList& attacks()
 {
@@ -128,7 +128,8 @@ Sample InstructionsGenerator::generateVariant(const Tokenizer& tokenizer, const 
     const int recordTokens =
         std::max(1, builder.countTokens(QStringLiteral(" ") +
                                         phrases::codeRecord(QStringLiteral("Anna Berg"), 4821)));
-    const int count = std::clamp(int(kRecordShare * length.target / recordTokens), 2, kMaxRecords);
+    const int count = std::clamp(int(kInstructionsRecordShare * length.target / recordTokens), 2,
+                                 kInstructionsMaxRecords);
     QStringList people;
     for (int i = 0; i < count; ++i)
         people << names.fresh();

@@ -13,8 +13,8 @@ namespace kvl {
 namespace {
 // Share of the target length given to records; the rest is filler. With a ~2k BPE a
 // record is ~10 tokens, so 2,048 tokens hold ~50 records.
-constexpr double kRecordShare = 0.25;
-constexpr int kMaxRecords = 150;
+constexpr double kRetrievalRecordShare = 0.25;
+constexpr int kRetrievalMaxRecords = 150;
 
 struct Record
 {
@@ -72,7 +72,8 @@ Sample RetrievalGenerator::generateVariant(const Tokenizer& tokenizer, const QSt
     const int recordTokens =
         std::max(1, builder.countTokens(QStringLiteral(" ") +
                                         phrases::codeRecord(QStringLiteral("Anna Berg"), 4821)));
-    const int budget = std::clamp(int(kRecordShare * length.target / recordTokens), 1, kMaxRecords);
+    const int budget = std::clamp(int(kRetrievalRecordShare * length.target / recordTokens), 1,
+                                  kRetrievalMaxRecords);
     // Records that fit the longest allowed context (a margin for longer names): short
     // ranges ask fewer names or codes rather than fail.
     const int fit = length.maxTokens / (recordTokens + 2);

@@ -19,7 +19,7 @@ constexpr std::array<std::pair<InstructionRole, const char*>, 6> kRoles{{
     {InstructionRole::Request, "request"},
     {InstructionRole::Defense, "defense"},
 }};
-constexpr std::array<std::pair<SpanField, const char*>, 3> kFields{{
+constexpr std::array<std::pair<SpanField, const char*>, 3> kSpanFields{{
     {SpanField::Context, "context"},
     {SpanField::Question, "question"},
     {SpanField::System, "system"},
@@ -63,11 +63,11 @@ std::optional<InstructionRole> instructionRoleFromName(const QString& name)
 }
 QString spanFieldName(SpanField field)
 {
-    return nameOf(kFields, field);
+    return nameOf(kSpanFields, field);
 }
 std::optional<SpanField> spanFieldFromName(const QString& name)
 {
-    return valueOf<SpanField>(kFields, name);
+    return valueOf<SpanField>(kSpanFields, name);
 }
 
 } // namespace kvl
