@@ -47,10 +47,11 @@ function(kvlens_link_torch target)
   endif()
 endfunction()
 
-# An engine test compiles with the engine libraries' precompiled header. Loading it
-# costs ~3 s a unit, so it pays only where a unit parses libtorch's headers anyway
-# (kvlens-cli, whose commands mostly do not include libtorch, stays without). The test's AUTOMOC unit holds
-# no libtorch code and skips it. The flags are the PCH's own (OpenMP, PIC), as above.
+# An engine test, and kvlens-cli's unity batches, compile with the engine libraries'
+# precompiled header. Loading it costs ~3 s a unit, so it pays only where a unit parses
+# libtorch's headers anyway (kvlens-cli built file by file stays without: most of its
+# commands do not include libtorch). An AUTOMOC unit holds no libtorch code and skips
+# it. The flags are the PCH's own (OpenMP, PIC), as above.
 function(kvlens_reuse_torch_pch target)
   get_property(pch_owner GLOBAL PROPERTY KVLENS_TORCH_PCH_OWNER)
   if(NOT pch_owner)
