@@ -857,6 +857,65 @@ With two or more compressors at one ratio, this view counts the samples each com
     </message>
 </context>
 <context>
+    <name>kvl::FileMenu</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New run…</source>
+        <translation>新しい実行(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Open run…</source>
+        <translation>実行結果を開く(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Close run</source>
+        <translation>実行結果を閉じる(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Export &amp;figure…</source>
+        <translation>図をエクスポート(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>Export &amp;data…</source>
+        <translation>データをエクスポート(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+E</source>
+        <translation>Ctrl+Shift+E</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>終了(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Open run</source>
+        <translation>実行結果を開く</translation>
+    </message>
+    <message>
+        <source>KVLens runs (*.kvl);;All files (*)</source>
+        <translation>KVLens 実行ファイル (*.kvl);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Run finished: %1</source>
+        <translation>実行が完了しました: %1</translation>
+    </message>
+    <message>
+        <source>Run stopped: %1</source>
+        <translation>実行が停止しました: %1</translation>
+    </message>
+    <message>
+        <source>The run&apos;s rows are still being checked; export once the check is done.</source>
+        <translation>実行の行はまだ検査中です。検査が終わってからエクスポートしてください。</translation>
+    </message>
+</context>
+<context>
     <name>kvl::GerConsensusView</name>
     <message>
         <source>GER and head consensus per layer</source>
@@ -1265,52 +1324,8 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
         <translation>実行ファイルを開く（ファイル › 実行結果を開く…）か、新しい実行を開始してください。</translation>
     </message>
     <message>
-        <source>Session not restored: %1</source>
-        <translation>セッションを復元できませんでした: %1</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>ファイル(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;New run…</source>
-        <translation>新しい実行(&amp;N)…</translation>
-    </message>
-    <message>
-        <source>&amp;Open run…</source>
-        <translation>実行結果を開く(&amp;O)…</translation>
-    </message>
-    <message>
         <source>Open run</source>
         <translation>実行結果を開く</translation>
-    </message>
-    <message>
-        <source>KVLens runs (*.kvl);;All files (*)</source>
-        <translation>KVLens 実行ファイル (*.kvl);;すべてのファイル (*)</translation>
-    </message>
-    <message>
-        <source>&amp;Close run</source>
-        <translation>実行結果を閉じる(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Export &amp;figure…</source>
-        <translation>図をエクスポート(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Ctrl+E</source>
-        <translation>Ctrl+E</translation>
-    </message>
-    <message>
-        <source>Export &amp;data…</source>
-        <translation>データをエクスポート(&amp;D)…</translation>
-    </message>
-    <message>
-        <source>Ctrl+Shift+E</source>
-        <translation>Ctrl+Shift+E</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>終了(&amp;Q)</translation>
     </message>
     <message>
         <source>KVLens</source>
@@ -1351,14 +1366,6 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
     <message>
         <source>CSV (*.csv)</source>
         <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>Run finished: %1</source>
-        <translation>実行が完了しました: %1</translation>
-    </message>
-    <message>
-        <source>Run stopped: %1</source>
-        <translation>実行が停止しました: %1</translation>
     </message>
     <message>
         <source>Ratio:</source>
@@ -1425,10 +1432,6 @@ The heatmap shows where the question&apos;s attention goes in the context, per l
     <message>
         <source>heads: %1</source>
         <translation>ヘッド: %1</translation>
-    </message>
-    <message>
-        <source>The run&apos;s rows are still being checked; export once the check is done.</source>
-        <translation>実行の行はまだ検査中です。検査が終わってからエクスポートしてください。</translation>
     </message>
     <message>
         <source> (checking the rows&apos; checksums…)</source>
@@ -2896,6 +2899,13 @@ Samples are paired by content (suite, context, question, answer), never by id al
     <message>
         <source>All samples (mean)</source>
         <translation>全サンプル（平均）</translation>
+    </message>
+</context>
+<context>
+    <name>kvl::SessionKeeper</name>
+    <message>
+        <source>Session not restored: %1</source>
+        <translation>セッションを復元できませんでした: %1</translation>
     </message>
 </context>
 <context>

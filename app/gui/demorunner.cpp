@@ -3,7 +3,7 @@
 #include "newrundialog.h"
 #include "runlauncher.h"
 #include "runprocess.h"
-#include "runsession.h"
+#include "runsessions.h"
 #include "startpage.h"
 
 #include <QDir>
@@ -17,8 +17,9 @@
 
 namespace kvl {
 
-DemoRunner::DemoRunner(StartPage* start, QStatusBar* status, RunSession* session, QObject* parent)
-    : QObject(parent), m_start(start), m_session(session), m_launcher(new RunLauncher(this)),
+DemoRunner::DemoRunner(StartPage* start, QStatusBar* status, const RunSessions* sessions,
+                       QObject* parent)
+    : QObject(parent), m_start(start), m_sessions(sessions), m_launcher(new RunLauncher(this)),
       m_progress(new QProgressBar), m_cancel(new QToolButton)
 {
     m_progress->setMaximumWidth(220);
@@ -104,9 +105,9 @@ void DemoRunner::onFinished(bool ok, int exitCode, bool cancelled)
         text += QLatin1Char('\n') + stderrText.section(QLatin1Char('\n'), -3);
     m_start->setMessage(text);
     emit message(text);
-    if (!QFileInfo::exists(path()) || !m_session->canRead())
+    if (!QFileInfo::exists(path()) || !m_sessions->canRead())
         return;
-    if (m_session->path() == path())
+    if (m_sessions->current()->path() == path())
         emit refreshRequested();
     else if (ok)
         emit openRequested(path());

@@ -10,7 +10,7 @@ namespace kvl {
 
 class RunLauncher;
 class RunProcess;
-class RunSession;
+class RunSessions;
 class StartPage;
 struct RunProgress;
 
@@ -22,7 +22,7 @@ class DemoRunner : public QObject
 {
     Q_OBJECT
   public:
-    DemoRunner(StartPage* start, QStatusBar* status, RunSession* session, QObject* parent);
+    DemoRunner(StartPage* start, QStatusBar* status, const RunSessions* sessions, QObject* parent);
 
     // `program` empty: the kvlens-cli found next to the app.
     void start(const QString& program = {});
@@ -42,7 +42,7 @@ class DemoRunner : public QObject
     void hideProgress();
 
     StartPage* m_start;
-    RunSession* m_session;
+    const RunSessions* m_sessions; // which run is shown
     RunLauncher* m_launcher;
     QProgressBar* m_progress;
     QToolButton* m_cancel;

@@ -1,6 +1,7 @@
 // kvlens: the desktop app (views over run files; runs happen in kvlens-cli).
 #include "batchexport.h"
 #include "demodata.h"
+#include "displaymenu.h"
 #include "guioptions.h"
 #include "mainwindow.h"
 #include "storerunloader.h"
@@ -63,7 +64,7 @@ int main(int argc, char** argv)
     kvl::MainWindow window(options.sessionPath);
     window.setRunStages(kvl::storeRunStages());
     if (!options.theme.isEmpty())
-        window.setTheme(options.theme);
+        window.displayMenu()->setTheme(options.theme);
     if (!options.run.isEmpty())
         window.openRun(options.run);
 

@@ -1,15 +1,16 @@
 #include "mainwindow.h"
 
-#include "common/error.h"
+#include "apptheme.h"
 #include "demorunner.h"
 #include "detailhints.h"
+#include "displaymenu.h"
+#include "filemenu.h"
+#include "helpmenu.h"
 #include "littletodiagnose.h"
-#include "newrundialog.h"
+#include "openrunerror.h"
 #include "openruns.h"
-#include "pageexport.h"
 #include "rowsdock.h"
 #include "rowspanel.h"
-#include "runlauncher.h"
 #include "runlistdock.h"
 #include "runpage.h"
 #include "runstatusline.h"
@@ -17,17 +18,17 @@
 #include "selectionbar.h"
 #include "selectionheader.h"
 #include "selectionline.h"
+#include "sessionkeeper.h"
 #include "startpage.h"
+#include "viewmenu.h"
 #include "viewnavigator.h"
 #include "viewoptions.h"
 #include "views/plotview.h"
 
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
-#include <QMessageBox>
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -36,60 +37,63 @@
 namespace kvl {
 
 MainWindow::MainWindow(const QString& sessionPath, QWidget* parent, PageRegistry registry)
-    : QMainWindow(parent), m_sessionPath(sessionPath), m_registry(std::move(registry)),
-      m_session(new RunSession(this)), m_openRuns(new OpenRuns(this)),
-      m_options(new ViewOptions(this)), m_watcher(new RunWatcher(this))
+    : QMainWindow(parent), m_registry(std::move(registry)), m_sessions(new RunSessions(this)),
+      m_openRuns(new OpenRuns(this)), m_options(new ViewOptions(this)),
+      m_watcher(new RunWatcher(this))
 {
     setObjectName(QStringLiteral("MainWindow"));
     m_stack = new QStackedWidget;
     setCentralWidget(m_stack);
-    // The window's hints first: describeRunState resets the hints a page then sets.
-    connectSession();
     createPages();
     createStartPage();
-    m_selectionBar = new SelectionBar(m_session, this);
+    m_selectionBar = new SelectionBar(this);
     addToolBar(m_selectionBar);
     createDocks();
     createMenus();
     setRunChromeVisible(false);
-    m_demo = new DemoRunner(m_start, statusBar(), m_session, this);
+    m_demo = new DemoRunner(m_start, statusBar(), m_sessions, this);
     connect(m_demo, &DemoRunner::openRequested, this, &MainWindow::openLaunchedRun);
-    connect(m_demo, &DemoRunner::refreshRequested, this, &MainWindow::refreshRun);
+    connect(m_demo, &DemoRunner::refreshRequested, this, [this] { session()->refresh(); });
     connect(m_demo, &DemoRunner::message, this, &MainWindow::showMessage);
     m_runLabel = new QLabel;
     statusBar()->addPermanentWidget(m_runLabel);
+    connect(m_sessions, &RunSessions::currentChanged, this, &MainWindow::bindSession);
+    bindSession(session(), nullptr);
     connect(m_watcher, &RunWatcher::changed, this, [this](const QString& path) {
-        if (path == m_session->path())
-            m_session->refresh();
+        if (path == session()->path())
+            session()->refresh();
     });
-    updateTitle();
     showMessage(tr("Open a run file (File › Open run…) or start a new run."));
     resize(1280, 800);
-
-    if (!m_sessionPath.isEmpty() && QFileInfo::exists(m_sessionPath)) {
-        try {
-            applySessionState(SessionState::load(m_sessionPath));
-        } catch (const Error& e) {
-            showMessage(tr("Session not restored: %1").arg(e.message()));
-        }
-    }
+    m_keeper = new SessionKeeper(*this, *m_openRuns, sessionPath);
+    m_keeper->load();
 }
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::connectSession()
+void MainWindow::bindSession(RunSession* session, RunSession* previous)
+{
+    if (previous)
+        previous->disconnect(this);
+    // The window's hints first: describeRunState resets the hints a page then sets.
+    connectSession(session);
+    for (RunPage* page : runPages())
+        page->bind(session);
+    m_selectionBar->bind(session);
+    // After the pages drew the details.
+    connect(session, &RunSession::detailsAvailable, this, &MainWindow::updateTitle);
+    updateTitle();
+}
+
+void MainWindow::connectSession(RunSession* session)
 {
     auto describe = [this](const RunViewData& data) {
         describeRunState(data, findChildren<PlotView*>());
     };
-    connect(m_session, &RunSession::summaryAvailable, this, describe);
-    connect(m_session, &RunSession::overviewAvailable, this, describe);
-    connect(m_session, &RunSession::closed, this, [describe] { describe({}); });
-    connect(m_session, &RunSession::summaryAvailable, this, [this](const RunViewData& data) {
-        // A restored run opens at the overlap ratio it was left at, before the pages draw.
-        if (m_pendingRestore && m_pendingRestore->currentRun == data.path &&
-            m_session->selection().overlapRatio < 0)
-            m_session->setOverlapRatio(m_pendingRestore->overlapRatio);
+    connect(session, &RunSession::summaryAvailable, this, describe);
+    connect(session, &RunSession::overviewAvailable, this, describe);
+    connect(session, &RunSession::closed, this, [describe] { describe({}); });
+    connect(session, &RunSession::summaryAvailable, this, [this](const RunViewData& data) {
         m_openRuns->setLoaded(data.path, data.configs, data.sampleKeys);
         m_watcher->watch(data.path);
         showRunStatus();
@@ -97,31 +101,35 @@ void MainWindow::connectSession()
         setRunChromeVisible(true);
         updateTitle();
     });
-    connect(m_session, &RunSession::overviewAvailable, this,
+    connect(session, &RunSession::overviewAvailable, this,
             [this](const RunViewData&, bool refresh) {
                 if (refresh)
                     m_rowsDock->refresh();
             });
-    connect(m_session, &RunSession::headsChanged, this, &MainWindow::updateSelectionTitle);
-    connect(m_session, &RunSession::loaded, this,
+    connect(session, &RunSession::headsChanged, this, &MainWindow::updateSelectionTitle);
+    connect(session, &RunSession::loaded, this,
             [this](const RunViewData& data) { emit runLoaded(data.path); });
-    connect(m_session, &RunSession::verificationAvailable, this, &MainWindow::showRunStatus);
-    connect(m_session, &RunSession::verificationFailed, this,
+    connect(session, &RunSession::verificationAvailable, this, &MainWindow::showRunStatus);
+    connect(session, &RunSession::verificationFailed, this,
             [this](const QString& path, const QString& message) {
                 // What was drawn came from a file with a changed row: withdraw all of it,
                 // then refuse the file as an open that failed does.
-                if (path == m_session->path())
+                if (path == this->session()->path())
                     closeRun();
                 showLoadError(path, message);
             });
-    connect(m_session, &RunSession::loadFailed, this,
+    connect(session, &RunSession::loadFailed, this,
             [this](const QString& path, const QString& message, bool refresh) {
-                if (!refresh) {
-                    showLoadError(path, message);
+                if (refresh) {
+                    // A sweep mid-write can be caught between states; the next poll retries.
+                    showMessage(tr("Refresh failed: %1").arg(message));
                     return;
                 }
-                // A sweep mid-write can be caught between states; the next poll retries.
-                showMessage(tr("Refresh failed: %1").arg(message));
+                // Refused: back to the run shown before, or to the start page.
+                m_sessions->discard(path);
+                if (this->session()->path().isEmpty())
+                    showStartPage();
+                showLoadError(path, message);
             });
 }
 
@@ -137,7 +145,6 @@ void MainWindow::createPages()
         }
         RunPage* page = entry.create(*this);
         page->setId(entry.id);
-        page->bind(m_session);
         connect(page, &RunPage::shownSelectionChanged, this, &MainWindow::updateSelectionTitle);
         // A page taller than the window scrolls rather than growing the window past a
         // laptop screen (a 1280 x 720 window shows every page).
@@ -149,11 +156,6 @@ void MainWindow::createPages()
         m_pageById.insert(entry.id, page);
         m_navigator->addPage(entry.id.toString(), entry.title);
     }
-    // After the pages drew the details: a restore applies to what they show.
-    connect(m_session, &RunSession::detailsAvailable, this, [this] {
-        applyPendingRestore();
-        updateTitle();
-    });
     connect(m_navigator, &ViewNavigator::pageChanged, this, [this](const QString& id) {
         if (RunPage* page = this->page(PageId::fromString(id)))
             m_pages->setCurrentWidget(frameOf(page));
@@ -167,6 +169,19 @@ void MainWindow::createPages()
     runLayout->addWidget(m_header);
     runLayout->addWidget(m_pages, 1);
     m_stack->addWidget(m_runPage);
+}
+
+void MainWindow::createMenus()
+{
+    m_file = new FileMenu(*this);
+    auto* view = new ViewMenu(this, m_registry, m_navigator, m_navigatorDock, m_options);
+    connect(view, &ViewMenu::pageRequested, this, &MainWindow::showPage);
+    m_display = view->display();
+    connect(m_display, &DisplayMenu::themeChanged, this, [this](const QString& theme) {
+        for (PlotView* v : findChildren<PlotView*>())
+            v->setTheme(themeFromName(theme));
+    });
+    HelpMenu::addTo(this);
 }
 
 QVector<RunPage*> MainWindow::runPages() const
@@ -221,12 +236,13 @@ void MainWindow::createDocks()
     auto* runs = new RunListDock(*m_openRuns, this);
     addDockWidget(Qt::LeftDockWidgetArea, runs);
     resizeDocks({runs}, {180}, Qt::Horizontal);
-    connect(runs, &RunListDock::runActivated, this, &MainWindow::openRun);
+    connect(runs, &RunListDock::runActivated, this, [this](const QString& path) { openRun(path); });
 
     m_rowsDock = new RowsDock(this);
     addDockWidget(Qt::BottomDockWidgetArea, m_rowsDock);
     resizeDocks({m_rowsDock}, {240}, Qt::Vertical);
-    connect(m_rowsDock->panel(), &RowsPanel::rowSelected, m_session, &RunSession::inspectRow);
+    connect(m_rowsDock->panel(), &RowsPanel::rowSelected, this,
+            [this](const ResultRow& row) { session()->inspectRow(row); });
     connect(m_rowsDock, &RowsDock::rowsAvailable, this, &MainWindow::rowsAvailable);
 }
 
@@ -235,15 +251,7 @@ void MainWindow::createStartPage()
     m_start = new StartPage;
     m_stack->addWidget(m_start);
     m_stack->setCurrentWidget(m_start);
-    connect(m_start, &StartPage::openRequested, this, &MainWindow::askForRun);
-}
-
-void MainWindow::askForRun()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open run"), {},
-                                                      tr("KVLens runs (*.kvl);;All files (*)"));
-    if (!path.isEmpty())
-        openRun(path);
+    connect(m_start, &StartPage::openRequested, this, [this] { m_file->askForRun(); });
 }
 
 void MainWindow::setRunChromeVisible(bool visible)
@@ -258,53 +266,38 @@ bool MainWindow::startPageShown() const
     return m_stack->currentWidget() == m_start;
 }
 
-bool MainWindow::isLoading() const
-{
-    return m_session->isLoading();
-}
-
 void MainWindow::showRun(const RunViewData& data)
 {
-    m_session->present(data);
+    m_sessions->present(data);
 }
 
 void MainWindow::openRun(const QString& path)
 {
-    // The same run again keeps its focus.
-    openRequest(path == m_session->path() ? m_session->request() : RunRequest{path, {}, -1.0, {}});
+    // Shown before: it comes back with its focus (RunSession::open).
+    openRun(RunRequest{path, {}, -1.0, {}});
 }
 
-void MainWindow::openRequest(const RunRequest& request)
+void MainWindow::openRun(const RunRequest& request)
 {
-    if (m_session->canRead())
+    if (m_sessions->canRead())
         showMessage(tr("Opening %1…").arg(request.path));
-    m_session->open(request);
-}
-
-void MainWindow::refreshRun()
-{
-    m_session->refresh();
-}
-
-void MainWindow::setFocusConfiguration(const QString& compressor, double ratio)
-{
-    m_session->setFocusConfiguration(compressor, ratio);
-}
-
-void MainWindow::setFocusSample(const QString& sampleKey)
-{
-    m_session->setFocusSample(sampleKey);
+    m_sessions->open(request);
 }
 
 void MainWindow::closeRun()
 {
-    const QString path = m_session->path();
+    const QString path = session()->path();
     if (path.isEmpty())
         return;
     m_openRuns->remove(path);
-    m_watcher->stop();
     m_rowsDock->clear();
-    m_session->close();          // every page clears itself
+    m_sessions->closeCurrent(); // every page clears itself
+    showStartPage();
+}
+
+void MainWindow::showStartPage()
+{
+    m_watcher->stop();
     statusBar()->setToolTip({}); // the closed run's missing rows (showRunStatus)
     m_stack->setCurrentWidget(m_start);
     setRunChromeVisible(false);
@@ -328,9 +321,9 @@ void MainWindow::showMessage(const QString& text)
 
 void MainWindow::showRunStatus()
 {
-    if (m_session->path().isEmpty())
+    if (session()->path().isEmpty())
         return;
-    const RunStatusLine line = runStatusLine(m_session->data(), m_session->isVerified());
+    const RunStatusLine line = runStatusLine(session()->data(), session()->isVerified());
     statusBar()->setToolTip(line.toolTip);
     showMessage(line.text);
 }
@@ -339,22 +332,15 @@ void MainWindow::showLoadError(const QString& path, const QString& message)
 {
     m_lastError = message;
     showMessage(message);
-    // Not exec(): a modal loop here would stall the live refresh and the demo.
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Open run"),
-                                tr("Could not open %1").arg(QFileInfo(path).fileName()),
-                                QMessageBox::Ok, this);
-    box->setObjectName(QStringLiteral("OpenRunError"));
-    box->setInformativeText(message);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
+    showOpenRunError(this, path, message);
     emit runLoadFailed(path, message);
 }
 
 void MainWindow::updateTitle()
 {
-    const RunViewData& data = m_session->data();
+    const RunViewData& data = session()->data();
     const QString run =
-        data.runName.isEmpty() ? QFileInfo(m_session->path()).fileName() : data.runName;
+        data.runName.isEmpty() ? QFileInfo(session()->path()).fileName() : data.runName;
     setWindowTitle(run.isEmpty() ? tr("KVLens") : tr("%1 — KVLens").arg(run));
     m_runLabel->setText(run.isEmpty()          ? tr("No run open")
                         : data.model.isEmpty() ? run
@@ -364,113 +350,46 @@ void MainWindow::updateTitle()
 
 QString MainWindow::selectionTitle() const
 {
-    return selectionLine(*m_navigator, *m_session, currentRunPage());
+    return selectionLine(*m_navigator, *session(), currentRunPage());
 }
 
 void MainWindow::updateSelectionTitle()
 {
-    if (!m_header)
-        return;
     // Over the Failures pages: whether FullCache leaves anything to diagnose.
     const PageEntry* entry = m_registry.find(currentPage());
     m_header->setLines(selectionTitle(), entry && entry->group == PageGroup::Failures
-                                             ? littleToDiagnose(m_session->data())
+                                             ? littleToDiagnose(session()->data())
                                              : QString());
-}
-
-bool MainWindow::exportAllowed()
-{
-    // Figures and data leave the app with provenance: never from rows not yet verified.
-    if (m_session->path().isEmpty() || m_session->isVerified())
-        return true;
-    showMessage(tr("The run's rows are still being checked; export once the check is done."));
-    return false;
-}
-
-void MainWindow::exportFigure()
-{
-    if (!exportAllowed())
-        return;
-    const QString message = exportPageFigure(this, currentRunPage());
-    if (!message.isEmpty())
-        showMessage(message);
-}
-
-void MainWindow::exportData()
-{
-    if (!exportAllowed())
-        return;
-    const QString message = exportPageData(this, currentRunPage());
-    if (!message.isEmpty())
-        showMessage(message);
-}
-
-void MainWindow::showNewRunDialog()
-{
-    if (!m_newRun) {
-        m_newRun = new NewRunDialog(this);
-        connect(m_newRun, &NewRunDialog::runFinished, this, [this](const QString& path, bool ok) {
-            showMessage(ok ? tr("Run finished: %1").arg(path) : tr("Run stopped: %1").arg(path));
-            if (QFileInfo::exists(path) && m_session->canRead())
-                openRun(path);
-        });
-        // The views fill in as rows land, not only when the sweep is over.
-        connect(m_newRun->launcher(), &RunLauncher::runFileReady, this,
-                &MainWindow::openLaunchedRun);
-    }
-    m_newRun->show();
-    m_newRun->raise();
 }
 
 void MainWindow::openLaunchedRun(const QString& path)
 {
-    // A run already shown is followed by the watcher; another one is opened.
-    if (m_session->canRead() &&
-        QFileInfo(path).absoluteFilePath() != QFileInfo(m_session->path()).absoluteFilePath())
+    if (m_sessions->canRead() &&
+        QFileInfo(path).absoluteFilePath() != QFileInfo(session()->path()).absoluteFilePath())
         openRun(path);
-}
-
-QString MainWindow::demoPath()
-{
-    return DemoRunner::path();
-}
-
-RunProcess* MainWindow::demoProcess() const
-{
-    return m_demo->process();
-}
-
-void MainWindow::startDemo(const QString& program)
-{
-    m_demo->start(program);
-}
-
-void MainWindow::cancelDemo()
-{
-    m_demo->cancel();
 }
 
 void MainWindow::setRunStages(RunStages stages)
 {
-    m_session->setStages(std::move(stages));
-    if (m_session->canRead() && !m_sessionRun.path.isEmpty() && m_session->path().isEmpty()) {
-        const RunRequest request = m_sessionRun;
-        m_sessionRun = {};
-        openRequest(request);
-    }
+    m_sessions->setStages(stages);
+    m_keeper->openWaitingRun();
+}
+
+SessionState MainWindow::sessionState() const
+{
+    return m_keeper->state();
+}
+
+void MainWindow::applySessionState(const SessionState& state)
+{
+    m_keeper->restore(state);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     // A run still going in the New run dialog is terminated by RunProcess's destructor
     // when the window goes; its finished samples stay in the run file.
-    if (!m_sessionPath.isEmpty()) {
-        try {
-            sessionState().save(m_sessionPath);
-        } catch (const Error& e) {
-            qWarning("%s", qPrintable(e.message()));
-        }
-    }
+    m_keeper->save();
     event->accept();
 }
 

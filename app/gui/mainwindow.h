@@ -2,14 +2,13 @@
 
 #include "pagehost.h"
 #include "pageregistry.h"
-#include "runsession.h"
+#include "runsessions.h"
 #include "sessionstate.h"
 
 #include <QHash>
 #include <QMainWindow>
 
 #include <functional>
-#include <optional>
 
 class QDockWidget;
 class QLabel;
@@ -19,15 +18,15 @@ namespace kvl {
 
 class DemoRunner;
 class DisplayMenu;
-class NewRunDialog;
+class FileMenu;
 class OpenRuns;
 class PlotView;
 class RowsDock;
 class RowsPanel;
 class RunPage;
-class RunProcess;
 class RunWatcher;
 class SelectionBar;
+class SessionKeeper;
 class SelectionHeader;
 class StartPage;
 class ViewNavigator;
@@ -36,9 +35,10 @@ class ViewOptions;
 // The desktop window: a start page without a run; with one, the pages of the registry in
 // a navigator grouped by the question they answer, a line over every page naming the
 // selection it shows (run, configuration, sample, heads), the selection toolbar, docks
-// listing open runs and the rows behind a clicked bar or cell. The pages draw themselves
-// from the RunSession, which reads run files on worker threads and re-reads them as a
-// sweep writes them; the window remembers its session in a small JSON file.
+// listing open runs and the rows behind a clicked bar or cell. Each open run has its own
+// RunSession (RunSessions), which reads its file on worker threads and re-reads it as a
+// sweep writes it; the pages, the toolbar and the window bind to the session of the run
+// shown. The window remembers its session in a small JSON file (SessionKeeper).
 class MainWindow : public QMainWindow, public PageHost
 {
     Q_OBJECT
@@ -52,26 +52,28 @@ class MainWindow : public QMainWindow, public PageHost
     // this build cannot read run files. A run the restored session had open is opened
     // once the stages are set.
     void setRunStages(RunStages stages);
-    // The open run and its selection; the pages draw what it delivers.
-    RunSession* session() const { return m_session; }
-    const RunViewData& runData() const { return m_session->data(); }
+    // The run shown and its selection; the pages draw what it delivers.
+    RunSession* session() const { return m_sessions->current(); }
+    // Every open run's session.
+    RunSessions* sessions() const { return m_sessions; }
+    const RunViewData& runData() const { return session()->data(); }
 
     // Draws data made without a file (tests, the view benchmark) as a loaded run.
     void showRun(const RunViewData& data);
     // Loads the run off the GUI thread in stages, then follows it as rows land. A damaged
-    // or foreign file gives a message box naming it; so does a row found changed by the
-    // checksum check that runs after the overview is drawn (the views are withdrawn).
+    // or foreign file gives a message box naming it, and the run shown before stays; so
+    // does a row found changed by the checksum check that runs after the overview is
+    // drawn (the views are withdrawn).
     void openRun(const QString& path);
+    // The same with a focus of its own (empty compressor / sample: the run's own).
+    void openRun(const RunRequest& request);
     void closeRun();
-    void refreshRun();
-    void setFocusConfiguration(const QString& compressor, double ratio);
-    void setFocusSample(const QString& sampleKey); // empty = mean over samples
 
-    // First five minutes: `<program> demo --out <demoPath()>`, opened as rows land.
-    void startDemo(const QString& program = {});
-    void cancelDemo();
-    static QString demoPath();
-    RunProcess* demoProcess() const;
+    // First five minutes: `kvlens-cli demo`, opened as rows land.
+    DemoRunner* demo() const { return m_demo; }
+    // A sweep launched from the window (New run, demo) has samples in its file: shown,
+    // unless it is the run shown already (the watcher follows that one).
+    void openLaunchedRun(const QString& path);
 
     // The pages, by id, in the registry's order.
     const PageRegistry& registry() const { return m_registry; }
@@ -94,11 +96,10 @@ class MainWindow : public QMainWindow, public PageHost
     SelectionBar* selectionBar() const { return m_selectionBar; }
     RunWatcher* runWatcher() const { return m_watcher; }
     QString lastError() const { return m_lastError; }
-    bool isLoading() const;
 
     SessionState sessionState() const;
     void applySessionState(const SessionState& state);
-    void setTheme(const QString& theme);
+    DisplayMenu* displayMenu() const { return m_display; }
 
     // PageHost
     void showRows(const QString& title, std::function<QVector<ResultRow>()> query) override;
@@ -119,34 +120,26 @@ class MainWindow : public QMainWindow, public PageHost
     void createMenus();
     void createDocks();
     void createStartPage();
-    void connectSession();
-    void openRequest(const RunRequest& request);
-    // File › Open run… and the start page's button: a file dialog, then openRun().
-    void askForRun();
+    // The window follows the session of the run shown: its own connections, the pages'
+    // and the toolbar's move from `previous` to `session`.
+    void bindSession(RunSession* session, RunSession* previous);
+    void connectSession(RunSession* session);
+    // The line the status bar gives a run: rows, missing rows, verification.
     void showRunStatus();
+    // An open was refused: a message box naming the file; the run shown before stays.
     void showLoadError(const QString& path, const QString& message);
-    void exportFigure();
-    void exportData();
-    bool exportAllowed();
-    void showNewRunDialog();
-    // A sweep launched from the window (New run, demo) has samples in its file.
-    void openLaunchedRun(const QString& path);
+    // No run is shown: the start page, without the run's toolbar and docks.
+    void showStartPage();
     void updateTitle();
     void updateSelectionTitle();
-    // Restores what a session saved beyond the focus (heads, zoom, overlap ratio) once
-    // its run's details are shown.
-    void applyPendingRestore();
     // The selection bar and the docks only mean something with a run open.
     void setRunChromeVisible(bool visible);
 
-    QString m_sessionPath;
     PageRegistry m_registry;
-    RunSession* m_session = nullptr;
+    RunSessions* m_sessions = nullptr;
     OpenRuns* m_openRuns = nullptr;
     ViewOptions* m_options = nullptr;
-    RunRequest m_sessionRun;   // restored before the stages were set
-    SessionState m_remembered; // what the session file said, for what no page owns
-    std::optional<SessionState> m_pendingRestore;
+    SessionKeeper* m_keeper = nullptr;
     QString m_lastError;
 
     QStackedWidget* m_stack = nullptr;
@@ -160,7 +153,7 @@ class MainWindow : public QMainWindow, public PageHost
     SelectionBar* m_selectionBar = nullptr;
     RowsDock* m_rowsDock = nullptr;
     QLabel* m_runLabel = nullptr;
-    NewRunDialog* m_newRun = nullptr;
+    FileMenu* m_file = nullptr;
     RunWatcher* m_watcher = nullptr;
     DemoRunner* m_demo = nullptr;
     DisplayMenu* m_display = nullptr;

@@ -77,10 +77,17 @@ bool RunSession::isLoading() const
     return m_summary->isBusy() || m_aggregates->isBusy() || m_details->isBusy();
 }
 
-void RunSession::open(const RunRequest& request)
+void RunSession::cancelReads()
 {
+    ++m_generation;
     for (LatestRequest* r : {m_summary, m_aggregates, m_details, m_verify})
         r->cancel();
+    m_refreshPending = false;
+}
+
+void RunSession::open(const RunRequest& request)
+{
+    cancelReads();
     if (!canRead()) {
         emit loadFailed(request.path,
                         QCoreApplication::translate("kvl::RunSession",
@@ -90,54 +97,49 @@ void RunSession::open(const RunRequest& request)
                         false);
         return;
     }
-    ++m_generation;
-    RunRequest wanted = request;
-    std::optional<RunRequest> reuse; // the focus the run's remembered data was read at
-    if (request.path != m_request.path) {
-        // The run left keeps its focus, selection and (when complete) data for when it is
-        // shown again.
-        if (!m_request.path.isEmpty()) {
-            Visit left{m_request, m_selection, {}, m_verified, {}};
-            if (m_haveSummary && m_aggregatesIn && m_detailsIn) {
-                left.data = m_data;
-                left.fileState = runFileState(m_request.path);
-            }
-            m_visited.insert(m_request.path, left);
-        }
+    if (request.path != m_request.path || !m_haveSummary) {
+        // Shown for the first time (or its first read never came back): read it all.
+        m_request = request;
         m_data = {};
         m_haveSummary = m_aggregatesIn = m_detailsIn = false;
-        const auto seen = m_visited.constFind(request.path);
-        if (seen != m_visited.constEnd()) {
-            // Back to a run shown before: as it was left, unless the request names its
-            // own focus.
-            const bool ownFocus = !wanted.compressor.isEmpty() || !wanted.sampleKey.isEmpty();
-            if (!ownFocus) {
-                wanted.compressor = seen->request.compressor;
-                wanted.ratio = seen->request.ratio;
-                wanted.sampleKey = seen->request.sampleKey;
-            }
-            restoreSelection(seen->selection);
-            if (seen->data && seen->fileState == runFileState(request.path)) {
-                m_data = *seen->data;
-                m_verified = seen->verified;
-                reuse = seen->request;
-            }
-        } else {
-            // The overlap ratio is the run's; the other selections carry over to a run
-            // not shown before.
-            m_selection.overlapRatio = -1.0;
-        }
-    }
-    m_request = wanted;
-    if (reuse) {
-        presentVisit(*reuse);
+        m_verified = false;
+        loadSummary(false);
         return;
     }
+    // Shown again: as it was left, unless the request names its own focus.
+    const RunRequest readAt = m_request;
+    const bool ownFocus = !request.compressor.isEmpty() || !request.sampleKey.isEmpty();
+    if (ownFocus)
+        m_request = request;
+    restoreSelection(m_selection); // announced to whoever bound to the run since
+    if (complete() && m_fileState == runFileState(m_request.path)) {
+        presentAgain(readAt);
+        return;
+    }
+    m_data = {};
+    m_haveSummary = m_aggregatesIn = m_detailsIn = false;
     m_verified = false;
     loadSummary(false);
 }
 
-void RunSession::presentVisit(const RunRequest& readAt)
+void RunSession::suspend()
+{
+    // A read cut short is made again when the run is shown again (complete() fails); so
+    // is a verification (verify() cleared m_verified when it started).
+    cancelReads();
+    // Taken as the run is left, after its reads (reading a file may leave a WAL beside
+    // it): the file's state the data was read from, while the watcher saw no change.
+    if (complete())
+        m_fileState = runFileState(m_request.path);
+}
+
+void RunSession::carrySelection(const RunSelection& selection)
+{
+    m_selection = selection;
+    m_selection.overlapRatio = -1.0; // the run's own default until one is chosen
+}
+
+void RunSession::presentAgain(const RunRequest& readAt)
 {
     // From the event loop, as a load delivers: whoever opened the run connects first.
     const quint64 generation = m_generation;
@@ -145,19 +147,17 @@ void RunSession::presentVisit(const RunRequest& readAt)
         this,
         [this, generation, readAt] {
             if (generation != m_generation)
-                return; // another open, present or close came first
+                return; // another open, present, suspend or close came first
             // The focus asked for now (it may have changed since open()).
             const bool sameFocus = m_request.compressor == readAt.compressor &&
                                    m_request.ratio == readAt.ratio &&
                                    m_request.sampleKey == readAt.sampleKey;
-            m_haveSummary = m_aggregatesIn = true;
             emit summaryAvailable(m_data, false);
             settleOverlapRatio();
             emit overviewAvailable(m_data, false);
             if (!sameFocus) {
                 loadDetails(false); // another focus: its details only
             } else {
-                m_detailsIn = true;
                 emit detailsAvailable(m_data, false);
                 emitLoadedWhenComplete(false);
             }
@@ -184,29 +184,25 @@ void RunSession::refresh()
 
 void RunSession::close()
 {
-    ++m_generation;
-    for (LatestRequest* r : {m_summary, m_aggregates, m_details, m_verify})
-        r->cancel();
-    m_visited.remove(m_request.path); // closed: opened again, it starts afresh
+    cancelReads();
     m_request = {};
     m_data = {};
+    m_fileState.clear();
     m_haveSummary = m_aggregatesIn = m_detailsIn = false;
     m_verified = false;
-    m_refreshPending = false;
     m_selection.overlapRatio = -1.0;
     emit closed();
 }
 
 void RunSession::present(const RunViewData& data)
 {
-    ++m_generation;
-    for (LatestRequest* r : {m_summary, m_aggregates, m_details, m_verify})
-        r->cancel();
+    cancelReads();
     if (data.path != m_request.path)
         m_selection.overlapRatio = -1.0;
     // No sample asked for: the data's sample is the one its detail views drew.
     m_request = RunRequest{data.path, data.focus.compressor, data.focus.ratio, {}};
     m_data = data;
+    m_fileState = runFileState(data.path);
     m_haveSummary = m_aggregatesIn = m_detailsIn = true;
     m_verified = true;
     emit summaryAvailable(m_data, false);

@@ -5,11 +5,9 @@
 #include "store/runreader.h"
 #include "views/headselection.h"
 
-#include <QHash>
 #include <QObject>
 
 #include <functional>
-#include <optional>
 
 namespace kvl {
 
@@ -46,12 +44,13 @@ struct RunSelection
 // The stages reading a .kvl through the store (storerunloader, rowchecksumcache).
 RunStages storeRunStages();
 
-// One open run and its selection, loaded in stages as heaptrack loads a profile: the
-// overview once per state of the file (open, or a sweep committing rows), delivered in
-// two parts (the summary that draws the first page, then the other aggregates), the
-// details (heatmaps, eviction map, GER) once per change of focus, the row checksums in
-// the background after the overview is shown. Each stage is its own latest-request-wins
-// worker: a superseded request's result is dropped, never delivered.
+// One open run and its selection (RunSessions keeps one per run shown in the window),
+// loaded in stages as heaptrack loads a profile: the overview once per state of the file
+// (open, or a sweep committing rows), delivered in two parts (the summary that draws the
+// first page, then the other aggregates), the details (heatmaps, eviction map, GER) once
+// per change of focus, the row checksums in the background after the overview is shown.
+// Each stage is its own latest-request-wins worker: a superseded request's result is
+// dropped, never delivered.
 //
 // Why showing the overview before the checksums are verified is honest: verifying a
 // 60,000-row run reads every row again (seconds), while the overview only counts them.
@@ -71,13 +70,18 @@ class RunSession : public QObject
     bool canRead() const { return bool(m_stages.summary); }
 
     // Opens `request.path` with the focus asked for (empty compressor / sample: the
-    // default focus); drops whatever another run was loading. A run shown before in this
-    // session (and not closed since) comes back with the focus and selection it was left
-    // with, unless the request names a focus: switching between open runs loses neither.
-    // When its file has not changed since, it also comes back with what was read of it
-    // (delivered as a load is, from the event loop, without reading the file again; a
-    // focus other than the one it was left at reads the details only).
+    // default focus). Opened again, the run comes back with the focus and selection it was
+    // left with, unless the request names a focus; when its file has not changed since it
+    // was read, and what was read is complete, it also comes back without reading the
+    // file again (delivered as a load is, from the event loop; a focus other than the one
+    // it was read at reads the details only). A request for another file starts afresh.
     void open(const RunRequest& request);
+    // Another run is shown: whatever is being read is dropped (read again when this run is
+    // shown again); what was read completely is kept.
+    void suspend();
+    // The selection of the run shown before, for a run shown for the first time: heads,
+    // suite, overlap pair and signature carry over; the overlap ratio is the run's own.
+    void carrySelection(const RunSelection& selection);
     // The file changed: re-reads the overview, then the details. While an overview is
     // being read the refresh waits for it (a poll faster than a load must not starve it).
     void refresh();
@@ -147,26 +151,20 @@ class RunSession : public QObject
     // Puts back a run's remembered selection, announcing each part as its setter does.
     void restoreSelection(const RunSelection& selection);
 
+    // Re-delivers what was read of the run (open() again), read at the focus `readAt`: the
+    // stages as a load emits them; the details are read again when the focus is another.
+    void presentAgain(const RunRequest& readAt);
+    bool complete() const { return m_haveSummary && m_aggregatesIn && m_detailsIn; }
+    void cancelReads();
+
     RunStages m_stages;
     RunRequest m_request;
     RunSelection m_selection;
-    // Re-delivers a visited run's data (open()), read at the focus `readAt`: the stages
-    // as a load emits them; the details are read again when the focus is another.
-    void presentVisit(const RunRequest& readAt);
-
-    // The runs shown before the current one: their focus and selection as they were left,
-    // and what was read of them when it was complete, with the state of the file then.
-    struct Visit
-    {
-        RunRequest request;
-        RunSelection selection;
-        std::optional<RunViewData> data;
-        bool verified = false;
-        QString fileState;
-    };
-    QHash<QString, Visit> m_visited;
-    // Bumped by every open, present and close: a queued re-delivery of an older one is
-    // dropped.
+    // The state of the file when the run was last left with what was read of it complete:
+    // that is reused while the file still has this state.
+    QString m_fileState;
+    // Bumped by every open, present, suspend and close: a queued re-delivery of an older
+    // one is dropped.
     quint64 m_generation = 0;
     RunViewData m_data;
     bool m_haveSummary = false;

@@ -7,9 +7,8 @@
 
 namespace kvl {
 
-SelectionBar::SelectionBar(RunSession* session, QWidget* parent)
-    : QToolBar(tr("Selection"), parent), m_session(session), m_configs(new QComboBox),
-      m_samples(new QComboBox)
+SelectionBar::SelectionBar(QWidget* parent)
+    : QToolBar(tr("Selection"), parent), m_configs(new QComboBox), m_samples(new QComboBox)
 {
     setObjectName(QStringLiteral("SelectionBar"));
     setMovable(false);
@@ -32,6 +31,13 @@ SelectionBar::SelectionBar(RunSession* session, QWidget* parent)
     connect(m_samples, &QComboBox::activated, this, [this](int i) {
         m_session->setFocusSample(i <= 0 ? QString() : m_samples->itemData(i).toString());
     });
+}
+
+void SelectionBar::bind(RunSession* session)
+{
+    if (m_session)
+        m_session->disconnect(this);
+    m_session = session;
     for (auto signal : {&RunSession::summaryAvailable, &RunSession::overviewAvailable,
                         &RunSession::detailsAvailable})
         connect(session, signal, this, &SelectionBar::update);

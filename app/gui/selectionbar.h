@@ -15,7 +15,10 @@ class SelectionBar : public QToolBar
 {
     Q_OBJECT
   public:
-    SelectionBar(RunSession* session, QWidget* parent = nullptr);
+    explicit SelectionBar(QWidget* parent = nullptr);
+
+    // Follows the session of the run shown; called again when another run is shown.
+    void bind(RunSession* session);
 
     QComboBox* configurationChooser() const { return m_configs; }
     QComboBox* sampleChooser() const { return m_samples; }
@@ -23,7 +26,7 @@ class SelectionBar : public QToolBar
   private:
     void update();
 
-    RunSession* m_session;
+    RunSession* m_session = nullptr;
     QComboBox* m_configs = nullptr;
     QComboBox* m_samples = nullptr;
 };

@@ -36,20 +36,19 @@ AccuracyPage::AccuracyPage(PageHost& host) : RunPage(host)
     m_missing->hide();
     layout->addWidget(m_missing);
     layout->addWidget(m_view, 1);
-}
-
-void AccuracyPage::bind(RunSession* session)
-{
-    RunPage::bind(session);
-    connect(session, &RunSession::summaryAvailable, this, &AccuracyPage::showRun);
-    connect(session, &RunSession::accuracySuiteChanged, this, &AccuracyPage::showSuite);
     connect(m_suites, &QComboBox::currentIndexChanged, this,
-            [this](int i) { this->session()->setAccuracySuite(m_suites->itemData(i).toString()); });
+            [this](int i) { session()->setAccuracySuite(m_suites->itemData(i).toString()); });
     connect(m_view, &AccuracyRatioView::configurationSelected, this,
             [this](const QString& compressor, double ratio) {
-                host().showMessage(tr("Selected %1 at ratio %2").arg(compressor).arg(ratio));
-                this->session()->setFocusConfiguration(compressor, ratio);
+                this->host().showMessage(tr("Selected %1 at ratio %2").arg(compressor).arg(ratio));
+                session()->setFocusConfiguration(compressor, ratio);
             });
+}
+
+void AccuracyPage::connectSession(RunSession* session)
+{
+    connect(session, &RunSession::summaryAvailable, this, &AccuracyPage::showRun);
+    connect(session, &RunSession::accuracySuiteChanged, this, &AccuracyPage::showSuite);
 }
 
 PlotView* AccuracyPage::exportedView() const

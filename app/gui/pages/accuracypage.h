@@ -19,7 +19,6 @@ class AccuracyPage : public RunPage
   public:
     explicit AccuracyPage(PageHost& host);
 
-    void bind(RunSession* session) override;
     PlotView* exportedView() const override;
     void clear() override;
 
@@ -31,6 +30,9 @@ class AccuracyPage : public RunPage
 
     // accuracy, and accuracy-<suite> with the accuracy-by-suite table for a run of several.
     static void exportFigures(BatchFigures& figures);
+
+  protected:
+    void connectSession(RunSession* session) override;
 
   private:
     void showRun(const RunViewData& data);

@@ -45,11 +45,15 @@ AttentionPage::AttentionPage(PageHost& host)
     connect(m_grid, &HeadGridView::headSelected, this, [this](int layer, int head) {
         m_heads->setSelection({HeadSelection::Mode::OneHead, layer, head});
     });
+    // The selector is the one writer of the session's heads (a restore goes through it).
+    connect(m_heads, &HeadSelector::selectionChanged, this, [this](const HeadSelection& heads) {
+        session()->setHeads(heads);
+        updateHeadGrid();
+    });
 }
 
-void AttentionPage::bind(RunSession* session)
+void AttentionPage::connectSession(RunSession* session)
 {
-    RunPage::bind(session);
     connect(session, &RunSession::summaryAvailable, this, [this](const RunViewData& data) {
         describeAttentionViews(data, m_heatmap, m_reference);
     });
@@ -57,11 +61,6 @@ void AttentionPage::bind(RunSession* session)
         describeAttentionViews(data, m_heatmap, m_reference);
     });
     connect(session, &RunSession::detailsAvailable, this, &AttentionPage::showDetails);
-    // The selector is the one writer of the session's heads (a restore goes through it).
-    connect(m_heads, &HeadSelector::selectionChanged, this, [this](const HeadSelection& heads) {
-        this->session()->setHeads(heads);
-        updateHeadGrid();
-    });
 }
 
 void AttentionPage::showDetails(const RunViewData& data)

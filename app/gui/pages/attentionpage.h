@@ -20,7 +20,6 @@ class AttentionPage : public RunPage
   public:
     explicit AttentionPage(PageHost& host);
 
-    void bind(RunSession* session) override;
     // The head grid while it stands in for the two maps.
     PlotView* exportedView() const override;
     PageFigure figure() const override;
@@ -36,6 +35,9 @@ class AttentionPage : public RunPage
 
     // heatmap-fullcache and heatmap-<compressor>-r<ratio> of the focus.
     static void exportFigures(BatchFigures& figures);
+
+  protected:
+    void connectSession(RunSession* session) override;
 
   private:
     void showDetails(const RunViewData& data);

@@ -17,9 +17,8 @@ CurvesPage::CurvesPage(PageHost& host, CurvesSpec spec)
     setContent(m_view);
 }
 
-void CurvesPage::bind(RunSession* session)
+void CurvesPage::connectSession(RunSession* session)
 {
-    RunPage::bind(session);
     connect(session, &RunSession::overviewAvailable, this, [this](const RunViewData& data) {
         show(m_view, m_spec.curves(data));
         m_view->setProvenance(baseProvenance(data));
@@ -101,9 +100,8 @@ QVector<CurvesSpec> DecodingCurvesPage::specs()
     };
 }
 
-void DecodingCurvesPage::bind(RunSession* session)
+void DecodingCurvesPage::connectSession(RunSession* session)
 {
-    RunPage::bind(session);
     connect(session, &RunSession::overviewAvailable, this, [this](const RunViewData& data) {
         const QVector<CurvesSpec> all = specs();
         for (int i = 0; i < m_views.size(); ++i) {

@@ -31,7 +31,6 @@ class CurvesPage : public RunPage
   public:
     CurvesPage(PageHost& host, CurvesSpec spec);
 
-    void bind(RunSession* session) override;
     PlotView* exportedView() const override;
     void clear() override;
     RatioCurvesView* view() const { return m_view; }
@@ -43,6 +42,9 @@ class CurvesPage : public RunPage
     // Draws `curves` in `view`, or clears it: setData with an empty value would draw
     // nothing yet leave the view "with data".
     static void show(RatioCurvesView* view, const RatioCurves& curves);
+
+  protected:
+    void connectSession(RunSession* session) override;
 
   private:
     CurvesSpec m_spec;
@@ -58,11 +60,13 @@ class DecodingCurvesPage : public RunPage
   public:
     explicit DecodingCurvesPage(PageHost& host);
 
-    void bind(RunSession* session) override;
     PlotView* exportedView() const override;
     void clear() override;
 
     static void exportFigures(BatchFigures& figures);
+
+  protected:
+    void connectSession(RunSession* session) override;
 
   private:
     static QVector<CurvesSpec> specs();

@@ -47,9 +47,8 @@ OutcomeGridPage::OutcomeGridPage(PageHost& host)
     setContent(m_view);
 }
 
-void OutcomeGridPage::bind(RunSession* session)
+void OutcomeGridPage::connectSession(RunSession* session)
 {
-    RunPage::bind(session);
     loadOnOverview(this, session, m_request, m_view, [this](const RunOutcomes& outcomes) {
         m_view->setProvenance(baseProvenance(this->session()->data()));
         const OutcomeGrid grid = outcomeGrid(outcomes);
@@ -103,9 +102,8 @@ SuiteFailuresPage::SuiteFailuresPage(PageHost& host)
         connect(combo, &QComboBox::currentIndexChanged, this, &SuiteFailuresPage::draw);
 }
 
-void SuiteFailuresPage::bind(RunSession* session)
+void SuiteFailuresPage::connectSession(RunSession* session)
 {
-    RunPage::bind(session);
     loadOnOverview(this, session, m_request, m_view,
                    [this](const RunOutcomes& outcomes) { showOutcomes(outcomes); });
 }

@@ -20,7 +20,6 @@ class OutcomeGridPage : public RunPage
   public:
     explicit OutcomeGridPage(PageHost& host);
 
-    void bind(RunSession* session) override;
     PlotView* exportedView() const override;
     void clear() override;
     OutcomeGridView* view() const { return m_view; }
@@ -30,6 +29,9 @@ class OutcomeGridPage : public RunPage
 
   signals:
     void gridAvailable();
+
+  protected:
+    void connectSession(RunSession* session) override;
 
   private:
     OutcomeGridView* m_view;
@@ -45,7 +47,6 @@ class SuiteFailuresPage : public RunPage
   public:
     explicit SuiteFailuresPage(PageHost& host);
 
-    void bind(RunSession* session) override;
     PlotView* exportedView() const override;
     void clear() override;
     OutcomeGridView* view() const { return m_view; }
@@ -59,6 +60,9 @@ class SuiteFailuresPage : public RunPage
 
   signals:
     void gridAvailable();
+
+  protected:
+    void connectSession(RunSession* session) override;
 
   private:
     void showOutcomes(const RunOutcomes& outcomes);

@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <functional>
 
 namespace kvl {
 
@@ -55,11 +56,13 @@ void fillRatios(QComboBox* combo, const RunViewData& data, int current)
     combo->setCurrentIndex(current);
 }
 
-void connectRatioChooser(QComboBox* combo, RunSession* session)
+// The chooser asks the session of the run shown (followed through `session`) for the ratio.
+void connectRatioChooser(QComboBox* combo, RunPage* page, std::function<RunSession*()> session)
 {
-    QObject::connect(combo, &QComboBox::currentIndexChanged, session, [session](int i) {
-        if (i >= 0 && i < session->data().overlapRatios.size())
-            session->setOverlapRatio(session->data().overlapRatios[i]);
+    QObject::connect(combo, &QComboBox::currentIndexChanged, page, [session](int i) {
+        RunSession* s = session();
+        if (s && i >= 0 && i < s->data().overlapRatios.size())
+            s->setOverlapRatio(s->data().overlapRatios[i]);
     });
 }
 
@@ -88,19 +91,19 @@ OverlapPage::OverlapPage(PageHost& host)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
+    connectRatioChooser(m_ratios, this, [this] { return session(); });
+    connect(m_view, &OverlapMatrixView::pairSelected, this, &OverlapPage::showPair);
+    connect(m_lists, &OverlapLists::rowSelected, this,
+            [this](const ResultRow& row) { session()->inspectRow(row); });
 }
 
-void OverlapPage::bind(RunSession* session)
+void OverlapPage::connectSession(RunSession* session)
 {
-    RunPage::bind(session);
     connect(session, &RunSession::summaryAvailable, this,
             [this](const RunViewData& data) { m_view->setProvenance(baseProvenance(data)); });
     connect(session, &RunSession::overviewAvailable, this, &OverlapPage::showRun);
     connect(session, &RunSession::detailsAvailable, this, &OverlapPage::showRun);
     connect(session, &RunSession::overlapRatioChanged, this, &OverlapPage::showRatio);
-    connectRatioChooser(m_ratios, session);
-    connect(m_view, &OverlapMatrixView::pairSelected, this, &OverlapPage::showPair);
-    connect(m_lists, &OverlapLists::rowSelected, session, &RunSession::inspectRow);
 }
 
 PlotView* OverlapPage::exportedView() const
@@ -180,30 +183,29 @@ FailureSetsPage::FailureSetsPage(PageHost& host) : RunPage(host), m_view(new Fai
     m_ratios = addRatioRow(layout);
     layout->addWidget(m_view, 1);
     m_view->setMaxColumns(kShownIntersections);
+    connectRatioChooser(m_ratios, this, [this] { return session(); });
+    connect(m_view, &FailureSetsView::intersectionSelected, this,
+            [this](double ratio, const QStringList& members, const QStringList& others) {
+                const QString path = session()->path();
+                if (path.isEmpty() || !session()->canRead())
+                    return;
+                this->host().showMessage(m_view->describe(m_view->selectedColumn()));
+                this->host().showRows(tr("Failures at ratio %1: %2 only")
+                                          .arg(ratio)
+                                          .arg(members.join(QStringLiteral(" & "))),
+                                      [path, ratio, members, others] {
+                                          return intersectionRows(path, ratio, members, others);
+                                      });
+            });
 }
 
-void FailureSetsPage::bind(RunSession* session)
+void FailureSetsPage::connectSession(RunSession* session)
 {
-    RunPage::bind(session);
     connect(session, &RunSession::summaryAvailable, this,
             [this](const RunViewData& data) { m_view->setProvenance(baseProvenance(data)); });
     connect(session, &RunSession::overviewAvailable, this, &FailureSetsPage::showRun);
     connect(session, &RunSession::detailsAvailable, this, &FailureSetsPage::showRun);
     connect(session, &RunSession::overlapRatioChanged, this, &FailureSetsPage::showRatio);
-    connectRatioChooser(m_ratios, session);
-    connect(m_view, &FailureSetsView::intersectionSelected, this,
-            [this](double ratio, const QStringList& members, const QStringList& others) {
-                const QString path = this->session()->path();
-                if (path.isEmpty() || !this->session()->canRead())
-                    return;
-                host().showMessage(m_view->describe(m_view->selectedColumn()));
-                host().showRows(tr("Failures at ratio %1: %2 only")
-                                    .arg(ratio)
-                                    .arg(members.join(QStringLiteral(" & "))),
-                                [path, ratio, members, others] {
-                                    return intersectionRows(path, ratio, members, others);
-                                });
-            });
 }
 
 PlotView* FailureSetsPage::exportedView() const

@@ -21,7 +21,6 @@ class OverlapPage : public RunPage
   public:
     explicit OverlapPage(PageHost& host);
 
-    void bind(RunSession* session) override;
     PlotView* exportedView() const override;
     void clear() override;
 
@@ -33,6 +32,9 @@ class OverlapPage : public RunPage
     static void exportFigures(BatchFigures& figures);
     // Lists the pair's failures below the matrix and in the Rows dock (a click on a cell).
     void showPair(const OverlapSelection& selection);
+
+  protected:
+    void connectSession(RunSession* session) override;
 
   private:
     void showRun(const RunViewData& data);
@@ -51,7 +53,6 @@ class FailureSetsPage : public RunPage
   public:
     explicit FailureSetsPage(PageHost& host);
 
-    void bind(RunSession* session) override;
     PlotView* exportedView() const override;
     void clear() override;
 
@@ -60,6 +61,9 @@ class FailureSetsPage : public RunPage
 
     // failure-sets-r<ratio> for every ratio with an overlap.
     static void exportFigures(BatchFigures& figures);
+
+  protected:
+    void connectSession(RunSession* session) override;
 
   private:
     void showRun(const RunViewData& data);

@@ -29,15 +29,14 @@ RetrievalMapPage::RetrievalMapPage(PageHost& host)
     layout->addWidget(m_message);
     layout->addWidget(m_view, 1);
     connect(m_rows, &QComboBox::currentIndexChanged, this, [this] { loadChosen(); });
+    connect(this, &RetrievalMapPage::rowShown, this, &RunPage::shownSelectionChanged);
 }
 
-void RetrievalMapPage::bind(RunSession* session)
+void RetrievalMapPage::connectSession(RunSession* session)
 {
-    RunPage::bind(session);
     connect(session, &RunSession::overviewAvailable, this, [this](const RunViewData& data) {
         setRun(data.path, data.offload.rows, baseProvenance(data));
     });
-    connect(this, &RetrievalMapPage::rowShown, this, &RunPage::shownSelectionChanged);
 }
 
 PlotView* RetrievalMapPage::exportedView() const

@@ -23,7 +23,6 @@ class RetrievalMapPage : public RunPage
     explicit RetrievalMapPage(PageHost& host);
 
     // Lists the run's rows with maps when the overview lands.
-    void bind(RunSession* session) override;
     PlotView* exportedView() const override;
     // The row shown, whatever the toolbar's selection.
     ShownSelection shownSelection(const ShownSelection& focus) const override;
@@ -43,6 +42,9 @@ class RetrievalMapPage : public RunPage
 
   signals:
     void rowShown();
+
+  protected:
+    void connectSession(RunSession* session) override;
 
   private:
     void loadChosen();

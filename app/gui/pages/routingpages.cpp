@@ -14,9 +14,8 @@ EvictionPage::EvictionPage(PageHost& host) : RunPage(host), m_view(new EvictionM
     setContent(m_view);
 }
 
-void EvictionPage::bind(RunSession* session)
+void EvictionPage::connectSession(RunSession* session)
 {
-    RunPage::bind(session);
     auto describe = [this](const RunViewData& data) { describeEvictionView(data, m_view); };
     connect(session, &RunSession::summaryAvailable, this, describe);
     connect(session, &RunSession::overviewAvailable, this, describe);
@@ -65,9 +64,8 @@ GerPage::GerPage(PageHost& host) : RunPage(host), m_view(new GerConsensusView)
     setContent(m_view);
 }
 
-void GerPage::bind(RunSession* session)
+void GerPage::connectSession(RunSession* session)
 {
-    RunPage::bind(session);
     connect(session, &RunSession::detailsAvailable, this, [this](const RunViewData& data) {
         // Drawn for the focus compressor, every ratio of it.
         Provenance p = baseProvenance(data);

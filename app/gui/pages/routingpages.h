@@ -17,7 +17,6 @@ class EvictionPage : public RunPage
   public:
     explicit EvictionPage(PageHost& host);
 
-    void bind(RunSession* session) override;
     PlotView* exportedView() const override;
     void clear() override;
     void saveState(SessionState& state) const override;
@@ -25,6 +24,9 @@ class EvictionPage : public RunPage
     EvictionMapView* view() const { return m_view; }
 
     static void exportFigures(BatchFigures& figures);
+
+  protected:
+    void connectSession(RunSession* session) override;
 
   private:
     EvictionMapView* m_view = nullptr;
@@ -38,12 +40,14 @@ class GerPage : public RunPage
   public:
     explicit GerPage(PageHost& host);
 
-    void bind(RunSession* session) override;
     PlotView* exportedView() const override;
     void clear() override;
     GerConsensusView* view() const { return m_view; }
 
     static void exportFigures(BatchFigures& figures);
+
+  protected:
+    void connectSession(RunSession* session) override;
 
   private:
     GerConsensusView* m_view = nullptr;

@@ -12,9 +12,14 @@ RunPage::RunPage(PageHost& host, QWidget* parent) : QWidget(parent), m_host(host
 
 void RunPage::bind(RunSession* session)
 {
+    if (m_session == session)
+        return;
+    if (m_session)
+        m_session->disconnect(this);
     m_session = session;
     // Heaptrack's way: one signal clears every view.
     connect(session, &RunSession::closed, this, &RunPage::clear);
+    connectSession(session);
 }
 
 void RunPage::setContent(QWidget* content, int top)

@@ -46,9 +46,10 @@ class RunPage : public QWidget
   public:
     explicit RunPage(PageHost& host, QWidget* parent = nullptr);
 
-    // Connects the page to the session (its stages, its selection, its closing). Called
-    // once, before any run is opened. Overrides call this first.
-    virtual void bind(RunSession* session);
+    // Connects the page to the session of the run shown (its stages, its selection, its
+    // closing). Called again with another run's session when the window shows that run:
+    // the page leaves the session before, then connectSession() joins the new one.
+    void bind(RunSession* session);
 
     // The view File › Export data takes, and the one Export figure takes when
     // figure() is empty; nullptr for a page without a figure.
@@ -73,6 +74,11 @@ class RunPage : public QWidget
     void shownSelectionChanged();
 
   protected:
+    // The page's connections to the session's signals, with the page as context (bind
+    // undoes them by that context). Nothing else goes here: connections from the page's
+    // own widgets are made once, in its constructor, and reach the session through
+    // session(), which follows bind.
+    virtual void connectSession(RunSession* session) { Q_UNUSED(session); }
     RunSession* session() const { return m_session; }
     PageHost& host() const { return m_host; }
     // The run's name and model, the provenance every figure of the run starts from.

@@ -25,9 +25,8 @@ SamplePage::SamplePage(PageHost& host)
             &HeatmapView::setSharedScale);
 }
 
-void SamplePage::bind(RunSession* session)
+void SamplePage::connectSession(RunSession* session)
 {
-    RunPage::bind(session);
     connect(session, &RunSession::rowInspected, this, &SamplePage::inspect);
     connect(session, &RunSession::summaryAvailable, this, [this](const RunViewData& data) {
         // Empty for a run KVLens made itself.
@@ -104,9 +103,8 @@ CompareSamplesPage::CompareSamplesPage(PageHost& host) : RunPage(host), m_panel(
             &HeatmapView::setSharedScale);
 }
 
-void CompareSamplesPage::bind(RunSession* session)
+void CompareSamplesPage::connectSession(RunSession* session)
 {
-    RunPage::bind(session);
     connect(session, &RunSession::detailsAvailable, this, [this](const RunViewData& data) {
         updateChoices();
         m_panel->setIdleHint(notReleasedText(data.importedFrom, data.notReleased));
@@ -181,9 +179,8 @@ CompareRunsPage::CompareRunsPage(PageHost& host) : RunPage(host), m_panel(new Ru
     setContent(m_panel);
 }
 
-void CompareRunsPage::bind(RunSession* session)
+void CompareRunsPage::connectSession(RunSession* session)
 {
-    RunPage::bind(session);
     auto update = [this] { m_panel->setRuns(host().openRuns().paths(), this->session()->path()); };
     connect(session, &RunSession::detailsAvailable, this, update);
     connect(session, &RunSession::closed, this, update);

@@ -19,7 +19,6 @@ class SamplePage : public RunPage
   public:
     explicit SamplePage(PageHost& host);
 
-    void bind(RunSession* session) override;
     PlotView* exportedView() const override;
     PageFigure figure() const override;
     ShownSelection shownSelection(const ShownSelection& focus) const override;
@@ -32,6 +31,9 @@ class SamplePage : public RunPage
   signals:
     // The inspected row's sample was read and is shown.
     void detailAvailable(const QString& sampleKey);
+
+  protected:
+    void connectSession(RunSession* session) override;
 
   private:
     void inspect(const ResultRow& row);
@@ -50,13 +52,15 @@ class CompareSamplesPage : public RunPage
   public:
     explicit CompareSamplesPage(PageHost& host);
 
-    void bind(RunSession* session) override;
     // A's map for the CSV; the figure takes all three panels.
     PlotView* exportedView() const override;
     PageFigure figure() const override;
     ShownSelection shownSelection(const ShownSelection& focus) const override;
     void clear() override;
     ComparePanel* panel() const { return m_panel; }
+
+  protected:
+    void connectSession(RunSession* session) override;
 
   private:
     void updateChoices();
@@ -71,8 +75,10 @@ class CompareRunsPage : public RunPage
   public:
     explicit CompareRunsPage(PageHost& host);
 
-    void bind(RunSession* session) override;
     RunComparePanel* panel() const { return m_panel; }
+
+  protected:
+    void connectSession(RunSession* session) override;
 
   private:
     RunComparePanel* m_panel = nullptr;

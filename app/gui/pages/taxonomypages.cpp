@@ -34,16 +34,15 @@ SignatureBarsPage::SignatureBarsPage(PageHost& host, TaxonomyView* view, Kind ki
     m_view->setNormalized(host.viewOptions().taxonomyShares());
     connect(&host.viewOptions(), &ViewOptions::taxonomySharesChanged, m_view,
             &TaxonomyView::setNormalized);
+    connect(m_view, &TaxonomyView::selectionChanged, this, &SignatureBarsPage::showRows);
 }
 
-void SignatureBarsPage::bind(RunSession* session)
+void SignatureBarsPage::connectSession(RunSession* session)
 {
-    RunPage::bind(session);
     connect(session, &RunSession::summaryAvailable, this,
             [this](const RunViewData& data) { m_view->setProvenance(baseProvenance(data)); });
     connect(session, &RunSession::overviewAvailable, this,
             [this](const RunViewData& data) { m_view->setData(m_kind.counts(data)); });
-    connect(m_view, &TaxonomyView::selectionChanged, this, &SignatureBarsPage::showRows);
 }
 
 PlotView* SignatureBarsPage::exportedView() const

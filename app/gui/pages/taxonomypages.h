@@ -19,7 +19,6 @@ class SignatureBarsPage : public RunPage
 {
     Q_OBJECT
   public:
-    void bind(RunSession* session) override;
     PlotView* exportedView() const override;
     void clear() override;
     TaxonomyView* view() const { return m_view; }
@@ -28,6 +27,7 @@ class SignatureBarsPage : public RunPage
     void showRows(const TaxonomySelection& selection);
 
   protected:
+    void connectSession(RunSession* session) override;
     struct Kind
     {
         std::function<const TaxonomyCounts&(const RunViewData&)> counts;

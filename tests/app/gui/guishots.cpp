@@ -5,7 +5,6 @@
 //   kvlens_guishots OUT_DIR [run.kvl]
 #include "comparepanel.h"
 #include "mainwindow.h"
-#include "windowpages.h"
 #include "overlaplists.h"
 #include "rowspanel.h"
 #include "runcomparepanel.h"
@@ -17,6 +16,7 @@
 #include "views/headselector.h"
 #include "views/overlapmatrixview.h"
 #include "views/taxonomydata.h"
+#include "windowpages.h"
 
 #include "store/runwriter.h"
 
@@ -271,8 +271,8 @@ int main(int argc, char** argv)
                     bar = b;
                     sig = k;
                 }
-        pageOf<TaxonomyPage>(window)->showRows({t.bars[bar].compressor, t.bars[bar].ratio, t.signatures[sig],
-                                 t.bars[bar].counts[sig]});
+        pageOf<TaxonomyPage>(window)->showRows({t.bars[bar].compressor, t.bars[bar].ratio,
+                                                t.signatures[sig], t.bars[bar].counts[sig]});
         waitFor(&window, SIGNAL(rowsAvailable(int)));
         window.rowsPanel()->selectRow(0);
         waitFor(pageOf<SamplePage>(window), SIGNAL(detailAvailable(QString)));
@@ -288,9 +288,9 @@ int main(int argc, char** argv)
     // configuration and sample, whole and zoomed to the first positions.
     const QStringList focus = qEnvironmentVariable("KVLENS_SHOT_FOCUS").split(QLatin1Char(','));
     if (focus.size() == 3) {
-        window.setFocusConfiguration(focus[0], focus[1].toDouble());
+        window.session()->setFocusConfiguration(focus[0], focus[1].toDouble());
         waitFor(&window, SIGNAL(runLoaded(QString)));
-        window.setFocusSample(focus[2]);
+        window.session()->setFocusSample(focus[2]);
         waitFor(&window, SIGNAL(runLoaded(QString)));
         for (PlotView* v : mainViews(window)) {
             auto* map = qobject_cast<PooledMapView*>(v);
@@ -320,7 +320,7 @@ int main(int argc, char** argv)
         QTest::qWait(1500);
         window.grab().save(out + "/compare-runs.png");
         if (compare.size() > 1) {
-            window.setFocusSample(compare[1]);
+            window.session()->setFocusSample(compare[1]);
             waitFor(&window, SIGNAL(runLoaded(QString)));
             ComparePanel* panel = comparePanel(window);
             for (int i = 0; i < 64; ++i) {

@@ -112,7 +112,7 @@ class TstDrillDown : public QObject
             checkAgreement(window, row, "overlap");
         }
         { // The Rows dock again, after the focus moved elsewhere.
-            window.setFocusConfiguration(QStringLiteral("TOVA"), 0.5);
+            window.session()->setFocusConfiguration(QStringLiteral("TOVA"), 0.5);
             QSignalSpy rows(&window, &MainWindow::rowsAvailable);
             pageOf<TaxonomyPage>(window)->showRows(
                 {QStringLiteral("SnapKV"), 0.75, QStringLiteral("low_mapped_coverage"), 2});

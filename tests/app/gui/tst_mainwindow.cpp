@@ -2,6 +2,7 @@
 // reaching every page by mouse and keyboard, the selection line over every page,
 // session state saved on close and restored in a new window.
 #include "comparepanel.h"
+#include "displaymenu.h"
 #include "mainwindow.h"
 #include "offscreentestmain.h"
 #include "rowspanel.h"
@@ -187,7 +188,7 @@ class TstMainWindow : public QObject
         QVERIFY(s.currentRun.isEmpty());
         for (PlotView* v : mainViews(restored))
             QVERIFY(!v->hasData());
-        restored.setTheme(QStringLiteral("light")); // leave the application palette as found
+        restored.displayMenu()->setTheme(QStringLiteral("light")); // the palette as found
     }
 
     void navigatorReachesEveryPage()

@@ -194,7 +194,7 @@ class TstNewRunFlow : public QObject
         // The main window shows the finished run: both samples, FullCache and snapkv.
         QTRY_VERIFY_WITH_TIMEOUT(window.runData().path == out &&
                                      window.runData().status == QLatin1String("finished") &&
-                                     !window.isLoading(),
+                                     !window.session()->isLoading(),
                                  30000);
         QVERIFY(!window.startPageShown());
         QCOMPARE(window.runData().sampleCount, qint64(2));
@@ -242,7 +242,8 @@ class TstNewRunFlow : public QObject
         }
         QVERIFY2(kept >= 1 && kept < n, qPrintable(QString::number(kept)));
         // It opens in the main window with the samples it has.
-        QTRY_VERIFY_WITH_TIMEOUT(window.runData().path == out && !window.isLoading(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(window.runData().path == out && !window.session()->isLoading(),
+                                 30000);
         QCOMPARE(window.runData().sampleCount, kept);
         QVERIFY(window.lastError().isEmpty());
 

@@ -33,12 +33,6 @@ class ProbePage : public RunPage
         auto* layout = new QVBoxLayout(this);
         layout->addWidget(m_view);
     }
-    void bind(RunSession* session) override
-    {
-        RunPage::bind(session);
-        connect(session, &RunSession::summaryAvailable, this,
-                [this](const RunViewData& data) { m_view->setData(data.accuracy); });
-    }
     PlotView* exportedView() const override { return m_view; }
     void clear() override { m_view->clear(); }
     AccuracyRatioView* view() const { return m_view; }
@@ -48,6 +42,13 @@ class ProbePage : public RunPage
         auto* view = figures.make(new AccuracyRatioView);
         view->setData(figures.data().accuracy);
         figures.add(QStringLiteral("probe"), view, 0.62, QStringLiteral("no accuracy"));
+    }
+
+  protected:
+    void connectSession(RunSession* session) override
+    {
+        connect(session, &RunSession::summaryAvailable, this,
+                [this](const RunViewData& data) { m_view->setData(data.accuracy); });
     }
 
   private:

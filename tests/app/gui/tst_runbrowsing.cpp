@@ -2,16 +2,19 @@
 // writer adds samples, drill-down from a bar or a cell to rows and a sample,
 // the side-by-side comparison, clear errors for damaged files, and the demo.
 #include "comparepanel.h"
+#include "demorunner.h"
 #include "guirunfixture.h"
 #include "mainwindow.h"
 #include "missingrowstext.h"
 #include "offscreentestmain.h"
+#include "openruns.h"
 #include "overlaplists.h"
 #include "resultrowsmodel.h"
 #include "rowspanel.h"
 #include "runprocess.h"
 #include "runwatcher.h"
 #include "sampleinspector.h"
+#include "selectionbar.h"
 #include "startpage.h"
 #include "storerunloader.h"
 #include "viewnavigator.h"
@@ -54,6 +57,15 @@ class TstRunBrowsing : public QObject
         guitest::writeRun(path, samples);
         return path;
     }
+    // A file that is no run file (not SQLite at all).
+    QString writeNotARun(const QString& name)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write("not a run file at all") < 0)
+            qFatal("cannot write %s", qPrintable(path));
+        return path;
+    }
 
   private slots:
     void initTestCase()
@@ -93,9 +105,9 @@ class TstRunBrowsing : public QObject
         QSignalSpy loaded(&window, &MainWindow::runLoaded);
         window.openRun(path);
         QVERIFY(loaded.wait(5000));
-        window.setFocusConfiguration(QStringLiteral("SnapKV"), 0.75);
+        window.session()->setFocusConfiguration(QStringLiteral("SnapKV"), 0.75);
         QVERIFY(loaded.wait(5000));
-        window.setFocusSample(QStringLiteral("s3"));
+        window.session()->setFocusSample(QStringLiteral("s3"));
         QVERIFY(loaded.wait(5000));
         HeatmapView* reference = referenceHeatmap(window);
         HeatmapView* heatmap = nullptr;
@@ -124,9 +136,9 @@ class TstRunBrowsing : public QObject
                          qPrintable(v->title()));
 
         // TOVA@0.5 stores no attention and no mask: the views say so, not "No run open.".
-        window.setFocusSample({});
+        window.session()->setFocusSample({});
         QVERIFY(loaded.wait(5000));
-        window.setFocusConfiguration(QStringLiteral("TOVA"), 0.5);
+        window.session()->setFocusConfiguration(QStringLiteral("TOVA"), 0.5);
         QVERIFY(loaded.wait(5000));
         QVERIFY(!heatmap->hasData());
         QVERIFY2(heatmap->emptyHint().contains(QStringLiteral("No row of TOVA @ 0.5 stores")),
@@ -303,9 +315,9 @@ class TstRunBrowsing : public QObject
             QSignalSpy loaded(&window, &MainWindow::runLoaded);
             window.openRun(path);
             QVERIFY(loaded.wait(5000));
-            window.setFocusConfiguration(QStringLiteral("SnapKV"), 0.5);
+            window.session()->setFocusConfiguration(QStringLiteral("SnapKV"), 0.5);
             QVERIFY(loaded.wait(5000));
-            window.setFocusSample(QStringLiteral("s1"));
+            window.session()->setFocusSample(QStringLiteral("s1"));
             QVERIFY(loaded.wait(5000));
             // A row read whole on the Sample page (TOVA@0.5 of s2), then another page.
             QSignalSpy detail(pageOf<SamplePage>(window), &SamplePage::detailAvailable);
@@ -320,11 +332,11 @@ class TstRunBrowsing : public QObject
             // The drill-down moved the focus to the row.
             QTRY_VERIFY_WITH_TIMEOUT(window.runData().focus ==
                                              (ConfigChoice{QStringLiteral("TOVA"), 0.5}) &&
-                                         !window.isLoading(),
+                                         !window.session()->isLoading(),
                                      5000);
-            window.setFocusConfiguration(QStringLiteral("SnapKV"), 0.5);
+            window.session()->setFocusConfiguration(QStringLiteral("SnapKV"), 0.5);
             QVERIFY(loaded.wait(5000));
-            window.setFocusSample(QStringLiteral("s1"));
+            window.session()->setFocusSample(QStringLiteral("s1"));
             QVERIFY(loaded.wait(5000));
             window.showPage(pages::Eviction);
             headSelector(window)->setSelection({HeadSelection::Mode::OneHead, 1, 1});
@@ -384,7 +396,8 @@ class TstRunBrowsing : public QObject
         }
         // The summary (sample count, accuracy) and the aggregates (taxonomy) arrive as
         // separate stages: wait until every stage of the refresh has landed.
-        QTRY_VERIFY_WITH_TIMEOUT(window.runData().sampleCount == 4 && !window.isLoading() &&
+        QTRY_VERIFY_WITH_TIMEOUT(window.runData().sampleCount == 4 &&
+                                     !window.session()->isLoading() &&
                                      !window.runData().taxonomy.bars.isEmpty() &&
                                      window.runData().taxonomy.bars[0].counts.size() == 3,
                                  5000);
@@ -646,11 +659,7 @@ class TstRunBrowsing : public QObject
 
     void damagedFileGivesMessage()
     {
-        const QString path = m_dir.filePath(QStringLiteral("broken.kvl"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("not a run file at all");
-        f.close();
+        const QString path = writeNotARun(QStringLiteral("broken.kvl"));
         MainWindow window;
         window.setRunStages(storeRunStages());
         QSignalSpy failed(&window, &MainWindow::runLoadFailed);
@@ -665,6 +674,37 @@ class TstRunBrowsing : public QObject
         QVERIFY(window.startPageShown());
     }
 
+    // A file refused while another run is shown leaves that run shown, in the pages, the
+    // toolbar and the session alike; the refused file is not listed as open.
+    void refusedFileKeepsTheRunShown()
+    {
+        const QString good = writeRun(QStringLiteral("kept.kvl"), {0, 1, 2, 3});
+        const QString broken = writeNotARun(QStringLiteral("refused.kvl"));
+        MainWindow window;
+        window.setRunStages(storeRunStages());
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        QSignalSpy failed(&window, &MainWindow::runLoadFailed);
+        window.openRun(good);
+        QVERIFY(loaded.wait(5000));
+        window.session()->setFocusConfiguration(QStringLiteral("TOVA"), 0.5);
+        QTRY_COMPARE_WITH_TIMEOUT(window.runData().focus,
+                                  (ConfigChoice{QStringLiteral("TOVA"), 0.5}), 5000);
+        window.openRun(broken);
+        QVERIFY(failed.wait(5000));
+        QVERIFY(!window.startPageShown());
+        QCOMPARE(window.session()->path(), good);
+        QVERIFY(!window.sessions()->find(broken));
+        QVERIFY(loaded.wait(5000)); // shown again, at the focus it was left at
+        QCOMPARE(window.runData().path, good);
+        QCOMPARE(window.runData().focus, (ConfigChoice{QStringLiteral("TOVA"), 0.5}));
+        QVERIFY2(window.selectionTitle().contains(QLatin1String("TOVA")),
+                 qPrintable(window.selectionTitle()));
+        QVERIFY(window.selectionBar()->configurationChooser()->currentText().contains(
+            QLatin1String("TOVA")));
+        QVERIFY(!window.openRuns().paths().contains(broken));
+        window.findChild<QMessageBox*>(QStringLiteral("OpenRunError"))->close();
+    }
+
     // The overview is drawn before the rows' checksums are checked; a row changed after it
     // was written then withdraws every view and refuses the file, naming it, as a refused
     // open does.
@@ -677,9 +717,10 @@ class TstRunBrowsing : public QObject
                                  "(SELECT MAX(config_id) FROM result)"));
         MainWindow window;
         window.setRunStages(storeRunStages());
-        QSignalSpy summary(window.session(), &RunSession::summaryAvailable);
         QSignalSpy failed(&window, &MainWindow::runLoadFailed);
         window.openRun(path);
+        // The run's own session, made by openRun; it delivers from worker threads.
+        QSignalSpy summary(window.session(), &RunSession::summaryAvailable);
         QVERIFY(failed.wait(5000));
         QCOMPARE(summary.count(), 1); // drawn first, then withdrawn
         QVERIFY2(window.lastError().contains(path) &&
@@ -720,22 +761,22 @@ class TstRunBrowsing : public QObject
                     .toUtf8());
         s.close();
         s.setPermissions(s.permissions() | QFile::ExeOwner);
-        QFile::remove(MainWindow::demoPath());
+        QFile::remove(DemoRunner::path());
 
         MainWindow window;
         window.setRunStages(storeRunStages());
         QVERIFY(window.startPage()->demoButton()->isEnabled());
-        QSignalSpy finished(window.demoProcess(), &RunProcess::finished);
-        window.startDemo(script);
+        QSignalSpy finished(window.demo()->process(), &RunProcess::finished);
+        window.demo()->start(script);
         QVERIFY(!window.startPage()->demoButton()->isEnabled());
-        QTRY_COMPARE_WITH_TIMEOUT(window.runData().path, MainWindow::demoPath(), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.runData().path, DemoRunner::path(), 5000);
         QCOMPARE(finished.count(), 0); // opened while the child still runs
         QVERIFY(!window.startPageShown());
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 8000);
         QVERIFY(finished.at(0).at(0).toBool());
         QVERIFY(window.startPage()->demoButton()->isEnabled());
         QCOMPARE(window.runData().sampleCount, 4);
-        QFile::remove(MainWindow::demoPath());
+        QFile::remove(DemoRunner::path());
     }
 
     void demoCancel()
@@ -748,8 +789,8 @@ class TstRunBrowsing : public QObject
         s.setPermissions(s.permissions() | QFile::ExeOwner);
         MainWindow window;
         window.setRunStages(storeRunStages());
-        QSignalSpy finished(window.demoProcess(), &RunProcess::finished);
-        window.startDemo(script);
+        QSignalSpy finished(window.demo()->process(), &RunProcess::finished);
+        window.demo()->start(script);
         QTRY_VERIFY_WITH_TIMEOUT(window.startPage()->cancelButton()->isVisibleTo(&window), 2000);
         window.startPage()->cancelButton()->click();
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);

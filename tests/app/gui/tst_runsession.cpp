@@ -1,13 +1,16 @@
-// RunSession: the open run loaded in stages. The overview is read once per state of the
+// RunSession: an open run loaded in stages. The overview is read once per state of the
 // file, a focus change reads the details only, a superseded request's result is never
 // delivered, and a row changed after it was written withdraws the run after the overview.
+// RunSessions: one session per open run, each keeping its focus, selection and data.
 #include "guirunfixture.h"
 #include "runsession.h"
+#include "runsessions.h"
 
 #include "store/sqlitedatabase.h"
 
 #include <QAtomicInt>
 #include <QFile>
+#include <QPointer>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
@@ -136,59 +139,77 @@ class TstRunSession : public QObject
         QCOMPARE(counted.details.loadAcquire(), 4);
     }
 
-    // Switching between open runs keeps each one's focus and selection; a run closed and
-    // opened again starts afresh.
+    // Each open run has a session of its own: switching between them keeps each one's
+    // focus and selection; a run shown for the first time takes over the selection of the
+    // run before it, but not its overlap ratio; a run closed and opened again starts
+    // afresh.
     void eachRunKeepsItsSelection()
     {
         const QString a = m_dir.filePath(QStringLiteral("keep-a.kvl"));
         const QString b = m_dir.filePath(QStringLiteral("keep-b.kvl"));
         guitest::writeRun(a, {0, 1, 2, 3});
         guitest::writeRun(b, {0, 1});
-        RunSession session;
-        session.setStages(storeRunStages());
-        QSignalSpy loaded(&session, &RunSession::loaded);
-        QSignalSpy details(&session, &RunSession::detailsAvailable);
-        session.open({a, {}, -1.0, {}});
-        QVERIFY(loaded.wait(5000));
-        const ConfigChoice defaultFocus = session.data().focus;
+        RunSessions sessions;
+        sessions.setStages(storeRunStages());
+        QSignalSpy current(&sessions, &RunSessions::currentChanged);
+        RunSession* sa = sessions.open({a, {}, -1.0, {}});
+        QCOMPARE(current.count(), 1);
+        QCOMPARE(sessions.current(), sa);
+        QSignalSpy loadedA(sa, &RunSession::loaded);
+        QSignalSpy details(sa, &RunSession::detailsAvailable);
+        QVERIFY(loadedA.wait(5000));
+        const ConfigChoice defaultFocus = sa->data().focus;
         const ConfigChoice tova{QStringLiteral("TOVA"), 0.5};
         QVERIFY(defaultFocus != tova);
-        session.setFocusConfiguration(tova.compressor, tova.ratio);
+        sa->setFocusConfiguration(tova.compressor, tova.ratio);
         QVERIFY(details.wait(5000));
-        session.setFocusSample(QStringLiteral("s3"));
+        sa->setFocusSample(QStringLiteral("s3"));
         QVERIFY(details.wait(5000));
         const HeadSelection oneHead{HeadSelection::Mode::OneHead, 1, 0};
-        session.setHeads(oneHead);
-        session.setSignature(QStringLiteral("ambiguous"));
+        sa->setHeads(oneHead);
+        sa->setSignature(QStringLiteral("ambiguous"));
+        sa->setOverlapRatio(sa->data().overlapRatios.constLast());
+        QVERIFY(sa->selection().overlapRatio >= 0);
 
-        loaded.clear();
-        session.open({b, {}, -1.0, {}});
-        QVERIFY(loaded.wait(5000));
-        QCOMPARE(session.path(), b);
-        session.setHeads({}); // b's own choice
+        RunSession* sb = sessions.open({b, {}, -1.0, {}});
+        QVERIFY(sb != sa);
+        QCOMPARE(sessions.current(), sb);
+        QCOMPARE(current.count(), 2);
+        QCOMPARE(current.last().at(1).value<RunSession*>(), sa);
+        // Taken over from a, except the overlap ratio, which is b's own.
+        QCOMPARE(sb->selection().heads, oneHead);
+        QCOMPARE(sb->selection().signature, QStringLiteral("ambiguous"));
+        QCOMPARE(sb->selection().overlapRatio, -1.0);
+        QSignalSpy loadedB(sb, &RunSession::loaded);
+        QVERIFY(loadedB.wait(5000));
+        QCOMPARE(sb->path(), b);
+        sb->setHeads({}); // b's own choice
 
-        loaded.clear();
-        session.open({a, {}, -1.0, {}});
-        QVERIFY(loaded.wait(5000));
-        QCOMPARE(session.data().focus, tova);
-        QCOMPARE(session.request().sampleKey, QStringLiteral("s3"));
-        QCOMPARE(session.selection().heads, oneHead);
-        QCOMPARE(session.selection().signature, QStringLiteral("ambiguous"));
+        QCOMPARE(sessions.open({a, {}, -1.0, {}}), sa);
+        QVERIFY(loadedA.wait(5000));
+        QCOMPARE(sa->data().focus, tova);
+        QCOMPARE(sa->request().sampleKey, QStringLiteral("s3"));
+        QCOMPARE(sa->selection().heads, oneHead);
+        QCOMPARE(sa->selection().signature, QStringLiteral("ambiguous"));
         // b was left with its own heads.
-        loaded.clear();
-        session.open({b, {}, -1.0, {}});
-        QVERIFY(loaded.wait(5000));
-        QCOMPARE(session.selection().heads, HeadSelection{});
+        QCOMPARE(sessions.open({b, {}, -1.0, {}}), sb);
+        QVERIFY(loadedB.wait(5000));
+        QCOMPARE(sb->selection().heads, HeadSelection{});
 
-        // Closed, then opened again: the default focus.
-        session.open({a, {}, -1.0, {}});
-        QVERIFY(loaded.wait(5000));
-        session.close();
-        loaded.clear();
-        session.open({a, {}, -1.0, {}});
-        QVERIFY(loaded.wait(5000));
-        QCOMPARE(session.data().focus, defaultFocus);
-        QVERIFY(session.request().sampleKey.isEmpty());
+        // Closed, then opened again: a new session, at the default focus.
+        sessions.open({a, {}, -1.0, {}});
+        QVERIFY(loadedA.wait(5000));
+        QPointer<RunSession> closed = sa;
+        sessions.closeCurrent();
+        QVERIFY(sessions.current()->path().isEmpty());
+        QVERIFY(!sessions.find(a));
+        QTRY_VERIFY(!closed);
+        sa = sessions.open({a, {}, -1.0, {}});
+        QSignalSpy loadedAgain(sa, &RunSession::loaded);
+        QVERIFY(loadedAgain.wait(5000));
+        QCOMPARE(sa->data().focus, defaultFocus);
+        QVERIFY(sa->request().sampleKey.isEmpty());
+        QCOMPARE(sessions.find(b), sb); // b stays open beside it
     }
 
     void switchingBackReusesWhatWasRead()
@@ -198,73 +219,110 @@ class TstRunSession : public QObject
         guitest::writeRun(a, {0, 1, 2, 3});
         guitest::writeRun(b, {0, 1});
         CountedStages counted;
-        RunSession session;
-        session.setStages(counted.stages());
-        QSignalSpy loaded(&session, &RunSession::loaded);
-        QSignalSpy verified(&session, &RunSession::verificationAvailable);
-        session.open({a, {}, -1.0, {}});
-        QVERIFY(loaded.wait(5000));
-        QTRY_VERIFY_WITH_TIMEOUT(session.isVerified(), 5000);
-        const RunViewData first = session.data();
+        RunSessions sessions;
+        sessions.setStages(counted.stages());
+        RunSession* sa = sessions.open({a, {}, -1.0, {}});
+        QSignalSpy loadedA(sa, &RunSession::loaded);
+        QSignalSpy verifiedA(sa, &RunSession::verificationAvailable);
+        QVERIFY(loadedA.wait(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(sa->isVerified(), 5000);
+        const RunViewData first = sa->data();
         QCOMPARE(counted.overviews.loadAcquire(), 1);
-        session.open({b, {}, -1.0, {}});
-        QVERIFY(loaded.wait(5000));
+        RunSession* sb = sessions.open({b, {}, -1.0, {}});
+        QSignalSpy loadedB(sb, &RunSession::loaded);
+        QVERIFY(loadedB.wait(5000));
         QCOMPARE(counted.overviews.loadAcquire(), 2);
-        QTRY_VERIFY_WITH_TIMEOUT(session.isVerified(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(sb->isVerified(), 5000);
         const int details = counted.details.loadAcquire();
         const int verifies = counted.verifies.loadAcquire();
 
         // Back to a, unchanged on disk: what was read of it comes back, from the event
         // loop, without reading the file again; still verified.
-        loaded.clear();
-        verified.clear();
-        session.open({a, {}, -1.0, {}});
-        QCOMPARE(loaded.count(), 0); // not delivered inside open()
-        QVERIFY(loaded.wait(5000));
+        loadedA.clear();
+        verifiedA.clear();
+        sessions.open({a, {}, -1.0, {}});
+        QCOMPARE(loadedA.count(), 0); // not delivered inside open()
+        QVERIFY(loadedA.wait(5000));
         QCOMPARE(counted.overviews.loadAcquire(), 2);
         QCOMPARE(counted.aggregates.loadAcquire(), 2);
         QCOMPARE(counted.details.loadAcquire(), details);
         QCOMPARE(counted.verifies.loadAcquire(), verifies);
-        QVERIFY(session.isVerified());
-        QCOMPARE(verified.count(), 1);
-        QCOMPARE(session.data().path, a);
-        QCOMPARE(session.data().focus, first.focus);
-        QCOMPARE(session.data().configs, first.configs);
-        QCOMPARE(session.data().sampleKeys, first.sampleKeys);
+        QVERIFY(sa->isVerified());
+        QCOMPARE(verifiedA.count(), 1);
+        QCOMPARE(sa->data().path, a);
+        QCOMPARE(sa->data().focus, first.focus);
+        QCOMPARE(sa->data().configs, first.configs);
+        QCOMPARE(sa->data().sampleKeys, first.sampleKeys);
 
         // Back with a focus of its own: the overview is reused, the details are read.
-        session.open({b, {}, -1.0, {}});
-        QVERIFY(loaded.wait(5000));
+        sessions.open({b, {}, -1.0, {}});
+        QVERIFY(loadedB.wait(5000));
         const ConfigChoice tova{QStringLiteral("TOVA"), 0.5};
         QVERIFY(first.focus != tova);
         const int overviews = counted.overviews.loadAcquire();
         const int detailsBefore = counted.details.loadAcquire();
-        session.open({a, tova.compressor, tova.ratio, {}});
-        QVERIFY(loaded.wait(5000));
+        sessions.open({a, tova.compressor, tova.ratio, {}});
+        QVERIFY(loadedA.wait(5000));
         QCOMPARE(counted.overviews.loadAcquire(), overviews);
         QCOMPARE(counted.details.loadAcquire(), detailsBefore + 1);
-        QCOMPARE(session.data().focus, tova);
+        QCOMPARE(sa->data().focus, tova);
 
         // a changed on disk while b was shown: read again.
-        session.open({b, {}, -1.0, {}});
-        QVERIFY(loaded.wait(5000));
+        sessions.open({b, {}, -1.0, {}});
+        QVERIFY(loadedB.wait(5000));
         QThread::msleep(20); // a later modification time, whatever the file system's grain
         QFile::remove(a);
         guitest::writeRun(a, {0, 1, 2});
-        session.open({a, {}, -1.0, {}});
-        QVERIFY(loaded.wait(5000));
+        sessions.open({a, {}, -1.0, {}});
+        QVERIFY(loadedA.wait(5000));
         QCOMPARE(counted.overviews.loadAcquire(), overviews + 1); // b came from memory
-        QCOMPARE(session.data().sampleKeys.size(), 3);
+        QCOMPARE(sa->data().sampleKeys.size(), 3);
 
         // A switch superseded before its delivery delivers nothing of it.
-        session.open({b, {}, -1.0, {}});
-        QVERIFY(loaded.wait(5000));
-        loaded.clear();
-        session.open({a, {}, -1.0, {}});
-        session.close();
+        sessions.open({b, {}, -1.0, {}});
+        QVERIFY(loadedB.wait(5000));
+        loadedA.clear();
+        loadedB.clear();
+        sessions.open({a, {}, -1.0, {}});
+        sessions.open({b, {}, -1.0, {}});
+        QVERIFY(loadedB.wait(5000));
         QTest::qWait(50);
-        QCOMPARE(loaded.count(), 0);
-        QVERIFY(session.data().path.isEmpty());
+        QCOMPARE(loadedA.count(), 0);
+        loadedB.clear();
+        sessions.open({a, {}, -1.0, {}});
+        sessions.closeCurrent();
+        QTest::qWait(50);
+        QCOMPARE(loadedA.count(), 0);
+        QVERIFY(sessions.current()->data().path.isEmpty());
+    }
+
+    // A run whose open is refused goes; the run shown before it is shown again, from
+    // what was read of it.
+    void refusedOpenGoesBackToTheRunBefore()
+    {
+        const QString a = m_dir.filePath(QStringLiteral("before-a.kvl"));
+        const QString broken = m_dir.filePath(QStringLiteral("before-broken.kvl"));
+        guitest::writeRun(a, {0, 1});
+        QFile f(broken);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a run file, not SQLite at all");
+        f.close();
+        CountedStages counted;
+        RunSessions sessions;
+        sessions.setStages(counted.stages());
+        RunSession* sa = sessions.open({a, {}, -1.0, {}});
+        QSignalSpy loadedA(sa, &RunSession::loaded);
+        QVERIFY(loadedA.wait(5000));
+        RunSession* refused = sessions.open({broken, {}, -1.0, {}});
+        QSignalSpy failed(refused, &RunSession::loadFailed);
+        QVERIFY(failed.wait(5000));
+        QCOMPARE(failed.first().at(2).toBool(), false);
+        sessions.discard(broken);
+        QCOMPARE(sessions.current(), sa);
+        QVERIFY(!sessions.find(broken));
+        QVERIFY(loadedA.wait(5000));
+        QCOMPARE(counted.overviews.loadAcquire(), 2); // a's came from memory
+        QCOMPARE(sa->data().path, a);
     }
 
     void staleDetailsAreDropped()

@@ -11,7 +11,7 @@ class TstTranslations : public QObject
     {
         QTest::addColumn<QString>("context");
         QTest::addColumn<QString>("source");
-        QTest::newRow("menu") << "kvl::MainWindow"
+        QTest::newRow("menu") << "kvl::FileMenu"
                               << "&File";
         QTest::newRow("view title") << "kvl::AccuracyRatioView"
                                     << "Accuracy vs compression ratio";
