@@ -1,7 +1,8 @@
 // Development aid, not a test: writes a synthetic run file shaped like a small
 // sweep (spans, masks, attention, layer stats) and saves a screenshot of every
 // page of the window over it (page-<id>.png, at 1280 × 800, the laptop size the
-// window must fit), to look at the app without a model.
+// window must fit), to look at the app without a model. KVLENS_SHOT_FOCUS and
+// KVLENS_SHOT_COMPARE (below) add a chosen focus and a second run.
 //   kvlens_guishots OUT_DIR [run.kvl]
 #include "comparepanel.h"
 #include "mainwindow.h"
@@ -333,6 +334,14 @@ int main(int argc, char** argv)
             QTest::qWait(1500);
             window.grab().save(out + "/compare-samples.png");
         }
+        // Back to the first run: its own session draws it again, at the focus it was left
+        // at (switched-back.png; the Runs dock now lists both runs).
+        window.openRun(run);
+        if (!waitFor(&window, SIGNAL(runLoaded(QString))))
+            return 1;
+        window.showPage(pages::Accuracy);
+        QTest::qWait(500);
+        window.grab().save(out + "/switched-back.png");
     }
     return 0;
 }
