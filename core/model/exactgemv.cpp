@@ -25,6 +25,11 @@ constexpr int kGroupRows = 6;
 constexpr int64_t kMaxRows = 64;
 // Up to this many rows the weights go from memory to registers without the buffer.
 constexpr int64_t kDirectRows = 3;
+// A line of the next tile's weights, prefetched non-temporally (see transposeTile).
+inline void prefetchWeights(const void* line)
+{
+    _mm_prefetch(static_cast<const char*>(line), _MM_HINT_NTA);
+}
 
 // The weight formats the kernel reads: four consecutive weights widened to float32
 // (exactly: a BF16 is the top half of its float, F16C converts every F16 exactly), and
@@ -91,6 +96,10 @@ __attribute__((target("avx2,fma,f16c"))) inline void columns8(const typename W::
 // Columns [k0, k0 + len) of the tile's 16 rows into s[len][16]: s[k][i] = w[i][k0 + k].
 // The same columns of the next tile (`next`, null for the last) are prefetched on the
 // way: sixteen row streams at once are more than the hardware prefetchers follow.
+// Non-temporal (prefetchWeights): every weight is read once per step, so it need not
+// displace the activations and the tile buffer from the other cache levels. On the
+// 2-core EPYC, eight alternating pairs of 200-step decode benches gave 0.0400 s per
+// step against 0.0420 s with T0 (and T1 was slower still, 0.058 s against 0.051 s).
 template <class W>
 __attribute__((target("avx2,fma,f16c"))) void transposeTile(const typename W::T* w, int64_t ld,
                                                             int64_t k0, int64_t len, float* s,
@@ -101,7 +110,7 @@ __attribute__((target("avx2,fma,f16c"))) void transposeTile(const typename W::T*
     for (; k + 8 <= len; k += 8) {
         if (next && (k & (perLine - 1)) == 0)
             for (int64_t i = 0; i < kTile; ++i)
-                _mm_prefetch(reinterpret_cast<const char*>(next + i * ld + k0 + k), _MM_HINT_T0);
+                prefetchWeights(next + i * ld + k0 + k);
         for (int64_t h = 0; h < 2; ++h) {
             __m256 c[8];
             columns8<W>(w + 8 * h * ld + k0 + k, ld, c);
@@ -241,7 +250,7 @@ directSums(const typename W::T* w, int64_t ld, int64_t k0, int64_t len, const fl
     for (; k + 8 <= len; k += 8) {
         if (next && (k & (perLine - 1)) == 0)
             for (int64_t i = 0; i < kTile; ++i)
-                _mm_prefetch(reinterpret_cast<const char*>(next + i * ld + k0 + k), _MM_HINT_T0);
+                prefetchWeights(next + i * ld + k0 + k);
 #pragma GCC unroll 2
         for (int h = 0; h < 2; ++h) {
             __m256 c[8];
