@@ -100,10 +100,7 @@ void RunSession::open(const RunRequest& request)
     if (request.path != m_request.path || !m_haveSummary) {
         // Shown for the first time (or its first read never came back): read it all.
         m_request = request;
-        m_data = {};
-        m_haveSummary = m_aggregatesIn = m_detailsIn = false;
-        m_verified = false;
-        loadSummary(false);
+        readAfresh();
         return;
     }
     // Shown again: as it was left, unless the request names its own focus.
@@ -116,9 +113,19 @@ void RunSession::open(const RunRequest& request)
         presentAgain(readAt);
         return;
     }
+    readAfresh();
+}
+
+void RunSession::forgetData()
+{
     m_data = {};
     m_haveSummary = m_aggregatesIn = m_detailsIn = false;
     m_verified = false;
+}
+
+void RunSession::readAfresh()
+{
+    forgetData();
     loadSummary(false);
 }
 
@@ -186,10 +193,8 @@ void RunSession::close()
 {
     cancelReads();
     m_request = {};
-    m_data = {};
+    forgetData();
     m_fileState.clear();
-    m_haveSummary = m_aggregatesIn = m_detailsIn = false;
-    m_verified = false;
     m_selection.overlapRatio = -1.0;
     emit closed();
 }

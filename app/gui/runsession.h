@@ -156,6 +156,10 @@ class RunSession : public QObject
     void presentAgain(const RunRequest& readAt);
     bool complete() const { return m_haveSummary && m_aggregatesIn && m_detailsIn; }
     void cancelReads();
+    // Nothing read of the file is kept (not even as verified).
+    void forgetData();
+    // The whole file read again, from the summary, at the current request.
+    void readAfresh();
 
     RunStages m_stages;
     RunRequest m_request;

@@ -119,20 +119,21 @@ void SessionKeeper::restore(const SessionState& s)
         return;
     // The configuration and sample last looked at, when the run still has them; the
     // overlap ratio, heads and zoom once the run is shown.
-    m_waiting = RunRequest{current, s.selectedCompressor, s.selectedRatio, s.selectedSample};
     m_pending = s;
     m_pending->currentRun = current;
+    m_waiting = true;
     if (m_window.sessions()->canRead())
         openWaitingRun();
 }
 
 void SessionKeeper::openWaitingRun()
 {
-    if (m_waiting.path.isEmpty() || !m_window.session()->path().isEmpty())
+    if (!m_waiting || !m_pending || !m_window.session()->path().isEmpty())
         return;
-    const RunRequest request = m_waiting;
-    m_waiting = {};
-    m_window.openRun(request);
+    m_waiting = false;
+    const SessionState& s = *m_pending;
+    m_window.openRun(
+        RunRequest{s.currentRun, s.selectedCompressor, s.selectedRatio, s.selectedSample});
 }
 
 } // namespace kvl

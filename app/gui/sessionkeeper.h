@@ -40,9 +40,11 @@ class SessionKeeper : public QObject
     MainWindow& m_window;
     OpenRuns& m_openRuns;
     QString m_path;
-    SessionState m_remembered;             // what the file said, for what no page owns
-    RunRequest m_waiting;                  // restored before run files could be read
-    std::optional<SessionState> m_pending; // the pages' part, until the run's details are in
+    SessionState m_remembered; // what the file said, for what no page owns
+    // What the restore left to do with its run: open it (once run files can be read,
+    // while m_waiting), then give the pages their part once its details are in.
+    std::optional<SessionState> m_pending;
+    bool m_waiting = false;
 };
 
 } // namespace kvl
