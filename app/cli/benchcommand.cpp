@@ -169,8 +169,13 @@ std::unique_ptr<Transformer> loadBenchModel(const QString& name, int64_t tokens 
 
 // A small sweep of the retrieval suite (4 samples, 3 presses x 3 ratios) timed against
 // its FullCache pass, then the store's write rate on a synthetic 59,800-row run.
-QJsonObject benchSweep(const QString& modelArg, int repeats)
+// `tokens` (from --tokens) sets the samples' lengths, tokens - tokens/8 to tokens; 0
+// keeps the default 512:1024.
+QJsonObject benchSweep(const QString& modelArg, int64_t tokens, int repeats)
 {
+    const QString lengths = tokens > 0
+                                ? QStringLiteral("%1:%2").arg(tokens - tokens / 8).arg(tokens)
+                                : QStringLiteral("512:1024");
     const QString dir = resolveModelDir(modelArg, QStringLiteral(KVLENS_SOURCE_RESOURCES));
     const auto model = Transformer::load(dir);
     const auto tokenizer = loadTokenizer(QDir(dir).filePath(QStringLiteral("tokenizer.json")));
@@ -179,7 +184,7 @@ QJsonObject benchSweep(const QString& modelArg, int repeats)
         {QStringLiteral("samples"),
          QJsonArray{QJsonObject{{QStringLiteral("suite"), QStringLiteral("retrieval")},
                                 {QStringLiteral("n"), 4},
-                                {QStringLiteral("tokens"), QStringLiteral("512:1024")},
+                                {QStringLiteral("tokens"), lengths},
                                 {QStringLiteral("seed"), 1}}}},
         {QStringLiteral("compressors"),
          QJsonArray{QStringLiteral("streamingllm"), QStringLiteral("snapkv"),
@@ -191,9 +196,14 @@ QJsonObject benchSweep(const QString& modelArg, int repeats)
     QTemporaryDir scratch;
     if (!scratch.isValid())
         throw Error(QStringLiteral("bench --sweep: cannot create a temporary directory"));
-    return benchmarkSweepAndStore(*model, *tokenizer, spec, 4, repeats,
-                                  scratch.filePath(QStringLiteral("store-bench.kvl")))
-        .toJson();
+    const SweepBenchmark b = benchmarkSweepAndStore(
+        *model, *tokenizer, spec, 4, repeats, scratch.filePath(QStringLiteral("store-bench.kvl")));
+    if (b.samples == 0)
+        throw Error(QStringLiteral("bench --sweep: no sample of %1 tokens fits the model at %2")
+                        .arg(lengths, dir));
+    QJsonObject o = b.toJson();
+    o.insert(QStringLiteral("sample_tokens"), lengths);
+    return o;
 }
 
 // Training steps of one stage of a spec, one padded batch against the trainer's length
@@ -257,7 +267,8 @@ int runBench(const QStringList& args)
     parser.addOption(
         {QStringLiteral("sweep"),
          QStringLiteral("with --model DIR|bundled: sweep time over the FullCache pass "
-                        "per sample (C = 9 configurations), and the store's write rate")});
+                        "per sample (C = 9 configurations; samples of --tokens tokens, "
+                        "default 512 to 1024), and the store's write rate")});
     parser.addOption({QStringLiteral("train"),
                       QStringLiteral("a training spec: forward + backward rate of --steps steps of "
                                      "--stage, one padded batch against length groups"),
@@ -367,7 +378,8 @@ int runBench(const QStringList& args)
         if (!parser.isSet(QStringLiteral("model")))
             throw Error(QStringLiteral("--sweep needs --model DIR|bundled"));
         result.insert(QStringLiteral("sweep"),
-                      benchSweep(parser.value(QStringLiteral("model")), repeats));
+                      benchSweep(parser.value(QStringLiteral("model")),
+                                 parser.isSet(QStringLiteral("tokens")) ? tokens : 0, repeats));
     } else if (parser.isSet(QStringLiteral("model"))) {
         const QString name = parser.value(QStringLiteral("model"));
         int64_t liftedFrom = 0;

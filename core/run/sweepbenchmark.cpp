@@ -19,6 +19,8 @@ QJsonObject SweepBenchmark::toJson() const
                   {QStringLiteral("configs"), configs},
                   {QStringLiteral("full_pass_ms"), fullPassMs},
                   {QStringLiteral("sweep_ms"), sweepMs},
+                  {QStringLiteral("prompt_tokens"), promptTokens},
+                  {QStringLiteral("answer_tokens"), answerTokens},
                   {QStringLiteral("sweep_over_full"), ratio},
                   {QStringLiteral("target"), target},
                   {QStringLiteral("meets_target"), ratio <= target}};
@@ -72,11 +74,15 @@ SweepBenchmark benchmarkSweep(const Transformer& model, const Tokenizer& tokeniz
         }
         b.fullPassMs += full;
         b.sweepMs += swept;
+        b.promptTokens += double(prepared.ids.context.size() + prepared.ids.question.size());
+        b.answerTokens += double(prepared.ids.answer.size());
         ++b.samples;
     }
     if (b.samples > 0) {
         b.fullPassMs /= b.samples;
         b.sweepMs /= b.samples;
+        b.promptTokens /= b.samples;
+        b.answerTokens /= b.samples;
         b.ratio = b.fullPassMs > 0.0 ? b.sweepMs / b.fullPassMs : 0.0;
     }
     return b;
@@ -87,6 +93,8 @@ SweepBenchmark benchmarkSweepAndStore(const Transformer& model, const Tokenizer&
                                       const QString& storePath)
 {
     SweepBenchmark b = benchmarkSweep(model, tokenizer, spec, samples, repeats);
+    if (b.samples == 0)
+        return b; // nothing timed: the caller reports it, without a store timing first
     b.store = benchmarkStoreWrite(storePath, 2600, 23);
     return b;
 }

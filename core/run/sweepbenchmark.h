@@ -19,12 +19,14 @@ class Transformer;
 struct SweepBenchmark
 {
     int samples = 0;
-    int repeats = 1;         // runs per sample, best kept
-    int configs = 0;         // C
-    double fullPassMs = 0.0; // mean per sample
-    double sweepMs = 0.0;    // mean per sample
-    double ratio = 0.0;      // sweepMs / fullPassMs
-    double target = 0.0;     // 1 + 0.05·C
+    int repeats = 1;           // runs per sample, best kept
+    int configs = 0;           // C
+    double fullPassMs = 0.0;   // mean per sample
+    double sweepMs = 0.0;      // mean per sample
+    double ratio = 0.0;        // sweepMs / fullPassMs
+    double promptTokens = 0.0; // mean per sample: context and question
+    double answerTokens = 0.0; // mean per sample: the gold answer's tokens
+    double target = 0.0;       // 1 + 0.05·C
     std::optional<StoreWriteBenchmark> store;
 
     QJsonObject toJson() const;
@@ -38,7 +40,8 @@ SweepBenchmark benchmarkSweep(const Transformer& model, const Tokenizer& tokeniz
                               const ExperimentSpec& spec, int samples, int repeats = 1);
 
 // The same, plus the store's write rate on a synthetic run at `storePath` (a new
-// file): 2,600 samples × 23 configurations = 59,800 rows, KVDiagnosis's size.
+// file): 2,600 samples × 23 configurations = 59,800 rows, KVDiagnosis's size. Not
+// when no sample fitted the model (samples == 0).
 SweepBenchmark benchmarkSweepAndStore(const Transformer& model, const Tokenizer& tokenizer,
                                       const ExperimentSpec& spec, int samples, int repeats,
                                       const QString& storePath);

@@ -374,6 +374,27 @@ class TestCli : public QObject
         QVERIFY2(bad.err.contains(QStringLiteral("warm")), qPrintable(bad.err)); // the stages
     }
 
+    // bench --sweep --tokens N: samples of N - N/8 to N tokens (the figures at 2k and 4k
+    // of issue 36 are at those lengths); none fitting the model is an error naming both.
+    void benchSweepTakesTokens()
+    {
+        const Result r = cli({"bench", "--model", m_model, "--sweep", "--tokens", "240", "--json"});
+        CLI_OK(r);
+        const QJsonObject s = r.lastJson().value(QStringLiteral("sweep")).toObject();
+        QCOMPARE(s.value(QStringLiteral("sample_tokens")).toString(), QStringLiteral("210:240"));
+        QCOMPARE(s.value(QStringLiteral("samples")).toInt(), 4);
+        const double prompt = s.value(QStringLiteral("prompt_tokens")).toDouble();
+        // A sample's range counts its generated context; the prompt adds the question and
+        // the layout. Well under the default samples' 512 either way.
+        QVERIFY2(prompt > 168.0 && prompt < 360.0, qPrintable(QString::number(prompt)));
+        QVERIFY(s.value(QStringLiteral("answer_tokens")).toDouble() > 0.0);
+        QVERIFY(s.contains(QStringLiteral("store")));
+
+        const Result tooLong = cli({"bench", "--model", m_model, "--sweep", "--tokens", "900"});
+        CLI_FAILS_NAMING(tooLong, QStringLiteral("788:900"));
+        QVERIFY2(tooLong.err.contains(m_model), qPrintable(tooLong.err));
+    }
+
     void demoPrintsReport()
     {
         const Result r = cli({"demo", "--model", m_model, "--n", "1", "--tokens", "200:300",

@@ -13,10 +13,10 @@
 #include "checkpoint/checkpointdir.h"
 #include "common/error.h"
 #include "compressors/presscatalog.h"
+#include "diagnose/attentionpooling.h"
 #include "diagnose/transition.h"
 #include "model/transformer.h"
 #include "run/answerrun.h"
-#include "diagnose/attentionpooling.h"
 #include "run/experimentspec.h"
 #include "run/preparedsample.h"
 #include "run/sampleevaluator.h"
@@ -26,9 +26,9 @@
 #include "run/sweeprunner.h"
 #include "store/resultcolumns.h"
 #include "store/runmerge.h"
+#include "store/runmetakeys.h"
 #include "store/runreader.h"
 #include "store/runreport.h"
-#include "store/runmetakeys.h"
 #include "store/sqlitedatabase.h"
 #include "tasks/samplejsonl.h"
 #include "tokenizer/tokenizer.h"
@@ -401,7 +401,9 @@ class TestSweepRunner : public QObject
         QCOMPARE(kept.size(), size_t(2));
         QString snapKey;
         for (const ConfigRecord& c : reader.configs())
-            if (c.params.value(QStringLiteral("spec")).toString().startsWith(QLatin1String("snapkv")))
+            if (c.params.value(QStringLiteral("spec"))
+                    .toString()
+                    .startsWith(QLatin1String("snapkv")))
                 snapKey = c.key;
         QVERIFY(!snapKey.isEmpty());
         for (const StoredResult& r : kept)
@@ -710,6 +712,21 @@ class TestSweepRunner : public QObject
         QVERIFY(b.sweepMs > 0.0);
         QCOMPARE(b.ratio, b.sweepMs / b.fullPassMs);
         QVERIFY(b.toJson().contains(QStringLiteral("sweep_over_full")));
+        // The lengths it ran at: the mean prompt (context and question) and gold answer of
+        // the two samples timed, the first two of the plan.
+        const std::vector<PlannedSample> plan = planSamples(spec);
+        QVERIFY(plan.size() >= 2);
+        double prompt = 0.0, answer = 0.0;
+        for (size_t i = 0; i < 2; ++i) {
+            const PreparedSample p = prepareSample(materializeSample(plan[i], spec, *tokenizer),
+                                                   plan[i].key, *tokenizer);
+            prompt += double(p.ids.context.size() + p.ids.question.size());
+            answer += double(p.ids.answer.size());
+        }
+        prompt /= 2.0;
+        answer /= 2.0;
+        QCOMPARE(b.promptTokens, prompt);
+        QCOMPARE(b.answerTokens, answer);
     }
 
     void cancelKeepsCommittedSamples()
