@@ -151,41 +151,57 @@ ModelConfig randomShapeConfig(const QString& name)
     return c;
 }
 
-BandwidthRate measureMemoryBandwidth(int64_t mib, double minSeconds)
+TriadProbe::TriadProbe(int64_t mib)
+    : m_n(std::max<int64_t>(1, mib) * 1024 * 1024 / int64_t(sizeof(float)))
 {
-    const int64_t n = std::max<int64_t>(1, mib) * 1024 * 1024 / int64_t(sizeof(float));
-    // Left uninitialised: the parallel fill below is each page's first touch, so each
-    // thread's pages sit where that thread runs.
-    const std::unique_ptr<float[]> a(new float[size_t(n)]), b(new float[size_t(n)]),
-        c(new float[size_t(n)]);
-    at::parallel_for(0, n, 1 << 16, [&](int64_t begin, int64_t end) {
+    // Left uninitialised by new: the parallel fill below is each page's first touch, so
+    // each thread's pages sit where that thread runs.
+    m_a.reset(new float[size_t(m_n)]);
+    m_b.reset(new float[size_t(m_n)]);
+    m_c.reset(new float[size_t(m_n)]);
+    at::parallel_for(0, m_n, 1 << 16, [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i) {
-            a[size_t(i)] = 0.0f;
-            b[size_t(i)] = 1.0f;
-            c[size_t(i)] = 2.0f;
+            m_a[i] = 0.0f;
+            m_b[i] = 1.0f;
+            m_c[i] = 2.0f;
         }
     });
+}
+
+int64_t TriadProbe::bufferBytes() const
+{
+    return m_n * int64_t(sizeof(float));
+}
+
+double TriadProbe::pass()
+{
     const float scale = 3.0f;
+    const auto start = std::chrono::steady_clock::now();
+    at::parallel_for(0, m_n, 1 << 16, [&](int64_t begin, int64_t end) {
+        float* out = m_a.get();
+        const float* x = m_b.get();
+        const float* y = m_c.get();
+        for (int64_t i = begin; i < end; ++i)
+            out[i] = x[i] + scale * y[i];
+    });
+    const double s = secondsSince(start);
+    // The result is read, so the loop is not optimised away.
+    if (m_a[m_n / 2] != 1.0f + scale * 2.0f)
+        throw Error(QStringLiteral("memory bandwidth probe: wrong triad result"));
+    return 3.0 * double(bufferBytes()) / s / 1e9;
+}
+
+BandwidthRate measureMemoryBandwidth(int64_t mib, double minSeconds)
+{
+    TriadProbe probe(mib);
     BandwidthRate rate;
-    rate.bufferBytes = n * int64_t(sizeof(float));
+    rate.bufferBytes = probe.bufferBytes();
     const auto started = std::chrono::steady_clock::now();
     for (int run = 0; run < 3 || secondsSince(started) < minSeconds; ++run) {
-        const auto start = std::chrono::steady_clock::now();
-        at::parallel_for(0, n, 1 << 16, [&](int64_t begin, int64_t end) {
-            float* out = a.get();
-            const float* x = b.get();
-            const float* y = c.get();
-            for (int64_t i = begin; i < end; ++i)
-                out[i] = x[i] + scale * y[i];
-        });
-        const double s = secondsSince(start);
-        rate.gbPerSecond = std::max(rate.gbPerSecond, 3.0 * double(rate.bufferBytes) / s / 1e9);
+        rate.gbPerSecond = std::max(rate.gbPerSecond, probe.pass());
         if (run > 50)
             break;
     }
-    // The result is read, so the loop is not optimised away.
-    if (a[size_t(n / 2)] != 1.0f + scale * 2.0f)
-        throw Error(QStringLiteral("memory bandwidth probe: wrong triad result"));
     return rate;
 }
 
@@ -204,7 +220,8 @@ double decodeStepBytes(const Transformer& model, const ContextCache& context)
     return bytes;
 }
 
-DecodeStepBench benchDecodeStep(const Transformer& model, int64_t tokens, int steps)
+DecodeStepBench benchDecodeStep(const Transformer& model, int64_t tokens, int steps,
+                                TriadProbe* probe)
 {
     c10::InferenceMode guard;
     const std::vector<int> idList = randomIds(model.config(), tokens);
@@ -215,8 +232,10 @@ DecodeStepBench benchDecodeStep(const Transformer& model, int64_t tokens, int st
     DecodeBatch batch = DecodeBatch::build(context, {&fullCache}, {&none}, steps + 1);
     std::vector<int> token{int(idList.back())};
     model.decodeStep(context, batch, token); // warm-up: buffers and thread pools
-    std::vector<double> times;
+    std::vector<double> times, bandwidths;
     for (int s = 0; s < steps; ++s) {
+        if (probe)
+            bandwidths.push_back(probe->pass());
         const auto start = std::chrono::steady_clock::now();
         const at::Tensor logits = model.decodeStep(context, batch, token);
         times.push_back(secondsSince(start));
@@ -228,6 +247,10 @@ DecodeStepBench benchDecodeStep(const Transformer& model, int64_t tokens, int st
     bench.seconds = times[times.size() / 2];
     bench.bytes = decodeStepBytes(model, context);
     bench.gbPerSecond = bench.bytes / bench.seconds / 1e9;
+    if (!bandwidths.empty()) {
+        std::sort(bandwidths.begin(), bandwidths.end());
+        bench.bandwidthGbPerSecond = bandwidths[bandwidths.size() / 2];
+    }
     return bench;
 }
 

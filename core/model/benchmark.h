@@ -4,6 +4,7 @@
 
 #include <QString>
 #include <cstdint>
+#include <memory>
 
 namespace kvl {
 
@@ -34,6 +35,23 @@ struct BandwidthRate
 };
 BandwidthRate measureMemoryBandwidth(int64_t mib = 256, double minSeconds = 1.0);
 
+// The triad's buffers, kept so that single passes can be interleaved with what is
+// measured against them: the bandwidth of a shared machine moves from minute to minute
+// (45 to 56 GB/s within an hour on the 2-core machine of docs/engine-speed.md), so a
+// limit measured once, before a long prefill, can be another machine's.
+class TriadProbe
+{
+  public:
+    explicit TriadProbe(int64_t mib = 256);
+    // One pass a = b + s c over all of the buffers: its rate, 1e9 bytes per second.
+    double pass();
+    int64_t bufferBytes() const;
+
+  private:
+    int64_t m_n = 0;
+    std::unique_ptr<float[]> m_a, m_b, m_c;
+};
+
 // The bytes one greedy decode step of one row must read at least: every weight matrix
 // of every layer and the LM head once (not the embedding, of which it reads one row),
 // and the context's keys and values in every layer, in the dtypes they are held in.
@@ -47,8 +65,13 @@ struct DecodeStepBench
     double seconds = 0.0;     // median step
     double bytes = 0.0;       // decodeStepBytes
     double gbPerSecond = 0.0; // bytes / seconds
+    // With a probe: the median of one triad pass before each step, the limit measured
+    // under the same load as the steps (0 without).
+    double bandwidthGbPerSecond = 0.0;
 };
-DecodeStepBench benchDecodeStep(const Transformer& model, int64_t tokens, int steps = 16);
+// With `probe`, one triad pass runs before each step (untimed with it).
+DecodeStepBench benchDecodeStep(const Transformer& model, int64_t tokens, int steps = 16,
+                                TriadProbe* probe = nullptr);
 
 // FLOPs of Transformer::prefill on `tokens` tokens: every projection and MLP matmul,
 // causal attention (QK^T and PV over the T(T+1)/2 visible pairs) and the lm_head of

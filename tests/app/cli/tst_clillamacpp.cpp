@@ -177,9 +177,20 @@ class TestCliLlamaCpp : public QObject
              {"prefill_seconds", "prefill_tokens_per_s", "decode_step_seconds", "prefill_speedup",
               "decode_ratio", "decode_fraction_of_bandwidth", "gguf_mib"})
             QVERIFY2(positive(llama.value(QLatin1String(key))), key);
-        QVERIFY(positive(out.value(QStringLiteral("decode_fraction_of_bandwidth"))));
+        for (const char* key : {"decode_fraction_of_bandwidth", "decode_bandwidth_gbs",
+                                "decode_fraction_of_best_bandwidth"})
+            QVERIFY2(positive(out.value(QLatin1String(key))), key);
+        // Both engines' fractions are of the same limit (the triad beside the engine's steps)
+        // and byte count, so they differ by the ratio of their steps.
+        const double engineFraction =
+            out.value(QStringLiteral("decode_fraction_of_bandwidth")).toDouble();
+        const double llamaFraction =
+            llama.value(QStringLiteral("decode_fraction_of_bandwidth")).toDouble();
+        QVERIFY(std::abs(llamaFraction -
+                         engineFraction * llama.value(QStringLiteral("decode_ratio")).toDouble()) <
+                1e-9 * engineFraction);
         QCOMPARE(llama.value(QStringLiteral("prefill_tokens")).toInt(), 32);
-        QCOMPARE(llama.value(QStringLiteral("decode_steps")).toInt(), 16);
+        QCOMPARE(llama.value(QStringLiteral("decode_steps")).toInt(), 32);
         QCOMPARE(llama.value(QStringLiteral("threads")).toInt(),
                  out.value(QStringLiteral("threads")).toInt());
         QCOMPARE(llama.value(QStringLiteral("gpu")).toBool(true), false);

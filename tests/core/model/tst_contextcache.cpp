@@ -229,6 +229,15 @@ class TestContextCache : public QObject
         QCOMPARE(bench.bytes, 71040.0);
         QVERIFY(bench.seconds > 0.0);
         QCOMPARE(bench.gbPerSecond, bench.bytes / bench.seconds / 1e9);
+        QCOMPARE(bench.bandwidthGbPerSecond, 0.0); // no probe, no limit
+
+        // With a probe, a triad pass beside each step gives the limit the steps ran under.
+        TriadProbe probe(4);
+        QCOMPARE(probe.bufferBytes(), int64_t(4) << 20);
+        QVERIFY(probe.pass() > 0.0);
+        const DecodeStepBench probed = benchDecodeStep(*model, 10, 3, &probe);
+        QCOMPARE(probed.bytes, 71040.0);
+        QVERIFY(probed.bandwidthGbPerSecond > 0.0);
     }
 
     void contextTooLongNamesConfigAndLengths()
