@@ -498,8 +498,12 @@ void exactGemv(const float* x, int64_t rows, const void* w, WeightFormat format,
 void exactKMajorProduct(const float* x, int64_t rows, const float* v, int64_t ldv, int64_t n,
                         int64_t k, const float* bias, const SumOrder& order, float* y)
 {
-    // A head's 64 outputs are 4 tiles: split over threads when the sums are long.
-    const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 14) / std::max<int64_t>(1, k));
+    // A head's 64 outputs are 4 tiles: split over threads once a tile's sums are long
+    // enough to pay for the fork (a tile per task from 4,096 context positions, two from
+    // 2,048, all four on one thread below). Each tile reads its own cache line of every
+    // value row, so the split adds no reads. At 4k on the 2-core machine the values' products of a decode step took
+    // 3.6-3.7 ms instead of 5.3-5.4 ms on one thread (2^14 / k, four tiles per task).
+    const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 12) / std::max<int64_t>(1, k));
     overTiles(
         x, rows, n, k, grain, y,
         [&](const float* xs, int64_t rs, int64_t n0, float* ys) {
