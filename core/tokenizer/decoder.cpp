@@ -57,6 +57,16 @@ void Decoder::parse(const QJsonValue& json, const QString& path, std::vector<Ste
         s.a = o.value(QStringLiteral("content")).toString(QStringLiteral(" "));
         s.start = o.value(QStringLiteral("start")).toInt();
         s.stop = o.value(QStringLiteral("stop")).toInt();
+        // One character, as the Rust decoder's `char`: an empty one would strip forever.
+        const bool oneChar = s.a.size() == 1 || (s.a.size() == 2 && s.a.at(0).isHighSurrogate() &&
+                                                 s.a.at(1).isLowSurrogate());
+        if (!oneChar || s.start < 0 || s.stop < 0)
+            throw Error(path, QStringLiteral("Strip decoder: content must be one character and "
+                                             "start and stop counts of at least 0 (got '%1', "
+                                             "%2, %3)")
+                                  .arg(s.a)
+                                  .arg(s.start)
+                                  .arg(s.stop));
     } else {
         throw Error(path, QStringLiteral("unsupported decoder type '%1'").arg(type));
     }
@@ -135,7 +145,7 @@ void Decoder::apply(const Step& s, QStringList& tokens)
     case Step::Strip:
         for (QString& t : tokens) {
             int from = 0;
-            while (from < s.start && from < t.size() && t.mid(from, s.a.size()) == s.a)
+            for (int k = 0; k < s.start && from < t.size() && t.mid(from, s.a.size()) == s.a; ++k)
                 from += int(s.a.size());
             int to = int(t.size());
             for (int k = 0; k < s.stop && to > from && t.mid(to - s.a.size(), s.a.size()) == s.a;

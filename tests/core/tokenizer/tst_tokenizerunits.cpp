@@ -308,6 +308,20 @@ class TestTokenizerUnits : public QObject
         QTest::newRow("unsupported decoder") << edit([](QJsonObject& j) {
             j["decoder"] = QJsonObject{{"type", "CTC"}};
         }) << "unsupported decoder type 'CTC'";
+        // An empty Strip content matched forever at the same place: decoding hung (found
+        // by libFuzzer, tests/fuzz/corpus/fuzz_tokenizer/strip_empty_content.json).
+        const auto strip = [&](const QJsonValue& content, int start, int stop) {
+            return edit([=](QJsonObject& j) {
+                j["decoder"] = QJsonObject{
+                    {"type", "Strip"}, {"content", content}, {"start", start}, {"stop", stop}};
+            });
+        };
+        QTest::newRow("empty Strip content")
+            << strip("", 1, 0) << "Strip decoder: content must be one character";
+        QTest::newRow("two-character Strip content")
+            << strip("ab", 1, 0) << "Strip decoder: content must be one character";
+        QTest::newRow("negative Strip count")
+            << strip(" ", -1, 0) << "start and stop counts of at least 0 (got ' ', -1, 0)";
         // The id -> token table is sized by the largest id: a stray huge id is refused
         // before it allocates (2^31-1 used to end in std::vector's max_size()).
         const auto vocabId = [&](const QString& token, double id) {
