@@ -501,8 +501,9 @@ void exactKMajorProduct(const float* x, int64_t rows, const float* v, int64_t ld
     // A head's 64 outputs are 4 tiles: split over threads once a tile's sums are long
     // enough to pay for the fork (a tile per task from 4,096 context positions, two from
     // 2,048, all four on one thread below). Each tile reads its own cache line of every
-    // value row, so the split adds no reads. At 4k on the 2-core machine the values' products of a decode step took
-    // 3.6-3.7 ms instead of 5.3-5.4 ms on one thread (2^14 / k, four tiles per task).
+    // value row, so the split adds no reads. At 4k on the 2-core machine a decode step's
+    // values' products took 3.6-3.7 ms, against 5.3-5.4 ms on one thread (2^14 / k, four
+    // tiles per task).
     const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 12) / std::max<int64_t>(1, k));
     overTiles(
         x, rows, n, k, grain, y,
