@@ -87,10 +87,15 @@ class TestExactGemv : public QObject
         QTest::newRow("one row, tail only") << 1 << 9 << QList<int>{33} << 1 << 0;
         QTest::newRow("25 rows (12 + 12 + 1 wide)") << 25 << 48 << QList<int>{320, 17} << 1 << 0;
         QTest::newRow("direct, odd blocks") << 3 << 32 << QList<int>{21, 11, 50} << 0 << 0;
+        QTest::newRow("one row, 3 tiles") << 1 << 48 << QList<int>{320, 17} << 0 << 0;
+        QTest::newRow("two rows, 5 tiles + 3") << 2 << 83 << QList<int>{100, 5} << 2 << 0;
+        QTest::newRow("one row, 7 tiles, 3 columns") << 1 << 112 << QList<int>{2, 1} << 1 << 0;
         // 16-bit weights, widened as they are read.
         QTest::newRow("bf16, one row") << 1 << 40 << QList<int>{320, 288, 288} << 1 << 1;
         QTest::newRow("bf16, five rows, odd blocks") << 5 << 48 << QList<int>{13, 100, 7} << 2 << 1;
         QTest::newRow("f16, two rows") << 2 << 40 << QList<int>{64, 36, 5} << 0 << 2;
+        QTest::newRow("f16, one row, 3 tiles") << 1 << 48 << QList<int>{320, 27} << 1 << 2;
+        QTest::newRow("bf16, three rows, 5 tiles") << 3 << 80 << QList<int>{40, 9} << 2 << 1;
         QTest::newRow("f16, eight rows") << 8 << 32 << QList<int>{320, 192} << 1 << 2;
     }
 
@@ -349,28 +354,35 @@ class TestExactGemv : public QObject
     // A decode step's attention over its context (stepBmm): scores against the cached
     // keys (the transpose of [kv, T, hd]) and outputs from the cached values ([kv, T, hd],
     // K-major), for one configuration (7 rows: Qwen2-0.5B's group) or a lockstep batch
-    // of ten, and contexts whose length leaves odd remainders for the block halves.
-    // Every call equals at::bmm's bits; with OpenBLAS's Haswell kernels both kinds are
-    // learned.
+    // of ten, and contexts whose length leaves odd remainders for the block halves; the
+    // heads' caches contiguous, or views of longer buffers (a head's stride past its
+    // context). Both heads run in one pass (exactGemvBatch, exactKMajorBatch), the
+    // values' blocks as separate tasks. Every call equals at::bmm's bits; with
+    // OpenBLAS's Haswell kernels both kinds are learned.
     void stepBmmKeepsBlasBits_data()
     {
         QTest::addColumn<int>("rows");
         QTest::addColumn<int>("context");
-        QTest::newRow("7 rows, 300") << 7 << 300;
-        QTest::newRow("7 rows, 1024") << 7 << 1024;
-        QTest::newRow("7 rows, 1111") << 7 << 1111;
-        QTest::newRow("70 rows, 2049") << 70 << 2049;
+        QTest::addColumn<int>("spare"); // buffer positions past the context
+        QTest::newRow("7 rows, 300") << 7 << 300 << 0;
+        QTest::newRow("7 rows, 1024") << 7 << 1024 << 0;
+        QTest::newRow("7 rows, 1111") << 7 << 1111 << 0;
+        QTest::newRow("7 rows, 1111, in a longer buffer") << 7 << 1111 << 37;
+        QTest::newRow("7 rows, 4096") << 7 << 4096 << 0;
+        QTest::newRow("70 rows, 2049") << 70 << 2049 << 0;
     }
 
     void stepBmmKeepsBlasBits()
     {
         QFETCH(int, rows);
         QFETCH(int, context);
+        QFETCH(int, spare);
         c10::InferenceMode guard;
         BlasSumOrders& orders = BlasSumOrders::instance();
         orders.reset();
         const int64_t kv = 2, hd = 64;
-        const at::Tensor keys = at::randn({kv, context, hd}), values = at::randn({kv, context, hd});
+        const at::Tensor keys = at::randn({kv, context + spare, hd}).narrow(1, 0, context);
+        const at::Tensor values = at::randn({kv, context + spare, hd}).narrow(1, 0, context);
         for (int call = 0; call < 4; ++call) {
             const at::Tensor q = at::randn({kv, rows, hd});
             const at::Tensor p = at::softmax(at::randn({kv, rows, context}), 2);
@@ -378,6 +390,11 @@ class TestExactGemv : public QObject
                      qPrintable(QStringLiteral("scores, call %1").arg(call)));
             QVERIFY2(sameBits(stepBmm(p, values), at::bmm(p, values)),
                      qPrintable(QStringLiteral("outputs, call %1").arg(call)));
+            // The values' AVX-512 pass (4 tiles at once) and AVX2's agree.
+            setExactGemvWideKernels(false);
+            QVERIFY2(sameBits(stepBmm(p, values), at::bmm(p, values)),
+                     qPrintable(QStringLiteral("outputs without AVX-512, call %1").arg(call)));
+            setExactGemvWideKernels(true);
         }
         const QString summary = orders.summary();
         qInfo("%s", qPrintable(summary));
