@@ -95,6 +95,7 @@ void MainWindow::connectSession(RunSession* session)
     connect(session, &RunSession::closed, this, [describe] { describe({}); });
     connect(session, &RunSession::summaryAvailable, this, [this](const RunViewData& data) {
         m_openRuns->setLoaded(data.path, data.configs, data.sampleKeys);
+        m_rowsDock->showSource(data.path);
         m_watcher->watch(data.path);
         showRunStatus();
         m_stack->setCurrentWidget(m_runPage);
@@ -306,7 +307,7 @@ void MainWindow::showStartPage()
 
 void MainWindow::showRows(const QString& title, std::function<QVector<ResultRow>()> query)
 {
-    m_rowsDock->showRows(title, std::move(query));
+    m_rowsDock->showRows(session()->path(), title, std::move(query));
 }
 
 RowsPanel* MainWindow::rowsPanel() const

@@ -12,8 +12,10 @@ RowsDock::RowsDock(QWidget* parent)
     setWidget(m_panel);
 }
 
-void RowsDock::showRows(const QString& title, std::function<QVector<ResultRow>()> query)
+void RowsDock::showRows(const QString& source, const QString& title,
+                        std::function<QVector<ResultRow>()> query)
 {
+    showSource(source);
     m_title = title;
     m_query = query;
     m_panel->setBusy(title);
@@ -27,10 +29,18 @@ void RowsDock::showRows(const QString& title, std::function<QVector<ResultRow>()
         [this](const QString& message) { m_panel->setRows(message, {}); });
 }
 
+void RowsDock::showSource(const QString& source)
+{
+    if (source == m_source)
+        return;
+    clear();
+    m_source = source;
+}
+
 void RowsDock::refresh()
 {
     if (m_query)
-        showRows(m_title, m_query);
+        showRows(m_source, m_title, m_query);
 }
 
 void RowsDock::clear()
@@ -38,6 +48,7 @@ void RowsDock::clear()
     m_request->cancel();
     m_panel->clear();
     m_query = {};
+    m_source.clear();
 }
 
 } // namespace kvl

@@ -21,7 +21,13 @@ class RowsDock : public QDockWidget
     explicit RowsDock(QWidget* parent = nullptr);
 
     RowsPanel* panel() const { return m_panel; }
-    void showRows(const QString& title, std::function<QVector<ResultRow>()> query);
+    // The rows of `query` from the run file `source`. While they load, the rows shown
+    // stay if they came from the same run (a live refresh, another bar), else the list
+    // empties: another run's rows never stand under this run's title.
+    void showRows(const QString& source, const QString& title,
+                  std::function<QVector<ResultRow>()> query);
+    // The window now shows the run `source`: rows of another run are cleared.
+    void showSource(const QString& source);
     // The run file changed: the rows shown are read again.
     void refresh();
     // The run was closed: no rows, no query.
@@ -33,6 +39,7 @@ class RowsDock : public QDockWidget
   private:
     RowsPanel* m_panel;
     LatestRequest* m_request;
+    QString m_source;
     QString m_title;
     std::function<QVector<ResultRow>()> m_query;
 };

@@ -657,6 +657,39 @@ class TstRunBrowsing : public QObject
         QVERIFY(panel->heatmap(2)->hasData()); // s1 of model-a has SnapKV attention
     }
 
+    // The Rows dock lists rows of the run shown only: opening another run empties it, so
+    // that one run's rows never stand under another's title while a query loads, and
+    // going back lists the first run's rows again when asked.
+    void rowsDockFollowsTheRunShown()
+    {
+        const QString a = writeRun(QStringLiteral("rows-a.kvl"), {0, 1, 2, 3});
+        const QString b = writeRun(QStringLiteral("rows-b.kvl"), {1});
+        MainWindow window;
+        window.setRunStages(storeRunStages());
+        QSignalSpy loaded(&window, &MainWindow::runLoaded);
+        window.openRun(a);
+        QVERIFY(loaded.wait(5000));
+        const TaxonomySelection bar{QStringLiteral("SnapKV"), 0.75,
+                                    QStringLiteral("low_mapped_coverage"), 2};
+        QSignalSpy rows(&window, &MainWindow::rowsAvailable);
+        pageOf<TaxonomyPage>(window)->showRows(bar);
+        QVERIFY(rows.wait(5000));
+        QCOMPARE(window.rowsPanel()->model()->rowCount(), 2);
+
+        window.openRun(b);
+        QVERIFY(loaded.wait(5000));
+        QCOMPARE(window.rowsPanel()->model()->rowCount(), 0);
+        QVERIFY2(!window.rowsPanel()->title().contains(QLatin1String("SnapKV")),
+                 qPrintable(window.rowsPanel()->title()));
+
+        window.openRun(a);
+        QTRY_COMPARE(window.runData().path, a);
+        QCOMPARE(window.rowsPanel()->model()->rowCount(), 0);
+        pageOf<TaxonomyPage>(window)->showRows(bar);
+        QVERIFY(rows.wait(5000));
+        QCOMPARE(window.rowsPanel()->model()->rowCount(), 2);
+    }
+
     void damagedFileGivesMessage()
     {
         const QString path = writeNotARun(QStringLiteral("broken.kvl"));
