@@ -293,22 +293,26 @@ at::Tensor stepAttention(const at::Tensor& q, const at::Tensor& selfK, const at:
                          const at::Tensor& ctxBias)
 {
     const int64_t b = q.size(0), kvHeads = q.size(1), group = q.size(2), hd = q.size(3);
-    const int64_t tc = ctxK.size(1);
-    // Context: the rows of every configuration against the one shared K, batched per
-    // kv-head ([kv, B * group, hd] x [kv, hd, Tc]); then each row's own bias.
+    const int64_t tc = ctxK.size(1), ns = selfK.size(2), width = tc + ns;
+    // Every row's scores over the context and then its own entries, kv-head-major: the
+    // context's part is then one strided [kv, B * group, Tc] view, which the keys'
+    // product writes and the values' product reads in place, where a concatenation and
+    // a reshape copied it twice per layer. The softmax runs along each row, whatever
+    // the order of the rows.
+    const at::Tensor scores = at::empty({kvHeads, b, group, width}, q.options());
+    const at::Tensor ctxScores = scores.narrow(3, 0, tc);
     const at::Tensor qc = q.permute({1, 0, 2, 3}).reshape({kvHeads, b * group, hd});
-    const at::Tensor ctxScores = stepBmm(qc, ctxK.transpose(1, 2))
-                                     .view({kvHeads, b, group, tc})
-                                     .add_(ctxBias)
-                                     .permute({1, 0, 2, 3});      // [B, kv, g, Tc]
+    stepBmmInto(qc, ctxK.transpose(1, 2), ctxScores.view({kvHeads, b * group, tc}));
+    if (ctxBias.defined())
+        ctxScores.add_(ctxBias); // [kv, B, 1, Tc]
     at::Tensor selfScores = at::matmul(q, selfK.transpose(2, 3)); // [B, kv, g, N]
     selfScores.masked_fill_(hidden, -std::numeric_limits<double>::infinity());
-    const at::Tensor probs = at::softmax(at::cat({ctxScores, selfScores}, 3), 3);
-    const at::Tensor pCtx =
-        probs.narrow(3, 0, tc).permute({1, 0, 2, 3}).reshape({kvHeads, b * group, tc});
-    const at::Tensor outCtx =
-        stepBmm(pCtx, ctxV).view({kvHeads, b, group, hd}).permute({1, 0, 2, 3});
-    const at::Tensor outSelf = at::matmul(probs.narrow(3, tc, selfK.size(2)), selfV);
+    scores.narrow(3, tc, ns).copy_(selfScores.permute({1, 0, 2, 3}));
+    const at::Tensor probs = at::softmax(scores, 3);
+    const at::Tensor outCtx = stepBmm(probs.narrow(3, 0, tc).view({kvHeads, b * group, tc}), ctxV)
+                                  .view({kvHeads, b, group, hd})
+                                  .permute({1, 0, 2, 3});
+    const at::Tensor outSelf = at::matmul(probs.narrow(3, tc, ns).permute({1, 0, 2, 3}), selfV);
     return (outCtx + outSelf).reshape({b, kvHeads * group * hd});
 }
 

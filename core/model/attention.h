@@ -50,7 +50,7 @@ AttentionOutput blockAttention(const AttentionInputs& in);
 // the shared context through its own bias and its own continuation (padded; `hidden`
 // marks the padding). q [B, kv_heads, group, head_dim] already scaled; selfK/selfV
 // [B, kv_heads, N, head_dim]; hidden bool [B, 1, 1, N]; ctxK/ctxV [kv_heads, Tc, head_dim];
-// ctxBias [kv_heads, B, 1, Tc]. Returns [B, heads * head_dim].
+// ctxBias [kv_heads, B, 1, Tc] or undefined (no bias). Returns [B, heads * head_dim].
 at::Tensor stepAttention(const at::Tensor& q, const at::Tensor& selfK, const at::Tensor& selfV,
                          const at::Tensor& hidden, const at::Tensor& ctxK, const at::Tensor& ctxV,
                          const at::Tensor& ctxBias);

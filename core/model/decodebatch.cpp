@@ -63,10 +63,11 @@ DecodeBatch DecodeBatch::build(const ContextCache& context,
         }
         batch.keys.push_back(k);
         batch.values.push_back(v);
-        // [kv, B, 1, Tc]; zeros when every row sees the whole context (the step adds it).
+        // [kv, B, 1, Tc]; undefined when every row sees the whole context (adding zeros
+        // cost a pass over a step's scores per layer and changed no probability).
         const at::Tensor biases = contextBiasesOf(edits, int(l), kv, tc);
         batch.contextBias.push_back(biases.defined() ? biases.transpose(0, 1).contiguous()
-                                                     : at::zeros({kv, b, 1, tc}, at::kFloat));
+                                                     : at::Tensor());
     }
     return batch;
 }
@@ -77,7 +78,8 @@ void DecodeBatch::keepRows(const std::vector<int64_t>& rows)
     for (size_t l = 0; l < keys.size(); ++l) {
         keys[l] = keys[l].index_select(0, index);
         values[l] = values[l].index_select(0, index);
-        contextBias[l] = contextBias[l].index_select(1, index);
+        if (contextBias[l].defined())
+            contextBias[l] = contextBias[l].index_select(1, index);
     }
     std::vector<int64_t> kept;
     for (int64_t r : rows)

@@ -18,7 +18,8 @@ struct DecodeBatch
     // Per layer [B, kv_heads, capacity, head_dim]; row b holds lengths[b] entries.
     std::vector<at::Tensor> keys, values;
     std::vector<int64_t> lengths;
-    // Per layer [kv_heads, B, 1, context] additive context bias (0 kept, -inf dropped).
+    // Per layer [kv_heads, B, 1, context] additive context bias (0 kept, -inf dropped),
+    // undefined when no row drops or biases anything (FullCache rows only).
     std::vector<at::Tensor> contextBias;
 
     int64_t rows() const { return int64_t(lengths.size()); }

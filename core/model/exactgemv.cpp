@@ -358,11 +358,11 @@ __attribute__((target("avx2,fma"))) inline void writeTotals(const float* totals,
         }
 }
 
-// One tile of 16 outputs for `rows` rows (<= kMaxRows), into y (row stride n).
+// One tile of 16 outputs for `rows` rows (<= kMaxRows), into y (row stride ldy).
 template <class W>
 __attribute__((target("avx2,fma,f16c"))) void
 tileProduct(const float* x, int64_t rows, const typename W::T* w, int64_t n0, int64_t n, int64_t k,
-            const float* bias, const SumOrder& order, float* scratch, float* y)
+            const float* bias, const SumOrder& order, float* scratch, float* y, int64_t ldy)
 {
     alignas(32) float totals[kMaxRows * kTile];
     const typename W::T* tileW = w + n0 * k;
@@ -396,7 +396,7 @@ tileProduct(const float* x, int64_t rows, const typename W::T* w, int64_t n0, in
         }
         k0 += len;
     }
-    writeTotals(totals, rows, order, bias, n0, n, y);
+    writeTotals(totals, rows, order, bias, n0, ldy, y);
 }
 
 // The same for a K-major matrix v [K, N] (row stride ldv): its rows already hold 16
@@ -495,7 +495,7 @@ void product(const float* x, int64_t rows, const typename W::T* w, int64_t n, in
             thread_local std::vector<float> scratch;
             if (int64_t(scratch.size()) < longest * kTile)
                 scratch.resize(size_t(longest * kTile));
-            tileProduct<W>(xs, rs, w, n0, n, k, bias, order, scratch.data(), ys);
+            tileProduct<W>(xs, rs, w, n0, n, k, bias, order, scratch.data(), ys, n);
         },
         [&](const float* xs, int64_t rs, int64_t o0, float* ys) {
             linearReference<W>(xs, rs, w + o0 * k, n - o0, k, bias ? bias + o0 : nullptr, order, ys,
@@ -562,7 +562,8 @@ void exactKMajorProduct(const float* x, int64_t rows, const float* v, int64_t ld
 }
 
 void exactGemvBatch(const float* x, int64_t batch, int64_t rows, const float* w, int64_t wStride,
-                    int64_t n, int64_t k, const SumOrder& order, float* y)
+                    int64_t n, int64_t k, const SumOrder& order, float* y, int64_t yBatch,
+                    int64_t ldy)
 {
     int64_t longest = 0;
     for (int32_t len : order.blocks)
@@ -583,18 +584,18 @@ void exactGemvBatch(const float* x, int64_t batch, int64_t rows, const float* w,
                 for (int64_t t = begin; t < end; ++t)
                     tileProduct<F32Weights>(x + (i * rows + r0) * k, rs, w + i * wStride,
                                             t * kTile, n, k, nullptr, order, scratch.data(),
-                                            y + (i * rows + r0) * n);
+                                            y + i * yBatch + r0 * ldy, ldy);
         });
     }
     if (done < n)
         for (int64_t i = 0; i < batch; ++i)
             linearReference<F32Weights>(x + i * rows * k, rows, w + i * wStride + done * k,
-                                        n - done, k, nullptr, order, y + i * rows * n + done, n);
+                                        n - done, k, nullptr, order, y + i * yBatch + done, ldy);
 }
 
-void exactKMajorBatch(const float* x, int64_t batch, int64_t rows, const float* v,
-                      int64_t vStride, int64_t ldv, int64_t n, int64_t k, const SumOrder& order,
-                      float* y)
+void exactKMajorBatch(const float* x, int64_t xBatch, int64_t ldx, int64_t batch, int64_t rows,
+                      const float* v, int64_t vStride, int64_t ldv, int64_t n, int64_t k,
+                      const SumOrder& order, float* y)
 {
     // A head's outputs are a few tiles (64 or 128 values wide) while its sums run over
     // the whole context, so the tasks split the context instead: one per head and block
@@ -618,14 +619,14 @@ void exactKMajorBatch(const float* x, int64_t batch, int64_t rows, const float* 
         for (int64_t task = begin; task < end; ++task) {
             const int64_t i = task / blocks, b = task % blocks;
             const int64_t k0 = starts[size_t(b)], len = order.blocks[size_t(b)];
-            const float* xi = x + i * rows * k;
+            const float* xi = x + i * xBatch;
             const float* vb = v + i * vStride + k0 * ldv;
             float* out = partial.data() + task * rows * width;
             int64_t n0 = 0;
             if (wide)
                 for (; n0 + kWideTiles * kTile <= width; n0 += kWideTiles * kTile)
                     for (int64_t r0 = 0; r0 < rows;) {
-                        const int g = groupRows(xi, rows, r0, k, k0, xr, kWideTileRows);
+                        const int g = groupRows(xi, rows, r0, ldx, k0, xr, kWideTileRows);
                         wideKMajorGroup(g, vb + n0, ldv, len, xr, sums);
                         for (int r = 0; r < g; ++r)
                             std::copy_n(sums + r * kWideTiles * kTile, kWideTiles * kTile,
@@ -634,7 +635,7 @@ void exactKMajorBatch(const float* x, int64_t batch, int64_t rows, const float* 
                     }
             for (; n0 < width; n0 += kTile)
                 for (int64_t r0 = 0; r0 < rows;) {
-                    const int g = bufferedSums(xi, rows, r0, k, k0, vb + n0, ldv, len, sums);
+                    const int g = bufferedSums(xi, rows, r0, ldx, k0, vb + n0, ldv, len, sums);
                     for (int r = 0; r < g; ++r)
                         std::copy_n(sums + r * kTile, kTile, out + (r0 + r) * width + n0);
                     r0 += g;
@@ -653,9 +654,14 @@ void exactKMajorBatch(const float* x, int64_t batch, int64_t rows, const float* 
             }
         }
     if (width < n)
-        for (int64_t i = 0; i < batch; ++i)
-            exactKMajorReference(x + i * rows * k, rows, v + i * vStride + width, ldv, n - width, k,
+        for (int64_t i = 0; i < batch; ++i) {
+            // The definition reads rows of x at stride K.
+            std::vector<float> xi(size_t(rows * k));
+            for (int64_t r = 0; r < rows; ++r)
+                std::copy_n(x + i * xBatch + r * ldx, k, xi.data() + r * k);
+            exactKMajorReference(xi.data(), rows, v + i * vStride + width, ldv, n - width, k,
                                  nullptr, order, y + i * rows * n + width, n);
+        }
 }
 
 void exactKMajorReference(const float* x, int64_t rows, const float* v, int64_t ldv, int64_t n,

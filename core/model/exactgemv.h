@@ -59,20 +59,24 @@ void exactKMajorReference(const float* x, int64_t rows, const float* v, int64_t 
 
 // A decode step's attention products for every kv-head in one parallel pass, where one
 // call per head would fork and join twice per layer. `batch` independent float32
-// products, the i-th reading x + i * rows * K and writing y + i * rows * N, no bias
-// (order.bias must be BiasOrder::None): exactGemv's with W_i = w + i * wStride [N, K]
-// (the scores against cached keys), exactKMajorProduct's with v_i = v + i * vStride
-// [K, N], row stride ldv (the outputs from cached values). Each output's sums are
-// those of the one-head functions, bit for bit.
+// products without bias (order.bias must be BiasOrder::None), each output summed as the
+// one-head functions sum it, bit for bit:
+// - exactGemvBatch: exactGemv's with x_i = x + i * rows * K (contiguous), W_i = w + i *
+//   wStride [N, K] (the scores against cached keys), into y_i = y + i * yBatch, row
+//   stride ldy (a strided view into a wider scores buffer);
+// - exactKMajorBatch: exactKMajorProduct's with x_i = x + i * xBatch, row stride ldx
+//   (the probabilities, a view into that buffer), v_i = v + i * vStride [K, N], row
+//   stride ldv (the outputs from cached values), into y_i = y + i * rows * N.
 void exactGemvBatch(const float* x, int64_t batch, int64_t rows, const float* w, int64_t wStride,
-                    int64_t n, int64_t k, const SumOrder& order, float* y);
-void exactKMajorBatch(const float* x, int64_t batch, int64_t rows, const float* v,
-                      int64_t vStride, int64_t ldv, int64_t n, int64_t k, const SumOrder& order,
-                      float* y);
+                    int64_t n, int64_t k, const SumOrder& order, float* y, int64_t yBatch,
+                    int64_t ldy);
+void exactKMajorBatch(const float* x, int64_t xBatch, int64_t ldx, int64_t batch, int64_t rows,
+                      const float* v, int64_t vStride, int64_t ldv, int64_t n, int64_t k,
+                      const SumOrder& order, float* y);
 
 // Whether products of 4 rows or more, and exactKMajorBatch's, may use AVX-512 where the
-// CPU has it (default on; the sums are the same bits either way). Returns the previous setting. For tests,
-// which run both kernels on one machine.
+// CPU has it (default on; the sums are the same bits either way). Returns the previous
+// setting. For tests, which run both kernels on one machine.
 bool setExactGemvWideKernels(bool enabled);
 
 // Whether this CPU runs exactGemv (AVX2, FMA, F16C).
