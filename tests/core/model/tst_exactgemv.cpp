@@ -10,24 +10,17 @@
 #include "model/exactgemv.h"
 #include "model/linear.h"
 #include "model/stepbmm.h"
+#include "samebits.h"
 
 #include <ATen/Parallel.h>
 #include <torch/types.h>
 
 #include <QtTest>
 
-#include <cstring>
-
 using namespace kvl;
+using kvltest::sameBits;
 
 namespace {
-
-bool sameBits(const at::Tensor& a, const at::Tensor& b)
-{
-    const at::Tensor x = a.contiguous(), y = b.contiguous();
-    return x.sizes() == y.sizes() &&
-           std::memcmp(x.data_ptr<float>(), y.data_ptr<float>(), size_t(x.numel()) * 4) == 0;
-}
 
 // kvl::linear's BLAS path for a 16-bit matrix larger than its workspace: products of
 // row blocks of the widened matrix into their columns, then the bias. (With some kernel

@@ -7,24 +7,18 @@
 #include "model/attention.h"
 #include "model/blassumorder.h"
 #include "model/engineinfo.h"
+#include "samebits.h"
 
 #include <torch/types.h>
 
 #include <QtTest>
 
-#include <cstring>
 #include <limits>
 
 using namespace kvl;
+using kvltest::sameBits;
 
 namespace {
-
-bool sameBits(const at::Tensor& a, const at::Tensor& b)
-{
-    const at::Tensor x = a.contiguous(), y = b.contiguous();
-    return x.sizes() == y.sizes() &&
-           std::memcmp(x.data_ptr<float>(), y.data_ptr<float>(), size_t(x.numel()) * 4) == 0;
-}
 
 // The step as it was written before (zeros for a missing bias, as DecodeBatch held).
 at::Tensor formerStepAttention(const at::Tensor& q, const at::Tensor& selfK,
