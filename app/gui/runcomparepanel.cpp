@@ -45,11 +45,8 @@ RunComparePanel::RunComparePanel(QWidget* parent)
     layout->addWidget(m_summary);
 
     auto* split = new QSplitter(Qt::Horizontal);
-    m_curves = new RatioCurvesView(
-        tr("Accuracy of two runs over their matched samples"),
-        tr("Open two runs to overlay their accuracy.\nSamples are paired by content (suite, "
-           "context, question, answer), never by id alone; runs that share no sample "
-           "compare unpaired."));
+    m_curves = new RatioCurvesView(tr("Accuracy of two runs over their matched samples"),
+                                   twoRunsHint());
     split->addWidget(m_curves);
     auto* right = new QSplitter(Qt::Vertical);
     m_model = new AccuracyDeltaModel(this);
@@ -80,6 +77,13 @@ RunComparePanel::RunComparePanel(QWidget* parent)
             QMessageBox::warning(this, tr("Export failed"), e.message());
         }
     });
+}
+
+QString RunComparePanel::twoRunsHint()
+{
+    return tr("Open two runs to overlay their accuracy.\nSamples are paired by content (suite, "
+              "context, question, answer), never by id alone; runs that share no sample "
+              "compare unpaired.");
 }
 
 void RunComparePanel::setRuns(const QStringList& paths, const QString& current)
@@ -153,14 +157,19 @@ void RunComparePanel::reload()
     m_model->setTable({});
     m_mismatches->clear();
     m_export->setEnabled(false);
+    m_curves->clear();
     if (a.isEmpty() || b.isEmpty() || a == b) {
-        m_curves->clear();
+        m_curves->setEmptyHint(twoRunsHint());
         m_summary->setText(m_paths.size() < 2
                                ? tr("Open a second run (File › Open run…) to compare two runs.")
                                : tr("Pick two different runs to compare."));
         return;
     }
     m_summary->setText(tr("Comparing…"));
+    // Two runs are open: the plot says what it waits for, not how to open them (a large
+    // release takes seconds to pair).
+    m_curves->setEmptyHint(
+        tr("Comparing %1 and %2…").arg(QFileInfo(a).fileName(), QFileInfo(b).fileName()));
     m_request->run<RunComparisonViews>(
         [a, b] { return loadRunComparison(a, b); },
         [this](const RunComparisonViews& v) {
@@ -190,6 +199,7 @@ void RunComparePanel::reload()
         },
         [this](const QString& error) {
             m_curves->clear();
+            m_curves->setEmptyHint(error);
             m_summary->setText(error);
         });
 }

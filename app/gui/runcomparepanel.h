@@ -47,6 +47,8 @@ class RunComparePanel : public QWidget
 
   private:
     void reload();
+    // The plot's hint while fewer than two different runs are picked.
+    static QString twoRunsHint();
 
     QStringList m_paths;
     QComboBox* m_pick[2];

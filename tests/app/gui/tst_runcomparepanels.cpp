@@ -17,6 +17,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
@@ -149,6 +150,10 @@ class TstRunComparePanels : public QObject
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy compared(&panel, &RunComparePanel::comparisonAvailable);
         panel.setRuns({m_a, m_b}, m_a);
+        // While the runs are paired the plot says so, not how to open two runs.
+        QCOMPARE(panel.curves()->emptyHint(),
+                 QStringLiteral("Comparing %1 and %2…")
+                     .arg(QFileInfo(m_a).fileName(), QFileInfo(m_b).fileName()));
         QVERIFY(compared.wait(5000));
         QCOMPARE(panel.pathA(), m_a);
         QCOMPARE(panel.pathB(), m_b);
@@ -195,6 +200,13 @@ class TstRunComparePanels : public QObject
             text.contains(QLatin1String("# comparison of A: run-a (tiny) and B: run-b (tiny)")));
         QVERIFY(text.contains(QLatin1String("\ncompressor,ratio,accuracy_a,accuracy_b,delta,")));
         QVERIFY(text.contains(QLatin1String("\nFullCache,0,0.5,1,0.5,2,0,1\n")));
+
+        // The same run on both sides: nothing to compare, and the plot says how.
+        panel.pick(m_a, m_a);
+        QVERIFY(!panel.curves()->hasData());
+        QVERIFY2(panel.curves()->emptyHint().startsWith(QLatin1String("Open two runs")),
+                 qPrintable(panel.curves()->emptyHint()));
+        QCOMPARE(panel.summaryText(), QStringLiteral("Pick two different runs to compare."));
     }
 
     // Two runs without a shared sample (another length, say) compare unpaired: each
