@@ -8,6 +8,8 @@
 #include <QJsonDocument>
 #include <QJsonParseError>
 
+#include <cmath>
+
 namespace kvl {
 
 QByteArray readFileBytes(const QString& path)
@@ -85,6 +87,17 @@ QByteArray nullifyBareNonFinite(const QByteArray& text)
 QByteArray toJsonLine(const QJsonObject& object)
 {
     return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+std::optional<qint64> jsonWholeNumber(const QJsonValue& value)
+{
+    if (!value.isDouble())
+        return std::nullopt;
+    const double x = value.toDouble();
+    constexpr double kExact = 9007199254740992.0; // 2^53
+    if (!(std::abs(x) <= kExact) || x != std::trunc(x))
+        return std::nullopt;
+    return qint64(x);
 }
 
 QString jsonTypeName(const QJsonValue& value)

@@ -5,6 +5,8 @@
 #include <QJsonValue>
 #include <QString>
 
+#include <optional>
+
 namespace kvl {
 
 // Reads a whole file; throws kvl::Error naming the file when it cannot.
@@ -23,6 +25,12 @@ QByteArray nullifyBareNonFinite(const QByteArray& text);
 
 // Compact one-line JSON, as the CLI prints it.
 QByteArray toJsonLine(const QJsonObject& object);
+
+// The whole number a JSON value holds: a number without a fraction within ±2^53, where
+// every integer is exact; else nothing. Converting a double outside an integer type's
+// range to it is undefined behaviour (a file saying 1e300 where a count belongs), so
+// JSON numbers become integers through this.
+std::optional<qint64> jsonWholeNumber(const QJsonValue& value);
 
 // The type of a JSON value for error messages: "a string", "a number", "null", ...
 QString jsonTypeName(const QJsonValue& value);

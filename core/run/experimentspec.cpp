@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <tuple>
 
 namespace kvl {
@@ -115,7 +116,10 @@ SampleSource sourceFromJson(const QJsonValue& value, const QString& origin, int 
     if (tokens.isString()) {
         std::tie(s.minTokens, s.maxTokens) = parseTokenRange(tokens.toString(), origin);
     } else if (tokens.isDouble()) {
-        s.minTokens = s.maxTokens = int(tokens.toDouble());
+        const std::optional<qint64> whole = jsonWholeNumber(tokens);
+        if (!whole || *whole < 1 || *whole > std::numeric_limits<int>::max())
+            f.fail(QStringLiteral("tokens"), QStringLiteral("expected a whole number of tokens"));
+        s.minTokens = s.maxTokens = int(*whole);
     } else if (tokens.isArray() && tokens.toArray().size() == 2) {
         s.minTokens = tokens.toArray()[0].toInt(-1);
         s.maxTokens = tokens.toArray()[1].toInt(-1);

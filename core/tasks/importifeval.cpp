@@ -20,6 +20,7 @@
 // change_case:english_capital maps to the `uppercase` check in meta.rules, so
 // `score --suite instructions` scores that one; the rest are unscored.
 #include "common/error.h"
+#include "common/jsonio.h"
 #include "tasks/importformats.h"
 #include "tasks/importrecords.h"
 
@@ -80,8 +81,8 @@ QStringList kwargAnchors(const QJsonObject& kwargs)
         const QJsonValue v = it.value();
         if (v.isString() && v.toString().size() >= 2)
             anchors << v.toString();
-        else if (v.isDouble() && v.toDouble() == double(qint64(v.toDouble())))
-            anchors << QString::number(qint64(v.toDouble()));
+        else if (const std::optional<qint64> whole = jsonWholeNumber(v))
+            anchors << QString::number(*whole);
         else if (v.isArray())
             for (const QJsonValue& item : v.toArray())
                 if (item.isString() && item.toString().size() >= 2)

@@ -31,9 +31,9 @@ std::vector<Sample> importKvDiagnosis(const QString& path, const ImportOptions& 
         const Sample& s = sources[size_t(i)];
         const QString task = s.meta.value(QStringLiteral("task")).toString();
         const QJsonValue index = s.meta.value(QStringLiteral("index"));
-        if (!task.isEmpty() && index.isDouble())
-            byName.insert(QStringLiteral("%1_%2").arg(task).arg(qint64(index.toDouble()), 6, 10,
-                                                                QLatin1Char('0')),
+        const std::optional<qint64> number = jsonWholeNumber(index);
+        if (!task.isEmpty() && number)
+            byName.insert(QStringLiteral("%1_%2").arg(task).arg(*number, 6, 10, QLatin1Char('0')),
                           i);
     }
     for (qsizetype i = 0; i < qsizetype(sources.size()); ++i)

@@ -1,8 +1,11 @@
 #include "train/trainspec.h"
 
 #include "common/error.h"
+#include "common/jsonio.h"
 
 #include <QJsonArray>
+
+#include <limits>
 
 namespace kvl {
 
@@ -22,9 +25,11 @@ class Reader
         const QJsonValue v = m_object.value(QLatin1String(key));
         if (v.isUndefined())
             return;
-        if (!v.isDouble() || v.toDouble() != double(qint64(v.toDouble())))
+        const std::optional<qint64> whole = jsonWholeNumber(v);
+        if (!whole || *whole < std::numeric_limits<int>::min() ||
+            *whole > std::numeric_limits<int>::max())
             fail(key, QStringLiteral("an integer"));
-        out = int(v.toDouble());
+        out = int(*whole);
     }
     void read(const char* key, quint64& out) const
     {

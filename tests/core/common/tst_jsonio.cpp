@@ -4,8 +4,12 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <limits>
 
 class TestJsonIo : public QObject
 {
@@ -57,6 +61,42 @@ class TestJsonIo : public QObject
     {
         QVERIFY_THROWS_EXCEPTION(kvl::Error,
                                  kvl::readFileBytes(QStringLiteral("/nonexistent/x.json")));
+    }
+
+    // Numbers become integers only when they are whole and exact (|x| <= 2^53); a huge
+    // one (found by libFuzzer in an IFEval row's kwargs) is no integer, not undefined
+    // behaviour.
+    void wholeNumbers_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<bool>("whole");
+        QTest::addColumn<qint64>("value");
+        QTest::newRow("3") << QByteArray("[3]") << true << qint64(3);
+        QTest::newRow("-7") << QByteArray("[-7]") << true << qint64(-7);
+        QTest::newRow("2^53") << QByteArray("[9007199254740992]") << true
+                              << qint64(9007199254740992);
+        QTest::newRow("2^54") << QByteArray("[18014398509481984]") << false << qint64(0);
+        QTest::newRow("1e300") << QByteArray("[1e300]") << false << qint64(0);
+        QTest::newRow("-1e300") << QByteArray("[-1e300]") << false << qint64(0);
+        QTest::newRow("2.5") << QByteArray("[2.5]") << false << qint64(0);
+        QTest::newRow("string") << QByteArray(R"(["3"])") << false << qint64(0);
+        QTest::newRow("null") << QByteArray("[null]") << false << qint64(0);
+    }
+    void wholeNumbers()
+    {
+        QFETCH(QByteArray, json);
+        QFETCH(bool, whole);
+        QFETCH(qint64, value);
+        const QJsonValue v = QJsonDocument::fromJson(json).array().at(0);
+        const std::optional<qint64> n = kvl::jsonWholeNumber(v);
+        QCOMPARE(n.has_value(), whole);
+        if (whole)
+            QCOMPARE(*n, value);
+    }
+    void nonFiniteIsNoWholeNumber()
+    {
+        QVERIFY(!kvl::jsonWholeNumber(QJsonValue(std::numeric_limits<double>::infinity())));
+        QVERIFY(!kvl::jsonWholeNumber(QJsonValue(std::numeric_limits<double>::quiet_NaN())));
     }
 };
 

@@ -88,6 +88,12 @@ class TestExperimentSpec : public QObject
         QTest::newRow("bad tokens")
             << R"({"model": "m", "samples": [{"suite": "retrieval", "n": 1, "tokens": "9:3"}]})"
             << "9:3";
+        QTest::newRow("tokens beyond any integer")
+            << R"({"model": "m", "samples": [{"suite": "retrieval", "n": 1, "tokens": 1e300}]})"
+            << "field 'samples[0].tokens'";
+        QTest::newRow("tokens not whole")
+            << R"({"model": "m", "samples": [{"suite": "retrieval", "n": 1, "tokens": 512.5}]})"
+            << "field 'samples[0].tokens'";
         QTest::newRow("ratio 1") << R"({"model": "m", "samples": [{"suite": "a", "n": 1}],
                                        "compressors": ["knorm"], "ratios": [1.0]})"
                                  << "field 'ratios[0]'";

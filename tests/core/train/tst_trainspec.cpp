@@ -85,6 +85,12 @@ class TestTrainSpec : public QObject
         QTest::newRow("steps not integer")
             << R"({"stages": [{"steps": 1.5, "batch_sequences": 2}]})"
             << "stages[0].steps";
+        QTest::newRow("steps beyond any integer")
+            << R"({"stages": [{"steps": 1e300, "batch_sequences": 2}]})"
+            << "stages[0].steps";
+        QTest::newRow("steps beyond int")
+            << R"({"stages": [{"steps": 4294967296, "batch_sequences": 2}]})"
+            << "stages[0].steps";
         QTest::newRow("no batch size") << R"({"stages": [{"steps": 2}]})"
                                        << "stages[0].batch_sequences";
         QTest::newRow("kv heads not divisor")
