@@ -479,23 +479,30 @@ void overTiles(const float* x, int64_t rows, int64_t n, int64_t k, int64_t grain
     }
 }
 
-template <class W>
-void product(const float* x, int64_t rows, const typename W::T* w, int64_t n, int64_t k,
-             const float* bias, const SumOrder& order, float* y)
+// This thread's buffer for tileProduct's transposed columns, long enough for the
+// longest block of `order`.
+float* tileScratch(const SumOrder& order)
 {
     int64_t longest = 0;
     for (int32_t len : order.blocks)
         longest = std::max<int64_t>(longest, len);
+    thread_local std::vector<float> scratch;
+    if (int64_t(scratch.size()) < longest * kTile)
+        scratch.resize(size_t(longest * kTile));
+    return scratch.data();
+}
+
+template <class W>
+void product(const float* x, int64_t rows, const typename W::T* w, int64_t n, int64_t k,
+             const float* bias, const SumOrder& order, float* y)
+{
     // About 256 KiB of float weights per task: enough to hide the fork, small enough that
     // the 896-wide projections of a 0.5B model still split over two threads.
     const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 16) / (kTile * k));
     overTiles(
         x, rows, n, k, grain, y,
         [&](const float* xs, int64_t rs, int64_t n0, float* ys) {
-            thread_local std::vector<float> scratch;
-            if (int64_t(scratch.size()) < longest * kTile)
-                scratch.resize(size_t(longest * kTile));
-            tileProduct<W>(xs, rs, w, n0, n, k, bias, order, scratch.data(), ys, n);
+            tileProduct<W>(xs, rs, w, n0, n, k, bias, order, tileScratch(order), ys, n);
         },
         [&](const float* xs, int64_t rs, int64_t o0, float* ys) {
             linearReference<W>(xs, rs, w + o0 * k, n - o0, k, bias ? bias + o0 : nullptr, order, ys,
@@ -565,9 +572,6 @@ void exactGemvBatch(const float* x, int64_t batch, int64_t rows, const float* w,
                     int64_t n, int64_t k, const SumOrder& order, float* y, int64_t yBatch,
                     int64_t ldy)
 {
-    int64_t longest = 0;
-    for (int32_t len : order.blocks)
-        longest = std::max<int64_t>(longest, len);
     const int64_t tiles = n / kTile, done = tiles * kTile;
     // 256 KiB of keys per task over all heads, as in product().
     const int64_t grain = std::max<int64_t>(1, (int64_t(1) << 16) / (kTile * k * batch));
@@ -577,13 +581,11 @@ void exactGemvBatch(const float* x, int64_t batch, int64_t rows, const float* w,
         // keys side by side, as a call per head had them do. A head per thread was
         // slower: 2.2-2.3 ms against 1.8-1.9 ms per 4k step on the 2-core EPYC.
         at::parallel_for(0, tiles, grain, [&](int64_t begin, int64_t end) {
-            thread_local std::vector<float> scratch;
-            if (int64_t(scratch.size()) < longest * kTile)
-                scratch.resize(size_t(longest * kTile));
+            float* scratch = tileScratch(order);
             for (int64_t i = 0; i < batch; ++i)
                 for (int64_t t = begin; t < end; ++t)
                     tileProduct<F32Weights>(x + (i * rows + r0) * k, rs, w + i * wStride,
-                                            t * kTile, n, k, nullptr, order, scratch.data(),
+                                            t * kTile, n, k, nullptr, order, scratch,
                                             y + i * yBatch + r0 * ldy, ldy);
         });
     }

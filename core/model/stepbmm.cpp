@@ -39,7 +39,7 @@ StepProduct classify(const at::Tensor& a, const at::Tensor& b)
     const bool transposedRows = b.stride(1) == 1 && b.stride(2) == p.k;
     p.kMajor = !transposedRows && b.stride(2) == 1 && b.stride(1) >= p.n;
     // The values' product reads the probabilities in place, row by row.
-    const bool rowsInPlace = a.stride(2) == 1 && a.stride(1) >= p.k && a.stride(0) >= 0;
+    const bool rowsInPlace = a.stride(2) == 1 && a.stride(1) >= p.k;
     p.exact = p.rows >= 1 && p.rows <= kMaxStepRows && p.k >= 1 && p.n >= 1 && p.batch >= 1 &&
               (transposedRows || (p.kMajor && rowsInPlace));
     p.shape.rows = p.rows;
